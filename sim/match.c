@@ -1,0 +1,378 @@
+/* ./waterloo match (mirrored-seed match, cutechess-style output) and ./waterloo strength
+ * (the strength table of issue 3). */
+#include <inttypes.h>
+#include <math.h>
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "sim.h"
+
+typedef struct {
+  long games, w, l, d;         /* from A's point of view                  */
+  long a_fr_games, a_fr_wins;  /* A playing French                        */
+  long a_al_games, a_al_wins;  /* A playing Allied                        */
+  long fr_wins, al_wins, draws;
+  double seconds;
+} MatchRes;
+
+static double now_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* game j: seed index j/2; even j: A French, odd j: B French (sides swapped on the same seed) */
+static int match_run(const Scen *sc, const char *A, const char *B, long seeds, uint64_t seed,
+                     int threads, MatchRes *r, int progress, char *err, size_t errlen) {
+  memset(r, 0, sizeof *r);
+  long n = 2 * seeds;
+  uint8_t *res = calloc((size_t)n, 1);
+  int failed = 0;
+  long done = 0;
+  double t0 = now_s(), last = 0;
+  int tty = isatty(2);
+  if (threads <= 0) threads = omp_get_max_threads();
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
+  for (long j = 0; j < n; j++) {
+    int f;
+#pragma omp atomic read
+    f = failed;
+    if (f) continue;
+    long k = j / 2;
+    const char *fr = j % 2 ? B : A, *al = j % 2 ? A : B;
+    GameFacts g;
+    char e[256];
+    if (run_game_specs(sc, fr, al, seed, (uint64_t)k, &g, NULL, e, sizeof e) == -2) {
+#pragma omp critical(match_err)
+      { snprintf(err, errlen, "%s", e); failed = 1; }
+      continue;
+    }
+    res[j] = g.result;
+#pragma omp critical(match_progress)
+    {
+      done++;
+      double t = now_s();
+      if (progress && tty && (t - last > 0.2 || done == n)) {
+        last = t;
+        double rate = done / (t - t0);
+        fprintf(stderr, "\r  %s vs %s: %ld/%ld games, %.2f games/s, ETA %.0f s   ", A, B, done, n,
+                rate, (n - done) / (rate > 0 ? rate : 1));
+        fflush(stderr);
+      }
+    }
+  }
+  if (progress && tty) fprintf(stderr, "\r\033[K");
+  r->seconds = now_s() - t0;
+  if (failed) { free(res); return -1; }
+  for (long j = 0; j < n; j++) {
+    int a_fr = j % 2 == 0, x = res[j];
+    r->games++;
+    if (x == 1) r->fr_wins++;
+    else if (x == 2) r->al_wins++;
+    else r->draws++;
+    int a_win = (x == 1 && a_fr) || (x == 2 && !a_fr);
+    int a_loss = (x == 2 && a_fr) || (x == 1 && !a_fr);
+    if (a_win) r->w++;
+    else if (a_loss) r->l++;
+    else r->d++;
+    if (a_fr) { r->a_fr_games++; r->a_fr_wins += a_win; }
+    else { r->a_al_games++; r->a_al_wins += a_win; }
+  }
+  free(res);
+  return 0;
+}
+
+static void fmt_elo(char *buf, size_t len, double elo, double margin) {
+  if (!isfinite(elo)) snprintf(buf, len, "%s", elo > 0 ? "+inf" : "-inf");
+  else if (!isfinite(margin)) snprintf(buf, len, "%+.1f +/- inf", elo);
+  else snprintf(buf, len, "%+.1f +/- %.1f", elo, margin);
+}
+
+static void pct(char *buf, size_t len, long k, long n) {
+  Interval iv = wilson(k, n, Z95);
+  snprintf(buf, len, "%.1f%% [%.1f, %.1f]", 100 * iv.p, 100 * iv.lo, 100 * iv.hi);
+}
+
+static int split_players(const char *v, char *a, char *b, size_t len) {
+  const char *cut = strchr(v, '/');
+  if (!cut && !strchr(v, '=')) cut = strchr(v, ',');
+  if (!cut) return -1;
+  snprintf(a, len, "%.*s", (int)(cut - v), v);
+  snprintf(b, len, "%s", cut + 1);
+  return a[0] && b[0] ? 0 : -1;
+}
+
+int cmd_match(int argc, char **argv) {
+  char scen[16] = "short", var[64] = "base", A[128] = "heuristic", B[128] = "random";
+  long games = 100;
+  uint64_t seed = 1815;
+  int threads = 0, quiet = 0;
+  double sprt0 = NAN, sprt1 = NAN;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+      printf("usage: waterloo match --scenario short --players A,B --games N [--seed S] "
+             "[--threads T] [--variant V] [--sprt ELO0,ELO1]\n"
+             "Plays N games between A and B with mirrored seeds: each seed is played twice, "
+             "sides swapped.\nPrints 'Score of A vs B: W - L - D [score] N' and 'Elo difference: "
+             "x +/- y' (cutechess-cli shapes), and the win rates with 95%% Wilson intervals per "
+             "side.  --sprt prints the log-likelihood ratio of H1: ELO1 against H0: ELO0 with "
+             "bounds +-2.94 (alpha = beta = 0.05).\nWrite A/B when a spec has commas.\n");
+      return 0;
+    }
+    if (!strcmp(a, "--quiet")) { quiet = 1; continue; }
+    if (i + 1 >= argc) { fprintf(stderr, "match: %s needs a value\n", a); return 2; }
+    const char *v = argv[++i];
+    if (!strcmp(a, "--scenario")) snprintf(scen, sizeof scen, "%s", v);
+    else if (!strcmp(a, "--variant")) snprintf(var, sizeof var, "%s", v);
+    else if (!strcmp(a, "--players")) {
+      if (split_players(v, A, B, sizeof A)) { fprintf(stderr, "match: --players A,B\n"); return 2; }
+    } else if (!strcmp(a, "--games")) games = strtol(v, NULL, 10);
+    else if (!strcmp(a, "--seed")) seed = strtoull(v, NULL, 10);
+    else if (!strcmp(a, "--threads")) threads = atoi(v);
+    else if (!strcmp(a, "--sprt")) {
+      if (sscanf(v, "%lf,%lf", &sprt0, &sprt1) != 2) { fprintf(stderr, "match: --sprt ELO0,ELO1\n"); return 2; }
+    } else { fprintf(stderr, "match: unknown option '%s' (see --help)\n", a); return 2; }
+  }
+  if (games < 2) { fprintf(stderr, "match: --games must be at least 2\n"); return 2; }
+  if (games % 2) { games++; fprintf(stderr, "match: --games rounded up to %ld (mirrored pairs)\n", games); }
+  Scen *sc = malloc(sizeof(Scen));
+  char err[512];
+  if (scen_load(sc, scen_default_dir(), scen, var, err, sizeof err)) {
+    fprintf(stderr, "match: %s %s: %s\n", scen, var, err);
+    free(sc);
+    return 2;
+  }
+  MatchRes r;
+  if (match_run(sc, A, B, games / 2, seed, threads, &r, !quiet, err, sizeof err)) {
+    fprintf(stderr, "match: %s\n", err);
+    free(sc);
+    return 2;
+  }
+  double elo, margin;
+  elo_wld(r.w, r.l, r.d, &elo, &margin);
+  char e[64], p1[64], p2[64], p3[64], p4[64];
+  fmt_elo(e, sizeof e, elo, margin);
+  printf("Match: %s vs %s, %s/%s, %ld games (%ld seeds, sides swapped), seed %" PRIu64 "\n", A, B,
+         scen, var, r.games, games / 2, seed);
+  printf("Score of %s vs %s: %ld - %ld - %ld [%.3f] %ld\n", A, B, r.w, r.l, r.d,
+         (r.w + 0.5 * r.d) / r.games, r.games);
+  printf("Elo difference: %s\n", e);
+  pct(p1, sizeof p1, r.a_fr_wins, r.a_fr_games);
+  pct(p2, sizeof p2, r.a_al_wins, r.a_al_games);
+  pct(p3, sizeof p3, r.w, r.games);
+  printf("%s win rate: as French %s, as Allied %s, overall %s\n", A, p1, p2, p3);
+  pct(p4, sizeof p4, r.fr_wins, r.games);
+  printf("French win rate (both players): %s; draws %ld\n", p4, r.draws);
+  if (!isnan(sprt0)) {
+    double llr = sprt_llr(r.w, r.l, r.d, sprt0, sprt1);
+    printf("SPRT: llr %.2f (-2.94, 2.94) [%g, %g] %s\n", llr, sprt0, sprt1,
+           llr >= 2.94 ? "H1 accepted" : llr <= -2.94 ? "H0 accepted" : "continue");
+  }
+  if (!quiet)
+    fprintf(stderr, "match: %.1f s, %.2f games/s\n", r.seconds, r.games / (r.seconds > 0 ? r.seconds : 1));
+  free(sc);
+  return 0;
+}
+
+/* ---------------------------------------------------------------- strength */
+typedef struct { const char *a, *b; } Pair;
+
+static const Pair default_pairs[] = {
+  {"heuristic", "random"},
+  {"mcts:easy", "heuristic"},
+  {"mcts:normal", "heuristic"},
+  {"mcts:hard", "heuristic"},
+  {"mcts:expert", "heuristic"},
+  {"mcts:normal*2", "mcts:normal"},
+  {"mcts:normal*4", "mcts:normal*2"},
+  {"mcts:normal*8", "mcts:normal*4"},
+  {"cheat:normal", "mcts:normal"},
+  {"cheat:normal", "heuristic"},
+};
+
+typedef struct { char name[64]; double elo, err2; int known; } Rating;
+
+static Rating *rating_of(Rating *rt, int *nr, const char *name) {
+  for (int i = 0; i < *nr; i++)
+    if (!strcmp(rt[i].name, name)) return &rt[i];
+  if (*nr >= 64) return NULL;
+  Rating *r = &rt[(*nr)++];
+  memset(r, 0, sizeof *r);
+  snprintf(r->name, sizeof r->name, "%s", name);
+  return r;
+}
+
+int cmd_strength(int argc, char **argv) {
+  long games = 40;
+  uint64_t seed = 1815;
+  int threads = 0;
+  const char *out = "results/strength.md", *scen_list = "short,long";
+  char *pairs_arg = NULL;
+  const char *pairs_orig = NULL;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+      printf("usage: waterloo strength [--games N] [--out results/strength.md] [--seed S]\n"
+             "                         [--threads T] [--scenario short,long] [--pairs 'A/B;C/D']\n"
+             "The strength table of issue 3: mirrored-seed matches (N games each, each seed\n"
+             "played twice with sides swapped) of random, heuristic, mcts at every level, mcts at\n"
+             "1x, 2x, 4x, 8x the normal budget, and cheat:normal, in both scenarios; win rates\n"
+             "with 95%% Wilson intervals, Elo with error bars, and a ladder anchored at\n"
+             "heuristic = 0.  Written as Markdown with the command that reproduces it.\n");
+      return 0;
+    }
+    if (i + 1 >= argc) { fprintf(stderr, "strength: %s needs a value\n", a); return 2; }
+    const char *v = argv[++i];
+    if (!strcmp(a, "--games")) games = strtol(v, NULL, 10);
+    else if (!strcmp(a, "--out")) out = v;
+    else if (!strcmp(a, "--seed")) seed = strtoull(v, NULL, 10);
+    else if (!strcmp(a, "--threads")) threads = atoi(v);
+    else if (!strcmp(a, "--scenario")) scen_list = v;
+    else if (!strcmp(a, "--pairs")) { pairs_orig = v; free(pairs_arg); pairs_arg = strdup(v); }
+    else { fprintf(stderr, "strength: unknown option '%s' (see --help)\n", a); return 2; }
+  }
+  if (games < 2) { fprintf(stderr, "strength: --games must be at least 2\n"); return 2; }
+  if (games % 2) games++;
+  /* the pairs */
+  Pair pairs[64];
+  int np = 0;
+  char pa[64][128], pb[64][128];
+  if (pairs_arg) {
+    char *save = NULL;
+    for (char *t = strtok_r(pairs_arg, ";", &save); t && np < 64; t = strtok_r(NULL, ";", &save)) {
+      if (split_players(t, pa[np], pb[np], 128)) { fprintf(stderr, "strength: bad pair '%s'\n", t); return 2; }
+      pairs[np].a = pa[np];
+      pairs[np].b = pb[np];
+      np++;
+    }
+  } else {
+    np = (int)(sizeof default_pairs / sizeof default_pairs[0]);
+    memcpy(pairs, default_pairs, sizeof default_pairs);
+  }
+  char scens[2][16];
+  int ns = 0;
+  {
+    char tmp[64];
+    snprintf(tmp, sizeof tmp, "%s", scen_list);
+    char *save = NULL;
+    for (char *t = strtok_r(tmp, ",", &save); t && ns < 2; t = strtok_r(NULL, ",", &save))
+      snprintf(scens[ns++], 16, "%s", t);
+  }
+  Buf b = {0};
+  buf_printf(&b, "# Strength table\n\nReproduce with:\n\n```\n./waterloo strength --games %ld --seed %" PRIu64 " --scenario %s",
+             games, seed, scen_list);
+  if (pairs_orig) buf_printf(&b, " --pairs '%s'", pairs_orig);
+  buf_printf(&b, "\n```\n\n");
+  buf_printf(&b, "Every match: %ld games, %ld seeds each played twice with sides swapped. Score "
+                 "and Elo are from the first player's point of view (cutechess-cli: Elo = "
+                 "−400·log10(1/score − 1), error margin from the per-game score variance, 95%%). "
+                 "Win rates with 95%% Wilson intervals. Ladder: Elo relative to `heuristic`, "
+                 "chained through the matches (errors added in quadrature).\n\n",
+             games, games / 2);
+  int rc = 0;
+  for (int si = 0; si < ns && rc == 0; si++) {
+    Scen *sc = malloc(sizeof(Scen));
+    char err[512];
+    if (scen_load(sc, scen_default_dir(), scens[si], "base", err, sizeof err)) {
+      fprintf(stderr, "strength: %s: %s\n", scens[si], err);
+      free(sc);
+      rc = 2;
+      break;
+    }
+    buf_printf(&b, "## %s game\n\n| A | B | W - L - D | score | Elo (A − B) | A as French | A as "
+                   "Allied | A overall | s/game |\n|---|---|---|---:|---|---|---|---|---:|\n",
+               !strcmp(scens[si], "short") ? "Short" : "Long");
+    Rating rt[64];
+    int nr = 0;
+    Rating *h = rating_of(rt, &nr, "heuristic");
+    h->known = 1;
+    MatchRes res[64];
+    for (int k = 0; k < np; k++) {
+      fprintf(stderr, "strength: %s: %s vs %s, %ld games\n", scens[si], pairs[k].a, pairs[k].b, games);
+      if (match_run(sc, pairs[k].a, pairs[k].b, games / 2, seed, threads, &res[k], 1, err, sizeof err)) {
+        fprintf(stderr, "strength: %s\n", err);
+        buf_printf(&b, "| %s | %s | not played: %s | | | | | | |\n", pairs[k].a, pairs[k].b, err);
+        res[k].games = 0;
+        continue;
+      }
+      MatchRes *r = &res[k];
+      double elo, margin;
+      elo_wld(r->w, r->l, r->d, &elo, &margin);
+      char e[64], p1[64], p2[64], p3[64];
+      fmt_elo(e, sizeof e, elo, margin);
+      pct(p1, sizeof p1, r->a_fr_wins, r->a_fr_games);
+      pct(p2, sizeof p2, r->a_al_wins, r->a_al_games);
+      pct(p3, sizeof p3, r->w, r->games);
+      buf_printf(&b, "| %s | %s | %ld - %ld - %ld | %.3f | %s | %s | %s | %s | %.2f |\n", pairs[k].a,
+                 pairs[k].b, r->w, r->l, r->d, (r->w + 0.5 * r->d) / r->games, e, p1, p2, p3,
+                 r->seconds / r->games * (threads > 0 ? threads : omp_get_max_threads()));
+      fprintf(stderr, "  Score of %s vs %s: %ld - %ld - %ld [%.3f] %ld; Elo %s\n", pairs[k].a,
+              pairs[k].b, r->w, r->l, r->d, (r->w + 0.5 * r->d) / r->games, r->games, e);
+    }
+    /* ladder: propagate known ratings through the matches until nothing changes */
+    for (int pass = 0; pass < np; pass++)
+      for (int k = 0; k < np; k++) {
+        if (!res[k].games) continue;
+        Rating *ra = rating_of(rt, &nr, pairs[k].a), *rb = rating_of(rt, &nr, pairs[k].b);
+        if (!ra || !rb || ra->known == rb->known) continue;
+        double elo, margin;
+        elo_wld(res[k].w, res[k].l, res[k].d, &elo, &margin);
+        double se2 = isfinite(margin) ? (margin / Z95) * (margin / Z95) : INFINITY;
+        if (!rb->known) { rb->elo = ra->elo - elo; rb->err2 = ra->err2 + se2; rb->known = 1; }
+        else { ra->elo = rb->elo + elo; ra->err2 = rb->err2 + se2; ra->known = 1; }
+      }
+    buf_printf(&b, "\nLadder (Elo relative to heuristic, 95%%):\n\n| player | Elo |\n|---|---|\n");
+    for (int i = 0; i < nr; i++) {
+      if (!rt[i].known) continue;
+      char e[64];
+      fmt_elo(e, sizeof e, rt[i].elo, Z95 * sqrt(rt[i].err2));
+      buf_printf(&b, "| %s | %s |\n", rt[i].name, i == 0 ? "0 (anchor)" : e);
+    }
+    /* the targets of issue 3 that the default pairs measure */
+    buf_printf(&b, "\nTargets:\n\n");
+    for (int k = 0; k < np; k++) {
+      MatchRes *r = &res[k];
+      if (!r->games) continue;
+      double sc_ = (r->w + 0.5 * r->d) / r->games;
+      if (!strcmp(pairs[k].a, "heuristic") && !strcmp(pairs[k].b, "random"))
+        buf_printf(&b, "- heuristic beats random ≥ 90%%: %.1f%% — %s\n", 100 * sc_, sc_ >= 0.9 ? "met" : "NOT met");
+      if (!strcmp(pairs[k].a, "mcts:normal") && !strcmp(pairs[k].b, "heuristic"))
+        buf_printf(&b, "- mcts:normal beats heuristic ≥ 75%% over both sides: %.1f%% — %s\n", 100 * sc_, sc_ >= 0.75 ? "met" : "NOT met");
+      if (strstr(pairs[k].a, "mcts:normal*") && strstr(pairs[k].b, "mcts:normal")) {
+        double elo, margin;
+        elo_wld(r->w, r->l, r->d, &elo, &margin);
+        buf_printf(&b, "- %s over %s gains Elo: %+.1f — %s\n", pairs[k].a, pairs[k].b, elo,
+                   elo > 0 ? (elo - margin > 0 ? "met (significant)" : "met (not significant)") : "NOT met");
+      }
+    }
+    int kn = -1, kc = -1;
+    for (int k = 0; k < np; k++) {
+      if (!res[k].games || strcmp(pairs[k].b, "heuristic")) continue;
+      if (!strcmp(pairs[k].a, "mcts:normal")) kn = k;
+      if (!strcmp(pairs[k].a, "cheat:normal")) kc = k;
+    }
+    if (kn >= 0 && kc >= 0) {
+      double a = (double)res[kn].w / res[kn].games, c = (double)res[kc].w / res[kc].games;
+      buf_printf(&b, "- honest normal within 10 points of cheat:normal (win rates against "
+                     "heuristic): %.1f%% vs %.1f%%, gap %.1f points — %s\n",
+                 100 * a, 100 * c, 100 * (c - a), c - a <= 0.10 ? "met" : "NOT met");
+    }
+    buf_printf(&b, "\n");
+    free(sc);
+  }
+  if (rc == 0) {
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s", out);
+    char *sl = strrchr(dir, '/');
+    if (sl) { *sl = 0; mkdir_p(dir); }
+    if (write_atomic(out, b.s, b.n)) { fprintf(stderr, "strength: cannot write %s\n", out); rc = 2; }
+    else fprintf(stderr, "strength: table in %s\n", out);
+  }
+  buf_free(&b);
+  free(pairs_arg);
+  return rc;
+}

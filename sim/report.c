@@ -1,0 +1,540 @@
+/* Reports of a sim run: report.md, summary.json, games.csv, winrate.svg, vp_margin.svg.
+ * Everything is computed from the games sorted by index, so the files do not depend on the
+ * number of threads, ranks or shards that played them. */
+#include <cjson/cJSON.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim_int.h"
+
+static const char *vlabel[V_COUNT] = {"Mont St. Jean", "Hougoumont", "La Haye Sainte",
+                                      "Frischermont", "Plancenoit 1", "Plancenoit 2",
+                                      "Plancenoit 3"};
+
+void cell_stats(const Cell *cl, CellStats *st) {
+  memset(st, 0, sizeof *st);
+  double m2 = 0;
+  for (long i = 0; i < cl->target; i++) {
+    if (!cl->have[i]) continue;
+    const GameFacts *f = &cl->res[i];
+    st->n++;
+    st->w[f->result & 3]++;
+    st->cond[f->cond < COND_COUNT ? f->cond : 0]++;
+    st->turns += f->turns;
+    st->rounds += f->rounds;
+    st->passes += f->passes;
+    st->decisions += f->decisions;
+    for (int s = 0; s < 2; s++) {
+      st->cards[s] += f->cards[s];
+      st->bids[s] += f->bids[s];
+      st->battles[s] += f->battles[s];
+      st->lost[s] += f->lost[s];
+      st->reduced[s] += f->reduced[s];
+      st->vp[s] += f->vp[s];
+      st->vp_sq[s] += f->vp_sq[s];
+      st->vp_elim[s] += f->vp_elim[s];
+    }
+    double mg = f->vp[0] - f->vp[1];
+    st->margin += mg;
+    m2 += mg * mg;
+    for (int v = 0; v < V_COUNT; v++)
+      if (f->fall[v]) { st->fell[v]++; st->fall_turn[v] += f->fall[v]; }
+  }
+  if (st->n == 0) return;
+  double n = (double)st->n;
+  st->turns /= n; st->rounds /= n; st->passes /= n; st->decisions /= n;
+  for (int s = 0; s < 2; s++) {
+    st->cards[s] /= n; st->bids[s] /= n; st->battles[s] /= n; st->lost[s] /= n;
+    st->reduced[s] /= n; st->vp[s] /= n; st->vp_sq[s] /= n; st->vp_elim[s] /= n;
+  }
+  double mean = st->margin / n;
+  st->margin = mean;
+  st->margin_sd = st->n > 1 ? sqrt(fmax(0, (m2 - n * mean * mean) / (n - 1))) : 0;
+  for (int v = 0; v < V_COUNT; v++)
+    if (st->fell[v]) st->fall_turn[v] /= (double)st->fell[v];
+}
+
+/* paired comparison of French wins in cells x (variant) and y (base) over common indices */
+typedef struct { long n, a, b, c, d; Interval diff; double p, chi2; } Paired;
+
+static Paired paired(const Cell *x, const Cell *y) {
+  Paired r;
+  memset(&r, 0, sizeof r);
+  long m = x->target < y->target ? x->target : y->target;
+  for (long i = 0; i < m; i++) {
+    if (!x->have[i] || !y->have[i]) continue;
+    int fx = x->res[i].result == 1, fy = y->res[i].result == 1;
+    r.n++;
+    if (fx && fy) r.a++;
+    else if (fx) r.b++;
+    else if (fy) r.c++;
+    else r.d++;
+  }
+  r.diff = paired_diff(r.a, r.b, r.c, r.d, Z95);
+  r.p = mcnemar_p(r.b, r.c, &r.chi2);
+  return r;
+}
+
+static const char *scen_title(const char *s) {
+  return !strcmp(s, "short") ? "Short game" : !strcmp(s, "long") ? "Long game" : s;
+}
+
+static void pct_ci(Buf *b, Interval iv) {
+  buf_printf(b, "%.1f%% [%.1f, %.1f]", 100 * iv.p, 100 * iv.lo, 100 * iv.hi);
+}
+
+static int find_var(const SimCfg *c, const char *name) {
+  for (int i = 0; i < c->nvar; i++)
+    if (!strcmp(c->var[i], name)) return i;
+  return -1;
+}
+
+static int cmp_int(const void *a, const void *b) {
+  int x = *(const int *)a, y = *(const int *)b;
+  return (x > y) - (x < y);
+}
+
+static double median_margin(const Cell *cl) {
+  int *m = malloc(sizeof(int) * (size_t)(cl->target + 1));
+  long n = 0;
+  for (long i = 0; i < cl->target; i++)
+    if (cl->have[i]) m[n++] = cl->res[i].vp[0] - cl->res[i].vp[1];
+  double med = 0;
+  if (n) {
+    qsort(m, (size_t)n, sizeof(int), cmp_int);
+    med = n % 2 ? m[n / 2] : (m[n / 2 - 1] + m[n / 2]) / 2.0;
+  }
+  free(m);
+  return med;
+}
+
+/* ---------------------------------------------------------------- Markdown */
+static void report_md(const SimCfg *c, Cell *cells, Buf *b) {
+  buf_printf(b, "# Waterloo balance report\n\n");
+  buf_printf(b, "Reproduce with:\n\n```\n");
+  cfg_command(c, b);
+  buf_printf(b, "\n```\n\n");
+  buf_printf(b, "Seed %" PRIu64 "; game *i* of every cell starts from `gs_init(seed, i)` and its "
+                "players get seeds from (seed, i, side) only, so every variant is played on the "
+                "same seeds (paired design) and the results do not depend on the number of "
+                "threads. ",
+             c->seed);
+  if (c->until_ci > 0)
+    buf_printf(b, "Games were played in batches of %ld until the 95%% half-width of every cell's "
+                  "win rates was at most %.1f points (or %ld games).\n\n",
+               c->batch, 100 * c->until_ci, c->games);
+  else
+    buf_printf(b, "%ld games per cell.\n\n", c->games);
+  buf_printf(b, "Rates are with 95%% Wilson score intervals. *Balance* is 1 − |French rate − "
+                "Allied rate| (1 = perfectly balanced). Variant against base: the paired "
+                "difference in French win rate over the same seeds with Newcombe's 95%% "
+                "interval, and McNemar's exact test on the discordant games (b: French win only "
+                "in the variant, c: only in base).\n\n");
+  int base = find_var(c, "base");
+  for (int si = 0; si < c->nscen; si++) {
+    int is_long = !strcmp(c->scen[si], "long");
+    for (int pi = 0; pi < c->npair; pi++) {
+      buf_printf(b, "## %s — %s (French) vs %s (Allied)\n\n", scen_title(c->scen[si]), c->pf[pi], c->pa[pi]);
+      buf_printf(b, "### Win rates\n\n| variant | games | French | Allied | draws | French win | "
+                    "Allied win | draws | balance |\n|---|---:|---:|---:|---:|---|---|---|---:|\n");
+      for (int vi = 0; vi < c->nvar; vi++) {
+        CellStats st;
+        cell_stats(&cells[cell_id(c, si, pi, vi)], &st);
+        buf_printf(b, "| %s | %ld | %ld | %ld | %ld | ", c->var[vi], st.n, st.w[1], st.w[2], st.w[3]);
+        pct_ci(b, wilson(st.w[1], st.n, Z95)); buf_printf(b, " | ");
+        pct_ci(b, wilson(st.w[2], st.n, Z95)); buf_printf(b, " | ");
+        pct_ci(b, wilson(st.w[3], st.n, Z95));
+        double bal = st.n ? 1 - fabs((double)(st.w[1] - st.w[2]) / st.n) : 0;
+        buf_printf(b, " | %.3f |\n", bal);
+        if (st.w[0]) buf_printf(b, "| ↳ %ld unfinished games | | | | | | | | |\n", st.w[0]);
+      }
+      buf_printf(b, "\n### Victory breakdown\n\n");
+      if (!is_long) {
+        buf_printf(b, "| variant | 3 castles | 2 castles + Mont St. Jean | Allied hold |\n|---|---:|---:|---:|\n");
+        for (int vi = 0; vi < c->nvar; vi++) {
+          CellStats st;
+          cell_stats(&cells[cell_id(c, si, pi, vi)], &st);
+          double n = st.n ? (double)st.n : 1;
+          buf_printf(b, "| %s | %ld (%.1f%%) | %ld (%.1f%%) | %ld (%.1f%%) |\n", c->var[vi],
+                     st.cond[COND_3CASTLES], 100 * st.cond[COND_3CASTLES] / n,
+                     st.cond[COND_2CASTLES_MSJ], 100 * st.cond[COND_2CASTLES_MSJ] / n,
+                     st.cond[COND_HOLD], 100 * st.cond[COND_HOLD] / n);
+        }
+      } else {
+        buf_printf(b, "VP margin = French VP − Allied VP at the end of turn 7 (positive: French "
+                      "win). VP by source: squares held and enemy units eliminated (full BP).\n\n");
+        buf_printf(b, "| variant | French VP (squares + eliminated) | Allied VP (squares + "
+                      "eliminated) | margin mean ± sd | margin median | draws |\n"
+                      "|---|---|---|---|---:|---:|\n");
+        for (int vi = 0; vi < c->nvar; vi++) {
+          const Cell *cl = &cells[cell_id(c, si, pi, vi)];
+          CellStats st;
+          cell_stats(cl, &st);
+          buf_printf(b, "| %s | %.1f (%.1f + %.1f) | %.1f (%.1f + %.1f) | %+.1f ± %.1f | %+.1f | %ld |\n",
+                     c->var[vi], st.vp[0], st.vp_sq[0], st.vp_elim[0], st.vp[1], st.vp_sq[1],
+                     st.vp_elim[1], st.margin, st.margin_sd, median_margin(cl), st.cond[COND_VP_DRAW]);
+        }
+      }
+      buf_printf(b, "\n### Game facts (means per game)\n\n| variant | turns | rounds | passes | "
+                    "decisions | cards F / A | bids F / A | battles F / A | units lost F / A | "
+                    "reduced at end F / A |\n|---|---:|---:|---:|---:|---|---|---|---|---|\n");
+      for (int vi = 0; vi < c->nvar; vi++) {
+        CellStats st;
+        cell_stats(&cells[cell_id(c, si, pi, vi)], &st);
+        buf_printf(b, "| %s | %.2f | %.1f | %.1f | %.0f | %.1f / %.1f | %.2f / %.2f | %.1f / %.1f | "
+                      "%.2f / %.2f | %.2f / %.2f |\n",
+                   c->var[vi], st.turns, st.rounds, st.passes, st.decisions, st.cards[0], st.cards[1],
+                   st.bids[0], st.bids[1], st.battles[0], st.battles[1], st.lost[0], st.lost[1],
+                   st.reduced[0], st.reduced[1]);
+      }
+      /* first falls */
+      int vs[V_COUNT], nv = 0;
+      if (is_long) { int l[] = {V_HOUGOUMONT, V_LHS, V_MSJ, V_PLANC1, V_PLANC2, V_PLANC3}; memcpy(vs, l, sizeof l); nv = 6; }
+      else { int l[] = {V_HOUGOUMONT, V_LHS, V_FRISCHERMONT, V_MSJ}; memcpy(vs, l, sizeof l); nv = 4; }
+      buf_printf(b, "\n### When the victory squares first turned French\n\nShare of games in which "
+                    "the square ever turned French, and the mean turn it first did.\n\n| variant |");
+      for (int k = 0; k < nv; k++) buf_printf(b, " %s |", vlabel[vs[k]]);
+      buf_printf(b, "\n|---|");
+      for (int k = 0; k < nv; k++) buf_printf(b, "---|");
+      buf_printf(b, "\n");
+      for (int vi = 0; vi < c->nvar; vi++) {
+        CellStats st;
+        cell_stats(&cells[cell_id(c, si, pi, vi)], &st);
+        buf_printf(b, "| %s |", c->var[vi]);
+        for (int k = 0; k < nv; k++) {
+          int v = vs[k];
+          if (st.fell[v]) buf_printf(b, " %.1f%% (turn %.2f) |", st.n ? 100.0 * st.fell[v] / st.n : 0, st.fall_turn[v]);
+          else buf_printf(b, " never |");
+        }
+        buf_printf(b, "\n");
+      }
+      if (base >= 0 && c->nvar > 1) {
+        buf_printf(b, "\n### Against base (paired, same seeds)\n\n| variant | pairs | French win base "
+                      "| French win variant | difference [95%% CI] | b / c | McNemar p |\n"
+                      "|---|---:|---:|---:|---|---|---:|\n");
+        const Cell *bc = &cells[cell_id(c, si, pi, base)];
+        for (int vi = 0; vi < c->nvar; vi++) {
+          if (vi == base) continue;
+          Paired p = paired(&cells[cell_id(c, si, pi, vi)], bc);
+          double nn = p.n ? (double)p.n : 1;
+          buf_printf(b, "| %s | %ld | %.1f%% | %.1f%% | %+.1f [%+.1f, %+.1f] | %ld / %ld | %.3g |\n",
+                     c->var[vi], p.n, 100 * (p.a + p.c) / nn, 100 * (p.a + p.b) / nn,
+                     100 * p.diff.p, 100 * p.diff.lo, 100 * p.diff.hi, p.b, p.c, p.p);
+        }
+      }
+      buf_printf(b, "\n");
+    }
+  }
+  if (c->npair > 1) {
+    buf_printf(b, "## Budget sensitivity\n\nFrench win rate per player pair (same seeds); the "
+                  "last column is the paired difference of the last pair against the first.\n\n"
+                  "| scenario | variant |");
+    for (int pi = 0; pi < c->npair; pi++) buf_printf(b, " %s vs %s |", c->pf[pi], c->pa[pi]);
+    buf_printf(b, " last − first [95%% CI], McNemar p |\n|---|---|");
+    for (int pi = 0; pi <= c->npair; pi++) buf_printf(b, "---|");
+    buf_printf(b, "\n");
+    for (int si = 0; si < c->nscen; si++)
+      for (int vi = 0; vi < c->nvar; vi++) {
+        buf_printf(b, "| %s | %s |", c->scen[si], c->var[vi]);
+        for (int pi = 0; pi < c->npair; pi++) {
+          CellStats st;
+          cell_stats(&cells[cell_id(c, si, pi, vi)], &st);
+          buf_printf(b, " ");
+          pct_ci(b, wilson(st.w[1], st.n, Z95));
+          buf_printf(b, " |");
+        }
+        Paired p = paired(&cells[cell_id(c, si, c->npair - 1, vi)], &cells[cell_id(c, si, 0, vi)]);
+        buf_printf(b, " %+.1f [%+.1f, %+.1f], p = %.3g |\n", 100 * p.diff.p, 100 * p.diff.lo,
+                   100 * p.diff.hi, p.p);
+      }
+    buf_printf(b, "\n");
+  }
+  int has_long = 0;
+  for (int si = 0; si < c->nscen; si++) has_long |= !strcmp(c->scen[si], "long");
+  buf_printf(b, "Charts: [win rates](winrate.svg)%s. Every game: [games.csv](games.csv) "
+                "(replay one with `./waterloo replay --csv games.csv --row K`).\n",
+             has_long ? ", [VP margins of the long game](vp_margin.svg)" : "");
+}
+
+/* ---------------------------------------------------------------- JSON */
+static cJSON *iv_json(Interval iv) {
+  cJSON *o = cJSON_CreateObject();
+  cJSON_AddNumberToObject(o, "rate", iv.p);
+  cJSON_AddNumberToObject(o, "lo", iv.lo);
+  cJSON_AddNumberToObject(o, "hi", iv.hi);
+  return o;
+}
+
+static char *report_json(const SimCfg *c, Cell *cells) {
+  cJSON *root = cJSON_CreateObject();
+  Buf cmd = {0};
+  cfg_command(c, &cmd);
+  cJSON_AddStringToObject(root, "command", cmd.s);
+  buf_free(&cmd);
+  char seed[32];
+  snprintf(seed, sizeof seed, "%" PRIu64, c->seed);
+  cJSON_AddStringToObject(root, "seed", seed);
+  cJSON_AddNumberToObject(root, "games_per_cell", (double)c->games);
+  if (c->until_ci > 0) {
+    cJSON_AddNumberToObject(root, "until_ci", c->until_ci);
+    cJSON_AddNumberToObject(root, "batch", (double)c->batch);
+  }
+  int base = find_var(c, "base");
+  cJSON *arr = cJSON_AddArrayToObject(root, "cells");
+  for (int si = 0; si < c->nscen; si++)
+    for (int pi = 0; pi < c->npair; pi++)
+      for (int vi = 0; vi < c->nvar; vi++) {
+        const Cell *cl = &cells[cell_id(c, si, pi, vi)];
+        CellStats st;
+        cell_stats(cl, &st);
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "scenario", c->scen[si]);
+        cJSON_AddStringToObject(o, "variant", c->var[vi]);
+        cJSON_AddStringToObject(o, "french", c->pf[pi]);
+        cJSON_AddStringToObject(o, "allied", c->pa[pi]);
+        cJSON_AddNumberToObject(o, "games", (double)st.n);
+        cJSON_AddNumberToObject(o, "french_wins", (double)st.w[1]);
+        cJSON_AddNumberToObject(o, "allied_wins", (double)st.w[2]);
+        cJSON_AddNumberToObject(o, "draws", (double)st.w[3]);
+        cJSON_AddNumberToObject(o, "unfinished", (double)st.w[0]);
+        cJSON_AddItemToObject(o, "french_rate", iv_json(wilson(st.w[1], st.n, Z95)));
+        cJSON_AddItemToObject(o, "allied_rate", iv_json(wilson(st.w[2], st.n, Z95)));
+        cJSON_AddItemToObject(o, "draw_rate", iv_json(wilson(st.w[3], st.n, Z95)));
+        cJSON_AddNumberToObject(o, "balance", st.n ? 1 - fabs((double)(st.w[1] - st.w[2]) / st.n) : 0);
+        cJSON *cond = cJSON_AddObjectToObject(o, "conditions");
+        for (int k = 1; k < COND_COUNT; k++)
+          if (st.cond[k]) cJSON_AddNumberToObject(cond, cond_name(k), (double)st.cond[k]);
+        cJSON *fa = cJSON_AddObjectToObject(o, "facts");
+        cJSON_AddNumberToObject(fa, "turns", st.turns);
+        cJSON_AddNumberToObject(fa, "rounds", st.rounds);
+        cJSON_AddNumberToObject(fa, "passes", st.passes);
+        cJSON_AddNumberToObject(fa, "decisions", st.decisions);
+        const char *sn[2] = {"french", "allied"};
+        for (int s = 0; s < 2; s++) {
+          cJSON *so = cJSON_AddObjectToObject(fa, sn[s]);
+          cJSON_AddNumberToObject(so, "cards", st.cards[s]);
+          cJSON_AddNumberToObject(so, "bids", st.bids[s]);
+          cJSON_AddNumberToObject(so, "battles", st.battles[s]);
+          cJSON_AddNumberToObject(so, "units_lost", st.lost[s]);
+          cJSON_AddNumberToObject(so, "reduced", st.reduced[s]);
+          if (!strcmp(c->scen[si], "long")) {
+            cJSON_AddNumberToObject(so, "vp", st.vp[s]);
+            cJSON_AddNumberToObject(so, "vp_squares", st.vp_sq[s]);
+            cJSON_AddNumberToObject(so, "vp_eliminated", st.vp_elim[s]);
+          }
+        }
+        if (!strcmp(c->scen[si], "long")) {
+          cJSON_AddNumberToObject(fa, "vp_margin_mean", st.margin);
+          cJSON_AddNumberToObject(fa, "vp_margin_sd", st.margin_sd);
+          cJSON_AddNumberToObject(fa, "vp_margin_median", median_margin(cl));
+        }
+        cJSON *fall = cJSON_AddObjectToObject(o, "first_fall");
+        static const char *vk[V_COUNT] = {"msj", "hougoumont", "lhs", "frischermont",
+                                          "plancenoit1", "plancenoit2", "plancenoit3"};
+        for (int v = 0; v < V_COUNT; v++) {
+          if (!(cl->sc->vsq_active & (1u << v)) && !st.fell[v]) continue;
+          cJSON *fo = cJSON_AddObjectToObject(fall, vk[v]);
+          cJSON_AddNumberToObject(fo, "games", (double)st.fell[v]);
+          cJSON_AddNumberToObject(fo, "mean_turn", st.fall_turn[v]);
+        }
+        if (base >= 0 && vi != base) {
+          Paired p = paired(cl, &cells[cell_id(c, si, pi, base)]);
+          cJSON *vb = cJSON_AddObjectToObject(o, "vs_base");
+          cJSON_AddNumberToObject(vb, "pairs", (double)p.n);
+          cJSON_AddNumberToObject(vb, "diff", p.diff.p);
+          cJSON_AddNumberToObject(vb, "lo", p.diff.lo);
+          cJSON_AddNumberToObject(vb, "hi", p.diff.hi);
+          cJSON_AddNumberToObject(vb, "b", (double)p.b);
+          cJSON_AddNumberToObject(vb, "c", (double)p.c);
+          cJSON_AddNumberToObject(vb, "mcnemar_chi2", p.chi2);
+          cJSON_AddNumberToObject(vb, "mcnemar_p", p.p);
+        }
+        cJSON_AddItemToArray(arr, o);
+      }
+  char *s = cJSON_Print(root);
+  cJSON_Delete(root);
+  return s;
+}
+
+/* ---------------------------------------------------------------- SVG */
+static void svg_text(Buf *b, double x, double y, const char *anchor, int size, const char *fill,
+                     const char *t) {
+  buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\" font-size=\"%d\" fill=\"%s\">",
+             x, y, anchor, size, fill);
+  for (const char *p = t; *p; p++) {
+    if (*p == '<') buf_printf(b, "&lt;");
+    else if (*p == '>') buf_printf(b, "&gt;");
+    else if (*p == '&') buf_printf(b, "&amp;");
+    else buf_printf(b, "%c", *p);
+  }
+  buf_printf(b, "</text>\n");
+}
+
+static void svg_winrate(const SimCfg *c, Cell *cells, Buf *b) {
+  const double L = 300, R = 740, W = 780, row = 22;
+  int groups = c->nscen * c->npair;
+  double H = 60 + groups * 30 + (double)ncells(c) * row + 30;
+  buf_printf(b, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
+                "font-family=\"sans-serif\">\n<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
+             W, H);
+  svg_text(b, W / 2, 22, "middle", 15, "black", "French win rate with 95% Wilson interval");
+  double y = 50;
+  /* axis ticks */
+  for (int t = 0; t <= 100; t += 10) {
+    double x = L + (R - L) * t / 100.0;
+    buf_printf(b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
+                  "stroke-width=\"1\"%s/>\n",
+               x, y - 6, x, H - 30, t == 50 ? "#444" : "#ddd", t == 50 ? " stroke-dasharray=\"4 3\"" : "");
+    char lab[8];
+    snprintf(lab, sizeof lab, "%d%%", t);
+    svg_text(b, x, H - 14, "middle", 10, "#444", lab);
+  }
+  for (int si = 0; si < c->nscen; si++)
+    for (int pi = 0; pi < c->npair; pi++) {
+      char g[300];
+      snprintf(g, sizeof g, "%s — %s vs %s", scen_title(c->scen[si]), c->pf[pi], c->pa[pi]);
+      y += 8;
+      svg_text(b, 10, y + 10, "start", 12, "black", g);
+      y += 22;
+      for (int vi = 0; vi < c->nvar; vi++) {
+        CellStats st;
+        cell_stats(&cells[cell_id(c, si, pi, vi)], &st);
+        Interval iv = wilson(st.w[1], st.n, Z95);
+        svg_text(b, L - 10, y + 14, "end", 11, "#222", c->var[vi]);
+        double x0 = L, x1 = L + (R - L) * iv.p;
+        buf_printf(b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"#3b6fb6\"/>\n",
+                   x0, y + 4, x1 - x0, row - 8);
+        double lo = L + (R - L) * iv.lo, hi = L + (R - L) * iv.hi, ym = y + row / 2;
+        buf_printf(b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"black\" stroke-width=\"1.5\"/>\n", lo, ym, hi, ym);
+        buf_printf(b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"black\" stroke-width=\"1.5\"/>\n", lo, ym - 5, lo, ym + 5);
+        buf_printf(b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"black\" stroke-width=\"1.5\"/>\n", hi, ym - 5, hi, ym + 5);
+        char lab[64];
+        snprintf(lab, sizeof lab, "%.1f%% (n=%ld)", 100 * iv.p, st.n);
+        svg_text(b, hi + 6 > R - 60 ? lo - 6 : hi + 6, y + 14, hi + 6 > R - 60 ? "end" : "start", 10, "#222", lab);
+        y += row;
+      }
+    }
+  buf_printf(b, "</svg>\n");
+}
+
+static void svg_vp(const SimCfg *c, Cell *cells, Buf *b) {
+  int li = -1;
+  for (int si = 0; si < c->nscen; si++)
+    if (!strcmp(c->scen[si], "long")) li = si;
+  int lo = 0, hi = 0, first = 1;
+  for (int pi = 0; pi < c->npair && li >= 0; pi++)
+    for (int vi = 0; vi < c->nvar; vi++) {
+      const Cell *cl = &cells[cell_id(c, li, pi, vi)];
+      for (long i = 0; i < cl->target; i++) {
+        if (!cl->have[i]) continue;
+        int m = cl->res[i].vp[0] - cl->res[i].vp[1];
+        if (first || m < lo) lo = m;
+        if (first || m > hi) hi = m;
+        first = 0;
+      }
+    }
+  const int bw = 5;
+  int b0 = (int)floor(lo / (double)bw), b1 = (int)floor(hi / (double)bw);
+  int nb = b1 - b0 + 1;
+  if (nb < 1) nb = 1;
+  int panels = li >= 0 ? c->npair * c->nvar : 0;
+  const double W = 780, L = 60, R = 760, ph = 130;
+  double H = 50 + panels * (ph + 20) + 20;
+  buf_printf(b, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
+                "font-family=\"sans-serif\">\n<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
+             W, H);
+  svg_text(b, W / 2, 22, "middle", 15, "black",
+           li >= 0 ? "Long game: VP margin (French − Allied), bins of 5 VP"
+                   : "Long game: not in this run");
+  double y = 40;
+  long *cnt = calloc((size_t)nb, sizeof(long));
+  for (int pi = 0; pi < c->npair && li >= 0; pi++)
+    for (int vi = 0; vi < c->nvar; vi++) {
+      const Cell *cl = &cells[cell_id(c, li, pi, vi)];
+      memset(cnt, 0, sizeof(long) * (size_t)nb);
+      long mx = 1, n = 0;
+      for (long i = 0; i < cl->target; i++) {
+        if (!cl->have[i]) continue;
+        int m = cl->res[i].vp[0] - cl->res[i].vp[1];
+        int k = (int)floor(m / (double)bw) - b0;
+        if (k >= 0 && k < nb) { cnt[k]++; if (cnt[k] > mx) mx = cnt[k]; }
+        n++;
+      }
+      char t[300];
+      snprintf(t, sizeof t, "%s — %s vs %s (n=%ld)", c->var[vi], c->pf[pi], c->pa[pi], n);
+      svg_text(b, L, y + 12, "start", 12, "black", t);
+      double top = y + 18, base = top + ph - 20, bwpx = (R - L) / nb;
+      buf_printf(b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#444\"/>\n", L, base, R, base);
+      for (int k = 0; k < nb; k++) {
+        int from = (b0 + k) * bw;
+        const char *col = from >= 0 && from + bw - 1 >= 0 && from > 0 ? "#3b6fb6"
+                        : (from <= 0 && from + bw > 0) ? "#888888" : "#c0392b";
+        double h = (base - top) * cnt[k] / (double)mx;
+        if (cnt[k])
+          buf_printf(b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"/>\n",
+                     L + k * bwpx + 0.5, base - h, bwpx - 1, h, col);
+        if (nb <= 40 || k % ((nb + 39) / 40) == 0) {
+          char lab[16];
+          snprintf(lab, sizeof lab, "%d", from);
+          svg_text(b, L + k * bwpx, base + 12, "middle", 9, "#444", lab);
+        }
+      }
+      char mxl[24];
+      snprintf(mxl, sizeof mxl, "%ld", mx);
+      svg_text(b, L - 6, top + 8, "end", 9, "#444", mxl);
+      y += ph + 20;
+    }
+  free(cnt);
+  buf_printf(b, "</svg>\n");
+}
+
+/* ---------------------------------------------------------------- all files */
+static int put(const char *dir, const char *name, const char *data, size_t len) {
+  char p[1400];
+  snprintf(p, sizeof p, "%s/%s", dir, name);
+  return write_atomic(p, data, len);
+}
+
+int sim_report(const SimCfg *c, Cell *cells, const char *dir) {
+  int rc = 0;
+  Buf b = {0};
+  report_md(c, cells, &b);
+  rc |= put(dir, "report.md", b.s, b.n);
+  buf_free(&b);
+  char *js = report_json(c, cells);
+  if (js) {
+    Buf j = {0};
+    buf_printf(&j, "%s\n", js);
+    rc |= put(dir, "summary.json", j.s, j.n);
+    buf_free(&j);
+    free(js);
+  } else {
+    rc = -1;
+  }
+  facts_csv_header(&b);
+  buf_printf(&b, "\n");
+  for (int ci = 0; ci < ncells(c); ci++) {
+    const Cell *cl = &cells[ci];
+    for (long i = 0; i < cl->target; i++) {
+      if (!cl->have[i]) continue;
+      facts_csv_row(&b, c->scen[cl->si], c->var[cl->vi], c->pf[cl->pi], c->pa[cl->pi], c->seed,
+                    &cl->res[i]);
+      buf_printf(&b, "\n");
+    }
+  }
+  rc |= put(dir, "games.csv", b.s, b.n);
+  buf_free(&b);
+  svg_winrate(c, cells, &b);
+  rc |= put(dir, "winrate.svg", b.s, b.n);
+  buf_free(&b);
+  int has_long = 0;
+  for (int si = 0; si < c->nscen; si++) has_long |= !strcmp(c->scen[si], "long");
+  if (has_long) {
+    svg_vp(c, cells, &b);
+    rc |= put(dir, "vp_margin.svg", b.s, b.n);
+    buf_free(&b);
+  }
+  return rc ? -1 : 0;
+}

@@ -1,0 +1,148 @@
+/* One game between two players, watching the states to collect the game facts. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim.h"
+
+#define MAX_GAME_ACTIONS 400000
+
+static uint64_t mix64(uint64_t z) {
+  z += 0x9e3779b97f4a7c15ULL;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+uint64_t sim_player_seed(uint64_t seed, uint64_t index, int side) {
+  return mix64(mix64(mix64(seed ^ 0x57617465726c6f6fULL) + index) + (uint64_t)side + 1);
+}
+
+const char *cond_name(int cond) {
+  switch (cond) {
+  case COND_3CASTLES: return "3-castles";
+  case COND_2CASTLES_MSJ: return "2-castles+msj";
+  case COND_HOLD: return "allied-hold";
+  case COND_VP_FR: return "vp-french";
+  case COND_VP_AL: return "vp-allied";
+  case COND_VP_DRAW: return "vp-draw";
+  default: return "unfinished";
+  }
+}
+
+static int is_card_play(int t) {
+  return t == A_PLAY_MOVE || t == A_ARTY || t == A_CHARGE || t == A_FORCE || t == A_RALLY ||
+         t == A_RESTORE || t == A_HEALTH || t == A_BCARD;
+}
+
+static void finish_facts(const Scen *sc, const State *s, GameFacts *f) {
+  f->result = s->result;
+  f->turns = s->turn;
+  f->owner = s->owner;
+  for (int u = 0; u < sc->nunits; u++) {
+    int side = unit_side(sc, u);
+    if (s->usq[u] == SQ_DEAD) f->lost[side]++;
+    else if (s->uflag[u] & UF_REDUCED) f->reduced[side]++;
+  }
+  if (sc->scenario == SC_LONG) {
+    int vp[2] = {0, 0};
+    gs_score(sc, s, vp);
+    for (int i = 0; i < 2; i++) {
+      f->vp[i] = (int16_t)vp[i];
+      f->vp_elim[i] = (int16_t)s->elim_vp[i];
+      f->vp_sq[i] = (int16_t)(vp[i] - s->elim_vp[i]);
+    }
+    f->cond = s->result == 1 ? COND_VP_FR : s->result == 2 ? COND_VP_AL
+            : s->result == 3 ? COND_VP_DRAW : COND_NONE;
+  } else {
+    int castles = 0;
+    for (int c = 0; c < MAX_CASTLES; c++)
+      if (s->owner & (1u << (V_HOUGOUMONT + c))) castles++;
+    if (s->result == 1)
+      f->cond = castles >= MAX_CASTLES ? COND_3CASTLES : COND_2CASTLES_MSJ;
+    else if (s->result == 2)
+      f->cond = COND_HOLD;
+    else
+      f->cond = COND_NONE;
+  }
+  if (!gs_over(s)) { f->result = 0; f->cond = COND_NONE; }
+}
+
+int run_game(const Scen *sc, Player *fr, Player *al, uint64_t seed, uint64_t index,
+             GameFacts *f, FILE *log, GameRec *rec, State *final) {
+  State s;
+  gs_init(sc, &s, seed, index);
+  memset(f, 0, sizeof *f);
+  f->index = (int32_t)index;
+  Player *pl[2] = {fr, al};
+  int last_turn = -1, last_active = -1, round_no = 0;
+  uint8_t owner = s.owner;
+  int rc = 0;
+  while (!gs_over(&s)) {
+    if (f->decisions >= MAX_GAME_ACTIONS) { rc = -1; break; }
+    if (s.phase == PH_ROUND && (s.turn != last_turn || s.active != last_active)) {
+      if (s.turn != last_turn) {
+        round_no = 0;
+        if (log) fprintf(log, "== Turn %d ==\n", s.turn);
+      }
+      round_no++;
+      f->rounds++;
+      last_turn = s.turn;
+      last_active = s.active;
+      if (log) fprintf(log, "-- Turn %d round %d: %s --\n", s.turn, round_no, side_name(s.active));
+    } else if (log && s.turn != last_turn && s.phase == PH_BID) {
+      /* bidding happens before the first round of a turn */
+      fprintf(log, "== Turn %d ==\n", s.turn);
+      last_turn = s.turn;
+      last_active = -1;
+      round_no = 0;
+    }
+    int side = gs_decider(&s) ? ALLIED : FRENCH;
+    Action a = player_act(pl[side], &s);
+    if (log) {
+      char buf[160];
+      action_format(sc, &s, a, buf, sizeof buf);
+      fprintf(log, "  %-7s %s\n", side_name(side), buf);
+    }
+    if (is_card_play(a.t)) f->cards[side]++;
+    if (a.t == A_BID && a.a != CARD_NONE) f->bids[side]++;
+    if (a.t == A_DECLARE) f->battles[side]++;
+    if (a.t == A_END && s.ncards == 0) f->passes++;
+    if (rec) gamerec_push(rec, a);
+    gs_apply(sc, &s, a);
+    f->decisions++;
+    f->decisions_side[side]++;
+    uint8_t newly = (uint8_t)(s.owner & ~owner);
+    for (int v = 0; v < V_COUNT; v++)
+      if ((newly & (1u << v)) && !f->fall[v]) f->fall[v] = s.turn ? s.turn : 1;
+    owner = s.owner;
+  }
+  finish_facts(sc, &s, f);
+  if (log) {
+    if (sc->scenario == SC_LONG)
+      fprintf(log, "== Result: %s (%s) VP French %d (squares %d, eliminated %d), Allied %d "
+                   "(squares %d, eliminated %d); %u decisions ==\n",
+              f->result == 1 ? "French win" : f->result == 2 ? "Allied win"
+              : f->result == 3 ? "draw" : "unfinished",
+              cond_name(f->cond), f->vp[0], f->vp_sq[0], f->vp_elim[0], f->vp[1], f->vp_sq[1],
+              f->vp_elim[1], f->decisions);
+    else
+      fprintf(log, "== Result: %s (%s); %u decisions ==\n",
+              f->result == 1 ? "French win" : f->result == 2 ? "Allied win"
+              : f->result == 3 ? "draw" : "unfinished",
+              cond_name(f->cond), f->decisions);
+  }
+  if (final) *final = s;
+  return rc;
+}
+
+int run_game_specs(const Scen *sc, const char *spec_fr, const char *spec_al, uint64_t seed,
+                   uint64_t index, GameFacts *f, FILE *log, char *err, size_t errlen) {
+  Player *fr = player_new(sc, spec_fr, sim_player_seed(seed, index, FRENCH), err, errlen);
+  if (!fr) return -2;
+  Player *al = player_new(sc, spec_al, sim_player_seed(seed, index, ALLIED), err, errlen);
+  if (!al) { player_free(fr); return -2; }
+  int rc = run_game(sc, fr, al, seed, index, f, log, NULL, NULL);
+  player_free(fr);
+  player_free(al);
+  return rc;
+}

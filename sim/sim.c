@@ -1,0 +1,826 @@
+/* ./waterloo sim and ./waterloo merge: cells, batches, the journal, resume, shards, MPI. */
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#ifdef USE_MPI
+#include <mpi.h>
+#endif
+
+#include "sim_int.h"
+
+#define DEFAULT_GAMES 500
+#define DEFAULT_SEED 1815
+#define DEFAULT_BATCH 100
+
+static double now_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* ---------------------------------------------------------------- lists */
+/* split s at sep into out[max][len]; returns the count or -1 */
+static int split_list(const char *s, char sep, char *out, int max, size_t len) {
+  int n = 0;
+  const char *p = s;
+  while (*p) {
+    const char *e = strchr(p, sep);
+    size_t k = e ? (size_t)(e - p) : strlen(p);
+    if (k > 0) {
+      if (n >= max || k >= len) return -1;
+      memcpy(out + (size_t)n * len, p, k);
+      out[(size_t)n * len + k] = 0;
+      n++;
+    }
+    if (!e) break;
+    p = e + 1;
+  }
+  return n;
+}
+
+/* a player pair "A,B" or a single "A" (both sides).  A spec may itself contain commas
+ * ("mcts:iters=3000,threads=2"): then write the pair as "A/B". */
+static int parse_pair(const char *s, char *a, char *b) {
+  const char *cut = strchr(s, '/');
+  if (!cut) {
+    /* split at the first comma that starts a new spec (next char is a letter and the
+       text before it has no '=' pending) */
+    const char *c = strchr(s, ',');
+    if (c && !strchr(s, '=')) cut = c;
+    else if (c) {
+      /* specs with options: only "/" separates unambiguously */
+      cut = NULL;
+    }
+  }
+  size_t la = cut ? (size_t)(cut - s) : strlen(s);
+  if (la == 0 || la >= SPEC_LEN) return -1;
+  memcpy(a, s, la);
+  a[la] = 0;
+  const char *rb = cut ? cut + 1 : s;
+  if (strlen(rb) == 0 || strlen(rb) >= SPEC_LEN) return -1;
+  strcpy(b, rb);
+  if (strchr(b, ',') && !strchr(b, '=')) return -1;
+  return 0;
+}
+
+static int add_pair(SimCfg *c, const char *a, const char *b) {
+  if (c->npair >= MAX_PAIRS) return -1;
+  snprintf(c->pf[c->npair], SPEC_LEN, "%s", a);
+  snprintf(c->pa[c->npair], SPEC_LEN, "%s", b);
+  c->npair++;
+  return 0;
+}
+
+/* shipped variants: base, then every variants/NAME.ini in name order */
+static int list_variants(SimCfg *c) {
+  char path[1200];
+  snprintf(path, sizeof path, "%s/variants", scen_default_dir());
+  c->nvar = 0;
+  strcpy(c->var[c->nvar++], "base");
+  DIR *d = opendir(path);
+  if (!d) return c->nvar;
+  char names[MAX_VAR][64];
+  int n = 0;
+  struct dirent *e;
+  while ((e = readdir(d))) {
+    size_t k = strlen(e->d_name);
+    if (k > 4 && k < 60 && !strcmp(e->d_name + k - 4, ".ini") && n < MAX_VAR - 1) {
+      memcpy(names[n], e->d_name, k - 4);
+      names[n][k - 4] = 0;
+      if (strcmp(names[n], "base")) n++;
+    }
+  }
+  closedir(d);
+  qsort(names, (size_t)n, 64, (int (*)(const void *, const void *))strcmp);
+  for (int i = 0; i < n; i++) strcpy(c->var[c->nvar++], names[i]);
+  return c->nvar;
+}
+
+/* ---------------------------------------------------------------- config line */
+void cfg_line(const SimCfg *c, Buf *b) {
+  buf_printf(b, "#waterloo-sim v1\tseed=%" PRIu64 "\tgames=%ld\tuntil=%.6g\tbatch=%ld\tscen=",
+             c->seed, c->games, c->until_ci, c->batch);
+  for (int i = 0; i < c->nscen; i++) buf_printf(b, "%s%s", i ? "," : "", c->scen[i]);
+  buf_printf(b, "\tvar=");
+  for (int i = 0; i < c->nvar; i++) buf_printf(b, "%s%s", i ? "," : "", c->var[i]);
+  buf_printf(b, "\tpairs=");
+  for (int i = 0; i < c->npair; i++) buf_printf(b, "%s%s/%s", i ? "|" : "", c->pf[i], c->pa[i]);
+}
+
+int cfg_parse(const char *line, SimCfg *c) {
+  if (strncmp(line, "#waterloo-sim v1\t", 17)) return -1;
+  memset(c, 0, sizeof *c);
+  char tmp[4096];
+  snprintf(tmp, sizeof tmp, "%s", line + 17);
+  char *nl = strchr(tmp, '\n');
+  if (nl) *nl = 0;
+  char *save = NULL;
+  int got = 0;
+  for (char *t = strtok_r(tmp, "\t", &save); t; t = strtok_r(NULL, "\t", &save)) {
+    char *eq = strchr(t, '=');
+    if (!eq) return -1;
+    *eq = 0;
+    const char *v = eq + 1;
+    if (!strcmp(t, "seed")) { c->seed = strtoull(v, NULL, 10); got |= 1; }
+    else if (!strcmp(t, "games")) { c->games = strtol(v, NULL, 10); got |= 2; }
+    else if (!strcmp(t, "until")) c->until_ci = strtod(v, NULL);
+    else if (!strcmp(t, "batch")) c->batch = strtol(v, NULL, 10);
+    else if (!strcmp(t, "scen")) { c->nscen = split_list(v, ',', c->scen[0], MAX_SCEN, 16); got |= 4; }
+    else if (!strcmp(t, "var")) { c->nvar = split_list(v, ',', c->var[0], MAX_VAR, 64); got |= 8; }
+    else if (!strcmp(t, "pairs")) {
+      char pr[MAX_PAIRS][2 * SPEC_LEN + 2];
+      int n = split_list(v, '|', pr[0], MAX_PAIRS, sizeof pr[0]);
+      if (n <= 0) return -1;
+      for (int i = 0; i < n; i++) {
+        char *sl = strchr(pr[i], '/');
+        if (!sl) return -1;
+        *sl = 0;
+        add_pair(c, pr[i], sl + 1);
+      }
+      got |= 16;
+    }
+  }
+  if (got != 31 || c->nscen <= 0 || c->nvar <= 0 || c->npair <= 0 || c->games <= 0) return -1;
+  return 0;
+}
+
+static void quote_arg(Buf *b, const char *s) {
+  if (strpbrk(s, " *|;&<>()$'\"\\?[]{}!#~")) buf_printf(b, "'%s'", s);
+  else buf_printf(b, "%s", s);
+}
+
+void cfg_command(const SimCfg *c, Buf *b) {
+  buf_printf(b, "./waterloo sim --scenario ");
+  for (int i = 0; i < c->nscen; i++) buf_printf(b, "%s%s", i ? "," : "", c->scen[i]);
+  buf_printf(b, " --variant ");
+  for (int i = 0; i < c->nvar; i++) buf_printf(b, "%s%s", i ? "," : "", c->var[i]);
+  for (int i = 0; i < c->npair; i++) {
+    Buf p = {0};
+    if (strchr(c->pf[i], ',') || strchr(c->pa[i], ','))
+      buf_printf(&p, "%s/%s", c->pf[i], c->pa[i]);
+    else
+      buf_printf(&p, "%s,%s", c->pf[i], c->pa[i]);
+    buf_printf(b, " --players ");
+    quote_arg(b, p.s);
+    buf_free(&p);
+  }
+  buf_printf(b, " --games %ld --seed %" PRIu64, c->games, c->seed);
+  if (c->until_ci > 0) buf_printf(b, " --until-ci %g --batch %ld", c->until_ci, c->batch);
+}
+
+/* ---------------------------------------------------------------- usage */
+static void sim_usage(FILE *f) {
+  fprintf(f,
+    "usage: waterloo sim [options]\n"
+    "Plays AI-vs-AI games for every scenario x variant x player-pair cell and reports win\n"
+    "rates with 95%% Wilson intervals, victory breakdown, game facts and each variant against\n"
+    "base (paired difference, McNemar).  Same seeds in every cell (paired design).\n"
+    "  --scenario LIST     short,long (default both)\n"
+    "  --variant LIST      base,three-player,... (default: base and every shipped variant)\n"
+    "  --players A,B       French and Allied player (default heuristic,heuristic); a single\n"
+    "                      name plays both sides; repeat the option for several pairs; write\n"
+    "                      A/B when a spec has commas (mcts:iters=3000,threads=2)\n"
+    "  --budgets LIST      shorthand for one pair per spec, same spec both sides\n"
+    "                      (e.g. mcts:easy,mcts:normal): the budget sensitivity table\n"
+    "  --games N           games per cell (default %d; the cap with --until-ci)\n"
+    "  --seed S            run seed (default %d); game i uses gs_init(seed, i)\n"
+    "  --threads T         OpenMP threads (default: all); results do not depend on it\n"
+    "  --out DIR           report directory (default results/latest)\n"
+    "  --resume            continue a killed run from DIR's journal\n"
+    "  --until-ci W        play batches until every cell's 95%% half-width <= W\n"
+    "  --batch N           batch size for --until-ci (default %d)\n"
+    "  --shard i/N         play only game indices = i mod N (0-based); merge with\n"
+    "                      ./waterloo merge DIR...\n"
+    "  --quiet             no progress output\n"
+#ifdef USE_MPI
+    "Under mpirun the work of every batch is split over the ranks; rank 0 writes the reports.\n"
+#endif
+    , DEFAULT_GAMES, DEFAULT_SEED, DEFAULT_BATCH);
+}
+
+static const char *optval(int argc, char **argv, int *i, const char *name) {
+  const char *a = argv[*i];
+  size_t k = strlen(name);
+  if (strncmp(a, name, k)) return NULL;
+  if (a[k] == '=') return a + k + 1;
+  if (a[k] == 0) {
+    if (*i + 1 >= argc) { fprintf(stderr, "%s: missing value\n", name); exit(2); }
+    return argv[++*i];
+  }
+  return NULL;
+}
+
+/* ---------------------------------------------------------------- runner state */
+typedef struct {
+  SimCfg cfg;
+  Cell *cells;
+  int nc;
+  int rank, size;
+  FILE *journal;
+  /* progress */
+  long total_planned, total_done;
+  double t0, last_print;
+  int tty;
+} Run;
+
+static void journal_line(Run *R, const Cell *cell, const GameFacts *f) {
+  if (!R->journal) return;
+  Buf b = {0};
+  facts_csv_row(&b, R->cfg.scen[cell->si], R->cfg.var[cell->vi], R->cfg.pf[cell->pi],
+                R->cfg.pa[cell->pi], R->cfg.seed, f);
+  uint32_t h = 2166136261u;
+  for (size_t i = 0; i < b.n; i++) h = (h ^ (uint8_t)b.s[i]) * 16777619u;
+  fprintf(R->journal, "J %08x %s\n", h, b.s);
+  fflush(R->journal);
+  buf_free(&b);
+}
+
+/* reads one journal file; returns games loaded into cells (duplicates not counted) */
+static long journal_load(Run *R, const char *path, int check_seed) {
+  FILE *f = fopen(path, "r");
+  if (!f) return 0;
+  char *line = NULL;
+  size_t cap = 0;
+  ssize_t len;
+  long loaded = 0, bad = 0;
+  int first = 1;
+  while ((len = getline(&line, &cap, f)) > 0) {
+    if (line[len - 1] != '\n') { bad++; break; } /* torn last line */
+    if (first && line[0] == '#') {
+      first = 0;
+      SimCfg jc;
+      if (cfg_parse(line, &jc) == 0 && check_seed && jc.seed != R->cfg.seed) {
+        fprintf(stderr, "sim: %s was written with seed %" PRIu64 ", not %" PRIu64
+                        "; not resuming from it\n", path, jc.seed, R->cfg.seed);
+        break;
+      }
+      continue;
+    }
+    first = 0;
+    if (strncmp(line, "J ", 2) || len < 12 || line[10] != ' ') { bad++; continue; }
+    line[len - 1] = 0;
+    const char *row = line + 11;
+    uint32_t h = 2166136261u;
+    for (const char *p = row; *p; p++) h = (h ^ (uint8_t)*p) * 16777619u;
+    if (strtoul(line + 2, NULL, 16) != h) { bad++; continue; }
+    char scen[16], var[64], pf[SPEC_LEN], pa[SPEC_LEN];
+    uint64_t seed;
+    GameFacts g;
+    if (facts_csv_parse(row, scen, sizeof scen, var, sizeof var, pf, pa, SPEC_LEN, &seed, &g)) {
+      bad++;
+      continue;
+    }
+    if (seed != R->cfg.seed) continue;
+    for (int c = 0; c < R->nc; c++) {
+      Cell *cl = &R->cells[c];
+      if (strcmp(scen, R->cfg.scen[cl->si]) || strcmp(var, R->cfg.var[cl->vi]) ||
+          strcmp(pf, R->cfg.pf[cl->pi]) || strcmp(pa, R->cfg.pa[cl->pi]))
+        continue;
+      if (g.index >= 0 && g.index < R->cfg.games && !cl->have[g.index]) {
+        cl->res[g.index] = g;
+        cl->have[g.index] = 1;
+        loaded++;
+      }
+      break;
+    }
+  }
+  free(line);
+  fclose(f);
+  if (bad) fprintf(stderr, "sim: %s: ignored %ld torn or malformed line(s)\n", path, bad);
+  return loaded;
+}
+
+static int is_journal_name(const char *n) {
+  size_t k = strlen(n);
+  return !strncmp(n, "journal", 7) && k > 11 && !strcmp(n + k - 4, ".csv");
+}
+
+static long journal_load_dir(Run *R, const char *dir, int check_seed) {
+  DIR *d = opendir(dir);
+  if (!d) return 0;
+  char names[256][256];
+  int n = 0;
+  struct dirent *e;
+  while ((e = readdir(d)))
+    if (is_journal_name(e->d_name) && n < 256 && strlen(e->d_name) < 256)
+      strcpy(names[n++], e->d_name);
+  closedir(d);
+  qsort(names, (size_t)n, 256, (int (*)(const void *, const void *))strcmp);
+  long tot = 0;
+  for (int i = 0; i < n; i++) {
+    char p[1400];
+    snprintf(p, sizeof p, "%s/%s", dir, names[i]);
+    tot += journal_load(R, p, check_seed);
+  }
+  return tot;
+}
+
+static void journal_name(const Run *R, char *p, size_t len) {
+  if (R->cfg.shard_n > 1)
+    snprintf(p, len, "%s/journal-shard%dof%d.csv", R->cfg.out, R->cfg.shard_i, R->cfg.shard_n);
+  else if (R->rank > 0)
+    snprintf(p, len, "%s/journal-rank%d.csv", R->cfg.out, R->rank);
+  else
+    snprintf(p, len, "%s/journal.csv", R->cfg.out);
+}
+
+static void remove_journals(const char *dir) {
+  DIR *d = opendir(dir);
+  if (!d) return;
+  struct dirent *e;
+  while ((e = readdir(d))) {
+    if (!is_journal_name(e->d_name)) continue;
+    char p[1400];
+    snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
+    unlink(p);
+  }
+  closedir(d);
+}
+
+/* ---------------------------------------------------------------- progress */
+static void fmt_dur(double s, char *out, size_t len) {
+  if (!isfinite(s) || s < 0) { snprintf(out, len, "?"); return; }
+  long t = (long)(s + 0.5);
+  if (t >= 3600) snprintf(out, len, "%ldh%02ldm", t / 3600, t / 60 % 60);
+  else if (t >= 60) snprintf(out, len, "%ldm%02lds", t / 60, t % 60);
+  else snprintf(out, len, "%lds", t);
+}
+
+static void progress_bar(Run *R, int force) {
+  double t = now_s();
+  if (!force && t - R->last_print < 0.2) return;
+  R->last_print = t;
+  double el = t - R->t0, rate = el > 0 ? R->total_done / el : 0;
+  double eta = rate > 0 ? (R->total_planned - R->total_done) / rate : NAN;
+  int w = 30, fill = R->total_planned ? (int)(w * R->total_done / R->total_planned) : w;
+  char bar[64];
+  for (int i = 0; i < w; i++) bar[i] = i < fill ? '#' : '.';
+  bar[w] = 0;
+  char e1[32], e2[32];
+  fmt_dur(el, e1, sizeof e1);
+  fmt_dur(eta, e2, sizeof e2);
+  fprintf(stderr, "\r[%s] %ld/%ld games  %.1f games/s  elapsed %s  ETA %s   ", bar,
+          R->total_done, R->total_planned, rate, e1, e2);
+  fflush(stderr);
+}
+
+static void cell_line(Run *R, const Cell *cl) {
+  long n = 0, w = 0;
+  for (long i = 0; i < cl->target; i++)
+    if (cl->have[i]) { n++; w += cl->res[i].result == 1; }
+  Interval iv = wilson(w, n, Z95);
+  fprintf(stderr, "%s%s/%s %s vs %s: %ld games, French %.1f%% [%.1f, %.1f]  (%.0f s)\n",
+          R->tty ? "\r\033[K" : "", R->cfg.scen[cl->si], R->cfg.var[cl->vi], R->cfg.pf[cl->pi],
+          R->cfg.pa[cl->pi], n, 100 * iv.p, 100 * iv.lo, 100 * iv.hi, now_s() - R->t0);
+}
+
+/* ---------------------------------------------------------------- one batch */
+typedef struct { int32_t cell, index; } Work;
+
+static int play_batch(Run *R, const Work *w, long nw, char *err, size_t errlen) {
+  int failed = 0;
+  char ferr[256] = "";
+  int threads = R->cfg.threads > 0 ? R->cfg.threads : omp_get_max_threads();
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
+  for (long j = 0; j < nw; j++) {
+    int fail;
+#pragma omp atomic read
+    fail = failed;
+    if (fail) continue;
+    Cell *cl = &R->cells[w[j].cell];
+    GameFacts f;
+    char e[256];
+    int rc = run_game_specs(cl->sc, R->cfg.pf[cl->pi], R->cfg.pa[cl->pi], R->cfg.seed,
+                            (uint64_t)w[j].index, &f, NULL, e, sizeof e);
+    if (rc == -2) {
+#pragma omp critical(sim_err)
+      { snprintf(ferr, sizeof ferr, "%s", e); failed = 1; }
+      continue;
+    }
+    cl->res[w[j].index] = f;
+#pragma omp critical(sim_journal)
+    {
+      cl->have[w[j].index] = 1;
+      journal_line(R, cl, &f);
+      cl->done++;
+      R->total_done++;
+      if (R->cfg.progress && R->rank == 0) {
+        if (cl->done == cl->planned && R->size == 1) cell_line(R, cl);
+        if (R->tty) progress_bar(R, 0);
+      }
+    }
+  }
+  if (failed) snprintf(err, errlen, "%s", ferr);
+  return failed ? -1 : 0;
+}
+
+#ifdef USE_MPI
+/* every rank gets every game of the batch */
+static void mpi_share(Run *R, const Work *w, long nw) {
+  /* each rank packs its own finished games of this batch */
+  GameFacts *mine = malloc(sizeof(GameFacts) * (size_t)(nw / R->size + 1));
+  int32_t *mcell = malloc(sizeof(int32_t) * (size_t)(nw / R->size + 1));
+  int k = 0;
+  for (long j = R->rank; j < nw; j += R->size) {
+    mine[k] = R->cells[w[j].cell].res[w[j].index];
+    mcell[k] = w[j].cell;
+    k++;
+  }
+  int *counts = malloc(sizeof(int) * (size_t)R->size), *displs = malloc(sizeof(int) * (size_t)R->size);
+  int *bc = malloc(sizeof(int) * (size_t)R->size), *bd = malloc(sizeof(int) * (size_t)R->size);
+  MPI_Allgather(&k, 1, MPI_INT, counts, 1, MPI_INT, MPI_COMM_WORLD);
+  int tot = 0;
+  for (int r = 0; r < R->size; r++) {
+    displs[r] = tot;
+    bc[r] = counts[r] * (int)sizeof(GameFacts);
+    bd[r] = tot * (int)sizeof(GameFacts);
+    tot += counts[r];
+  }
+  GameFacts *all = malloc(sizeof(GameFacts) * (size_t)(tot + 1));
+  int32_t *acell = malloc(sizeof(int32_t) * (size_t)(tot + 1));
+  MPI_Allgatherv(mine, k * (int)sizeof(GameFacts), MPI_BYTE, all, bc, bd, MPI_BYTE, MPI_COMM_WORLD);
+  MPI_Allgatherv(mcell, k, MPI_INT, acell, counts, displs, MPI_INT, MPI_COMM_WORLD);
+  for (int i = 0; i < tot; i++) {
+    Cell *cl = &R->cells[acell[i]];
+    cl->res[all[i].index] = all[i];
+    cl->have[all[i].index] = 1;
+  }
+  free(mine); free(mcell); free(counts); free(displs); free(bc); free(bd); free(all); free(acell);
+}
+
+/* rank 0 loaded the journals: broadcast what it has */
+static void mpi_bcast_loaded(Run *R) {
+  for (int c = 0; c < R->nc; c++) {
+    MPI_Bcast(R->cells[c].have, (int)R->cfg.games, MPI_BYTE, 0, MPI_COMM_WORLD);
+    MPI_Bcast(R->cells[c].res, (int)(R->cfg.games * (long)sizeof(GameFacts)), MPI_BYTE, 0,
+              MPI_COMM_WORLD);
+  }
+}
+#endif
+
+static double cell_halfwidth(const Cell *cl) {
+  long n = 0, w[4] = {0};
+  for (long i = 0; i < cl->target; i++)
+    if (cl->have[i]) { n++; w[cl->res[i].result & 3]++; }
+  Interval a = wilson(w[1], n, Z95), b = wilson(w[2], n, Z95);
+  double ha = (a.hi - a.lo) / 2, hb = (b.hi - b.lo) / 2;
+  return ha > hb ? ha : hb;
+}
+
+/* the whole run: returns the exit code */
+static int sim_run(Run *R) {
+  SimCfg *c = &R->cfg;
+  R->nc = ncells(c);
+  R->cells = calloc((size_t)R->nc, sizeof(Cell));
+  char err[512];
+  /* load every scenario x variant once */
+  for (int si = 0; si < c->nscen; si++)
+    for (int vi = 0; vi < c->nvar; vi++) {
+      Scen *sc = malloc(sizeof(Scen));
+      if (scen_load(sc, scen_default_dir(), c->scen[si], c->var[vi], err, sizeof err)) {
+        fprintf(stderr, "sim: %s %s: %s\n", c->scen[si], c->var[vi], err);
+        free(sc);
+        return 2;
+      }
+      for (int pi = 0; pi < c->npair; pi++) {
+        Cell *cl = &R->cells[cell_id(c, si, pi, vi)];
+        cl->si = si; cl->vi = vi; cl->pi = pi;
+        cl->sc = sc;
+        cl->res = calloc((size_t)c->games, sizeof(GameFacts));
+        cl->have = calloc((size_t)c->games, 1);
+        cl->active = 1;
+        if (!cl->res || !cl->have) { fprintf(stderr, "sim: out of memory\n"); return 2; }
+      }
+    }
+  /* check the player specs before any long work */
+  for (int pi = 0; pi < c->npair; pi++) {
+    const char *sp[2] = {c->pf[pi], c->pa[pi]};
+    for (int s = 0; s < 2; s++) {
+      Player *p = player_new(R->cells[0].sc, sp[s], 1, err, sizeof err);
+      if (!p) { fprintf(stderr, "sim: player '%s': %s\n", sp[s], err); return 2; }
+      player_free(p);
+    }
+  }
+  if (R->rank == 0 && mkdir_p(c->out)) {
+    fprintf(stderr, "sim: cannot create %s: %s\n", c->out, strerror(errno));
+    return 2;
+  }
+  long loaded = 0;
+  if (R->rank == 0) {
+    if (c->resume) loaded = journal_load_dir(R, c->out, 1);
+    else if (c->shard_n <= 1) remove_journals(c->out);
+  }
+#ifdef USE_MPI
+  if (R->size > 1) {
+    MPI_Barrier(MPI_COMM_WORLD);
+    mpi_bcast_loaded(R);
+  }
+#endif
+  if (loaded && c->progress) fprintf(stderr, "sim: resumed %ld finished games from %s\n", loaded, c->out);
+  char jp[1400];
+  journal_name(R, jp, sizeof jp);
+  if (R->rank > 0 || c->shard_n > 1 || c->resume) {
+    if (!c->resume) unlink(jp);
+  }
+  struct stat stt;
+  int fresh = stat(jp, &stt) != 0 || stt.st_size == 0;
+  R->journal = fopen(jp, "a");
+  if (!R->journal) { fprintf(stderr, "sim: cannot write %s: %s\n", jp, strerror(errno)); return 2; }
+  if (fresh) {
+    Buf b = {0};
+    cfg_line(c, &b);
+    fprintf(R->journal, "%s\n", b.s);
+    fflush(R->journal);
+    buf_free(&b);
+  } else {
+    /* a torn last line must not swallow the next record */
+    fprintf(R->journal, "\n");
+    fflush(R->journal);
+  }
+  R->tty = isatty(2);
+  R->t0 = now_s();
+  long batch = c->until_ci > 0 ? c->batch : c->games;
+  for (int ci = 0; ci < R->nc; ci++) R->cells[ci].target = 0;
+  /* total for the progress bar: the cap */
+  int rc = 0;
+  Work *w = malloc(sizeof(Work) * (size_t)R->nc * (size_t)(batch < c->games ? batch : c->games) + 16);
+  for (;;) {
+    long nw = 0, nmine = 0;
+    for (int ci = 0; ci < R->nc; ci++) {
+      Cell *cl = &R->cells[ci];
+      cl->planned = cl->done = 0;
+      if (!cl->active) continue;
+      long from = cl->target, to = from + batch < c->games ? from + batch : c->games;
+      cl->target = to;
+      for (long i = from; i < to; i++) {
+        if (cl->have[i]) continue;
+        if (c->shard_n > 1 && i % c->shard_n != c->shard_i) continue;
+        w[nw].cell = ci;
+        w[nw].index = (int32_t)i;
+        nw++;
+      }
+    }
+    /* MPI: rank r plays work items r, r+size, ... */
+    Work *mine = w;
+    if (R->size > 1) {
+      mine = malloc(sizeof(Work) * (size_t)(nw / R->size + 1));
+      for (long j = R->rank; j < nw; j += R->size) mine[nmine++] = w[j];
+    } else {
+      nmine = nw;
+    }
+    for (long j = 0; j < nmine; j++) R->cells[mine[j].cell].planned++;
+    R->total_planned += nmine;
+    rc = play_batch(R, mine, nmine, err, sizeof err);
+    if (mine != w) free(mine);
+    if (rc) { fprintf(stderr, "%ssim: %s\n", R->tty ? "\n" : "", err); rc = 2; break; }
+#ifdef USE_MPI
+    if (R->size > 1) mpi_share(R, w, nw);
+#endif
+    int any = 0;
+    for (int ci = 0; ci < R->nc; ci++) {
+      Cell *cl = &R->cells[ci];
+      if (!cl->active) continue;
+      if (cl->target >= c->games) cl->active = 0;
+      else if (c->until_ci > 0 && cell_halfwidth(cl) <= c->until_ci) cl->active = 0;
+      if (c->progress && R->rank == 0 && R->size > 1 && !cl->active) cell_line(R, cl);
+      any |= cl->active;
+    }
+    if (!any) break;
+  }
+  free(w);
+  if (R->tty && c->progress && R->rank == 0) { progress_bar(R, 1); fprintf(stderr, "\n"); }
+  fclose(R->journal);
+  R->journal = NULL;
+  if (rc) return rc;
+  double el = now_s() - R->t0;
+  if (c->progress && R->rank == 0)
+    fprintf(stderr, "sim: %ld games played in %.1f s (%.1f games/s)\n", R->total_done, el,
+            el > 0 ? R->total_done / el : 0.0);
+  if (c->shard_n > 1) {
+    if (c->progress)
+      fprintf(stderr, "sim: shard %d/%d done; merge the shard directories with ./waterloo merge\n",
+              c->shard_i, c->shard_n);
+    return 0;
+  }
+  if (R->rank == 0) {
+    if (sim_report(c, R->cells, c->out)) {
+      fprintf(stderr, "sim: cannot write the reports in %s: %s\n", c->out, strerror(errno));
+      return 2;
+    }
+    if (c->progress) fprintf(stderr, "sim: reports in %s/ (report.md, summary.json, games.csv, *.svg)\n", c->out);
+  }
+  return 0;
+}
+
+static void run_free(Run *R) {
+  for (int ci = 0; ci < R->nc; ci++) {
+    Cell *cl = &R->cells[ci];
+    free(cl->res);
+    free(cl->have);
+    if (cl->pi == 0) free(cl->sc);
+  }
+  free(R->cells);
+}
+
+int cmd_sim(int argc, char **argv) {
+  Run R;
+  memset(&R, 0, sizeof R);
+  SimCfg *c = &R.cfg;
+  c->games = DEFAULT_GAMES;
+  c->seed = DEFAULT_SEED;
+  c->batch = DEFAULT_BATCH;
+  c->progress = 1;
+  snprintf(c->out, sizeof c->out, "results/latest");
+  const char *scen = "short,long", *var = NULL, *budgets = NULL;
+  for (int i = 1; i < argc; i++) {
+    const char *v;
+    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) { sim_usage(stdout); return 0; }
+    else if ((v = optval(argc, argv, &i, "--scenario"))) scen = v;
+    else if ((v = optval(argc, argv, &i, "--variant"))) var = v;
+    else if ((v = optval(argc, argv, &i, "--players"))) {
+      char a[SPEC_LEN], b[SPEC_LEN];
+      if (parse_pair(v, a, b) || add_pair(c, a, b)) {
+        fprintf(stderr, "sim: bad --players '%s' (A,B or A/B)\n", v);
+        return 2;
+      }
+    } else if ((v = optval(argc, argv, &i, "--budgets"))) budgets = v;
+    else if ((v = optval(argc, argv, &i, "--games"))) c->games = strtol(v, NULL, 10);
+    else if ((v = optval(argc, argv, &i, "--seed"))) c->seed = strtoull(v, NULL, 10);
+    else if ((v = optval(argc, argv, &i, "--threads"))) c->threads = atoi(v);
+    else if ((v = optval(argc, argv, &i, "--out"))) snprintf(c->out, sizeof c->out, "%s", v);
+    else if (!strcmp(argv[i], "--resume")) c->resume = 1;
+    else if (!strcmp(argv[i], "--quiet")) c->progress = 0;
+    else if ((v = optval(argc, argv, &i, "--until-ci"))) c->until_ci = strtod(v, NULL);
+    else if ((v = optval(argc, argv, &i, "--batch"))) c->batch = strtol(v, NULL, 10);
+    else if ((v = optval(argc, argv, &i, "--shard"))) {
+      if (sscanf(v, "%d/%d", &c->shard_i, &c->shard_n) != 2 || c->shard_n < 1 ||
+          c->shard_i < 0 || c->shard_i >= c->shard_n) {
+        fprintf(stderr, "sim: bad --shard '%s' (i/N with 0 <= i < N)\n", v);
+        return 2;
+      }
+    } else {
+      fprintf(stderr, "sim: unknown option '%s' (see --help)\n", argv[i]);
+      return 2;
+    }
+  }
+  if (c->games <= 0 || c->games > 100000000) { fprintf(stderr, "sim: bad --games\n"); return 2; }
+  if (c->batch <= 0) { fprintf(stderr, "sim: bad --batch\n"); return 2; }
+  if (c->until_ci < 0 || c->until_ci >= 0.5) { fprintf(stderr, "sim: bad --until-ci (0 < W < 0.5)\n"); return 2; }
+  if (c->until_ci > 0 && c->shard_n > 1) {
+    fprintf(stderr, "sim: --until-ci needs every game of a batch: not with --shard (use MPI)\n");
+    return 2;
+  }
+  if (c->until_ci == 0) c->batch = 0;
+  c->nscen = split_list(scen, ',', c->scen[0], MAX_SCEN, 16);
+  if (c->nscen <= 0) { fprintf(stderr, "sim: bad --scenario\n"); return 2; }
+  for (int i = 0; i < c->nscen; i++)
+    if (strcmp(c->scen[i], "short") && strcmp(c->scen[i], "long")) {
+      fprintf(stderr, "sim: unknown scenario '%s' (short, long)\n", c->scen[i]);
+      return 2;
+    }
+  if (var) {
+    c->nvar = split_list(var, ',', c->var[0], MAX_VAR, 64);
+    if (c->nvar <= 0) { fprintf(stderr, "sim: bad --variant\n"); return 2; }
+  } else {
+    list_variants(c);
+  }
+  if (budgets) {
+    char bl[MAX_PAIRS][SPEC_LEN];
+    int n = split_list(budgets, ',', bl[0], MAX_PAIRS, SPEC_LEN);
+    if (n <= 0) { fprintf(stderr, "sim: bad --budgets\n"); return 2; }
+    for (int i = 0; i < n; i++)
+      if (add_pair(c, bl[i], bl[i])) { fprintf(stderr, "sim: too many player pairs\n"); return 2; }
+  }
+  if (c->npair == 0) add_pair(c, "heuristic", "heuristic");
+  R.rank = 0;
+  R.size = 1;
+#ifdef USE_MPI
+  int inited = 0, mine_init = 0;
+  MPI_Initialized(&inited);
+  if (!inited) {
+    int prov;
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &prov);
+    mine_init = 1;
+  }
+  MPI_Comm_rank(MPI_COMM_WORLD, &R.rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &R.size);
+  if (R.size > 1 && c->shard_n > 1) {
+    if (R.rank == 0) fprintf(stderr, "sim: --shard and mpirun do not mix\n");
+    MPI_Finalize();
+    return 2;
+  }
+#endif
+  int rc = sim_run(&R);
+  run_free(&R);
+#ifdef USE_MPI
+  if (mine_init) MPI_Finalize();
+#endif
+  return rc;
+}
+
+/* ---------------------------------------------------------------- merge */
+int cmd_merge(int argc, char **argv) {
+  const char *out = "results/latest";
+  const char *dirs[256];
+  int nd = 0;
+  for (int i = 1; i < argc; i++) {
+    const char *v;
+    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+      printf("usage: waterloo merge [--out DIR] DIR...\n"
+             "Merges the journals of './waterloo sim --shard i/N --out DIR' runs (one directory\n"
+             "per shard, or one shared directory) and writes the report the plain run would\n"
+             "have written.  Every game of every cell must be present.\n");
+      return 0;
+    } else if ((v = optval(argc, argv, &i, "--out"))) out = v;
+    else if (argv[i][0] == '-') { fprintf(stderr, "merge: unknown option '%s'\n", argv[i]); return 2; }
+    else if (nd < 256) dirs[nd++] = argv[i];
+  }
+  if (nd == 0) { fprintf(stderr, "merge: no directories (see --help)\n"); return 2; }
+  /* the configuration: from the first journal header found */
+  Run R;
+  memset(&R, 0, sizeof R);
+  int have_cfg = 0;
+  for (int d = 0; d < nd && !have_cfg; d++) {
+    DIR *dp = opendir(dirs[d]);
+    if (!dp) { fprintf(stderr, "merge: cannot open %s\n", dirs[d]); return 2; }
+    struct dirent *e;
+    while ((e = readdir(dp)) && !have_cfg) {
+      if (!is_journal_name(e->d_name)) continue;
+      char p[1400];
+      snprintf(p, sizeof p, "%s/%s", dirs[d], e->d_name);
+      FILE *f = fopen(p, "r");
+      if (!f) continue;
+      char line[4096];
+      if (fgets(line, sizeof line, f) && cfg_parse(line, &R.cfg) == 0) have_cfg = 1;
+      fclose(f);
+    }
+    closedir(dp);
+  }
+  if (!have_cfg) { fprintf(stderr, "merge: no journal with a header in the given directories\n"); return 2; }
+  SimCfg *c = &R.cfg;
+  snprintf(c->out, sizeof c->out, "%s", out);
+  R.size = 1;
+  R.nc = ncells(c);
+  R.cells = calloc((size_t)R.nc, sizeof(Cell));
+  char err[512];
+  for (int si = 0; si < c->nscen; si++)
+    for (int vi = 0; vi < c->nvar; vi++) {
+      Scen *sc = malloc(sizeof(Scen));
+      if (scen_load(sc, scen_default_dir(), c->scen[si], c->var[vi], err, sizeof err)) {
+        fprintf(stderr, "merge: %s %s: %s\n", c->scen[si], c->var[vi], err);
+        return 2;
+      }
+      for (int pi = 0; pi < c->npair; pi++) {
+        Cell *cl = &R.cells[cell_id(c, si, pi, vi)];
+        cl->si = si; cl->vi = vi; cl->pi = pi;
+        cl->sc = sc;
+        cl->res = calloc((size_t)c->games, sizeof(GameFacts));
+        cl->have = calloc((size_t)c->games, 1);
+        cl->target = c->games;
+      }
+    }
+  for (int d = 0; d < nd; d++) journal_load_dir(&R, dirs[d], 1);
+  long missing = 0;
+  for (int ci = 0; ci < R.nc; ci++)
+    for (long i = 0; i < c->games; i++) missing += !R.cells[ci].have[i];
+  int rc = 0;
+  if (missing) {
+    fprintf(stderr, "merge: %ld games missing (a shard not finished? resume it with --resume)\n", missing);
+    rc = 1;
+  } else if (mkdir_p(out) || sim_report(c, R.cells, out)) {
+    fprintf(stderr, "merge: cannot write the reports in %s\n", out);
+    rc = 2;
+  } else {
+    /* one journal with everything, so the merged directory can be resumed or merged again */
+    Buf b = {0};
+    cfg_line(c, &b);
+    buf_printf(&b, "\n");
+    for (int ci = 0; ci < R.nc; ci++) {
+      Cell *cl = &R.cells[ci];
+      for (long i = 0; i < c->games; i++) {
+        Buf r = {0};
+        facts_csv_row(&r, c->scen[cl->si], c->var[cl->vi], c->pf[cl->pi], c->pa[cl->pi], c->seed, &cl->res[i]);
+        uint32_t h = 2166136261u;
+        for (size_t k = 0; k < r.n; k++) h = (h ^ (uint8_t)r.s[k]) * 16777619u;
+        buf_printf(&b, "J %08x %s\n", h, r.s);
+        buf_free(&r);
+      }
+    }
+    char jp[1400];
+    snprintf(jp, sizeof jp, "%s/journal.csv", out);
+    int same = 0;
+    for (int d = 0; d < nd; d++) same |= !strcmp(dirs[d], out);
+    if (!same) write_atomic(jp, b.s, b.n);
+    buf_free(&b);
+    fprintf(stderr, "merge: %d cells, %ld games each; reports in %s/\n", R.nc, c->games, out);
+  }
+  run_free(&R);
+  return rc;
+}

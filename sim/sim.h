@@ -1,0 +1,117 @@
+/* Monte Carlo balance simulator: AI-vs-AI games, statistics and reports (issue 4).
+ *
+ * Subcommands (cli/main.c dispatches to them; argv[0] is the subcommand name; each handles
+ * --help and returns the process exit code):
+ *   sim       play every scenario x variant x player-pair cell, write the reports
+ *   merge     merge the journals of --shard runs into one report
+ *   replay    replay one game (from its seed and index, or from a CSV row) and print its log
+ *   match     mirrored-seed match between two players, cutechess-style output
+ *   strength  the strength table of issue 3 (results/strength.md)
+ * sim_bench() prints games per second per thread and the 1->2 thread efficiency. */
+#ifndef WATERLOO_SIM_H
+#define WATERLOO_SIM_H
+#include <stdint.h>
+#include <stdio.h>
+
+#include "../ai/player.h"
+#include "../engine/engine.h"
+
+int cmd_sim(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
+int cmd_replay(int argc, char **argv);
+int cmd_match(int argc, char **argv);
+int cmd_strength(int argc, char **argv);
+void sim_bench(FILE *out);
+
+/* ---------------------------------------------------------------- one game */
+/* how a game was won */
+enum {
+  COND_NONE = 0,      /* unfinished (should not happen)                  */
+  COND_3CASTLES,      /* short: the French hold every castle             */
+  COND_2CASTLES_MSJ,  /* short: two castles and Mont St. Jean            */
+  COND_HOLD,          /* short: the Allies hold                          */
+  COND_VP_FR,         /* long: French VP margin > 0                      */
+  COND_VP_AL,         /* long: Allied VP margin > 0                      */
+  COND_VP_DRAW,       /* long: equal VP                                  */
+  COND_COUNT
+};
+const char *cond_name(int cond);
+
+/* Everything the simulator records about one finished game (one CSV row). */
+typedef struct {
+  int32_t index;              /* game index inside the run (the gs_init stream)   */
+  uint8_t result;             /* 1 French, 2 Allied, 3 draw, 0 unfinished          */
+  uint8_t cond;               /* COND_*                                           */
+  uint8_t turns;              /* last turn played                                  */
+  uint8_t owner;              /* final owner bits (V_*)                            */
+  uint16_t rounds, passes;    /* rounds played (both sides), of them passes        */
+  uint16_t battles[2];        /* battles declared by each side                     */
+  uint16_t cards[2];          /* cards played for movement, action or battle       */
+  uint16_t bids[2];           /* cards offered in bids                             */
+  uint16_t lost[2];           /* units of each side eliminated                     */
+  uint16_t reduced[2];        /* units of each side on their reduced side at the end */
+  int16_t vp[2];              /* final VP (long game; short: 0)                    */
+  int16_t vp_elim[2];         /* VP from eliminated enemy units                    */
+  int16_t vp_sq[2];           /* VP from squares held                              */
+  uint8_t fall[V_COUNT];      /* turn each victory square first turned French, 0 never */
+  uint32_t decisions;         /* actions chosen by the players                     */
+  uint32_t decisions_side[2];
+} GameFacts;
+
+/* Seeds: the engine stream is gs_init(sc, s, seed, index); each player's seed depends on
+ * (seed, index, side) only — never on a thread id. */
+uint64_t sim_player_seed(uint64_t seed, uint64_t index, int side);
+
+/* Plays one game from gs_init(sc, s, seed, index) to the end with two players already made.
+ * log: when not NULL, one line per action with turn/round headers and the result.
+ * rec: when not NULL, every action is pushed.  final: when not NULL, gets the last state.
+ * Returns 0, or -1 when the game did not end within a safety limit of actions. */
+int run_game(const Scen *sc, Player *fr, Player *al, uint64_t seed, uint64_t index,
+             GameFacts *f, FILE *log, GameRec *rec, State *final);
+/* Same, making the players from their specs with sim_player_seed(). */
+int run_game_specs(const Scen *sc, const char *spec_fr, const char *spec_al, uint64_t seed,
+                   uint64_t index, GameFacts *f, FILE *log, char *err, size_t errlen);
+
+/* ---------------------------------------------------------------- statistics */
+#define Z95 1.959963984540054
+typedef struct { double p, lo, hi; } Interval;
+/* Wilson score interval for k successes in n trials (z = 1.96 for 95%). */
+Interval wilson(long k, long n, double z);
+/* standard normal quantile */
+double norm_quantile(double p);
+/* McNemar test on the discordant pairs b, c: exact two-sided binomial p-value, and the
+ * continuity-corrected chi-square statistic in *chi2 (may be NULL). */
+double mcnemar_p(long b, long c, double *chi2);
+/* Paired difference of two proportions p1 - p2 from the 2x2 table of pairs
+ * (a: both, b: first only, c: second only, d: neither) with Newcombe's hybrid score interval
+ * (method 10, 1998). */
+Interval paired_diff(long a, long b, long c, long d, double z);
+/* Elo difference for an expected score in (0,1): -400 log10(1/s - 1) (+-inf at 0 and 1). */
+double elo_from_score(double s);
+/* Elo difference and its 95% error margin from wins, losses, draws (cutechess-style margin
+ * from the trinomial per-game variance). */
+void elo_wld(long w, long l, long d, double *elo, double *margin);
+/* SPRT log-likelihood ratio for H1: elo1 against H0: elo0 (BayesElo-free, logistic model,
+ * trinomial approximation). */
+double sprt_llr(long w, long l, long d, double elo0, double elo1);
+
+/* ---------------------------------------------------------------- small utilities */
+/* write a whole buffer to path atomically (path.tmp + rename); 0 or -1 */
+int write_atomic(const char *path, const char *data, size_t len);
+int mkdir_p(const char *path);
+/* growable string */
+typedef struct { char *s; size_t n, cap; } Buf;
+void buf_printf(Buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void buf_free(Buf *b);
+
+/* CSV of game facts: header and one row (no newline) */
+void facts_csv_header(Buf *b);
+void facts_csv_row(Buf *b, const char *scen, const char *variant, const char *pf, const char *pa,
+                   uint64_t seed, const GameFacts *f);
+/* parse a row written by facts_csv_row; 0 ok, -1 malformed.  Strings are copied into the
+ * given buffers. */
+int facts_csv_parse(const char *line, char *scen, size_t scen_len, char *variant,
+                    size_t var_len, char *pf, char *pa, size_t p_len, uint64_t *seed,
+                    GameFacts *f);
+
+#endif

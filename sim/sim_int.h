@@ -1,0 +1,64 @@
+/* Internals shared by the files of sim/ (not part of the public interface). */
+#ifndef WATERLOO_SIM_INT_H
+#define WATERLOO_SIM_INT_H
+#include "sim.h"
+
+#define MAX_SCEN 2
+#define MAX_VAR 32
+#define MAX_PAIRS 16
+#define SPEC_LEN 120
+
+typedef struct {
+  char scen[MAX_SCEN][16];
+  int nscen;
+  char var[MAX_VAR][64];
+  int nvar;
+  char pf[MAX_PAIRS][SPEC_LEN], pa[MAX_PAIRS][SPEC_LEN];
+  int npair;
+  long games;          /* games per cell (the cap with --until-ci)     */
+  uint64_t seed;
+  double until_ci;     /* 0: off                                        */
+  long batch;          /* batch size with --until-ci                    */
+  /* not part of the results: */
+  int threads;
+  char out[1024];
+  int resume, shard_i, shard_n, progress;
+} SimCfg;
+
+typedef struct {
+  int si, vi, pi;
+  Scen *sc;
+  GameFacts *res;      /* indexed by game index, cfg.games slots        */
+  uint8_t *have;
+  long target;         /* games [0, target) make the reported set       */
+  long planned, done;  /* in the current batch (for progress lines)     */
+  int active;
+} Cell;
+
+/* cell order: scenario, then player pair, then variant */
+static inline int cell_id(const SimCfg *c, int si, int pi, int vi) {
+  return (si * c->npair + pi) * c->nvar + vi;
+}
+static inline int ncells(const SimCfg *c) { return c->nscen * c->npair * c->nvar; }
+
+/* the header line of a journal (without newline) and its parser */
+void cfg_line(const SimCfg *c, Buf *b);
+int cfg_parse(const char *line, SimCfg *c);
+/* the command that reproduces the results (no --threads, --out, --resume, --shard) */
+void cfg_command(const SimCfg *c, Buf *b);
+
+/* all reports into dir (Markdown, JSON, CSV, SVG), written atomically */
+int sim_report(const SimCfg *c, Cell *cells, const char *dir);
+
+/* per-cell tallies over games [0, target) */
+typedef struct {
+  long n, w[4];                 /* w[1] French, w[2] Allied, w[3] draws, w[0] unfinished */
+  long cond[COND_COUNT];
+  double turns, rounds, passes, decisions, cards[2], bids[2], battles[2], lost[2], reduced[2];
+  double vp[2], vp_sq[2], vp_elim[2], margin, margin_sd;
+  long fell[V_COUNT];
+  double fall_turn[V_COUNT];    /* mean over games where it fell */
+} CellStats;
+void cell_stats(const Cell *cell, CellStats *st);
+
+#endif
