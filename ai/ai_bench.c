@@ -1,0 +1,186 @@
+/* AI benchmark, honesty check, game driver. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <omp.h>
+#include "ai_bench.h"
+#include "ai_internal.h"
+
+static uint64_t mix64(uint64_t x) {
+  x ^= x >> 30; x *= 0xbf58476d1ce4e5b9ULL;
+  x ^= x >> 27; x *= 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+int ai_play_game(const Scen *sc, const char *spec_fr, const char *spec_al, uint64_t seed,
+                 uint64_t stream, int *nact) {
+  char err[200];
+  State s;
+  gs_init(sc, &s, seed, stream);
+  Player *p[2];
+  p[0] = player_new(sc, spec_fr, mix64(seed ^ mix64(stream * 2 + 1)), err, sizeof err);
+  p[1] = player_new(sc, spec_al, mix64(seed ^ mix64(stream * 2 + 2)), err, sizeof err);
+  int res = -1, n = 0;
+  if (p[0] && p[1]) {
+    while (!gs_over(&s) && n < 100000) {
+      Action a = player_act(p[s.decider], &s);
+      if (!gs_is_legal(sc, &s, a)) {
+        fprintf(stderr, "ai_play_game: %s returned an illegal action (t=%d a=%d b=%d c=%d) in phase %s\n",
+                player_name(p[s.decider]), a.t, a.a, a.b, a.c, phase_name(s.phase));
+        n = -1;
+        break;
+      }
+      gs_apply(sc, &s, a);
+      n++;
+    }
+    if (n >= 0 && gs_over(&s)) res = s.result;
+  }
+  if (nact) *nact = n;
+  player_free(p[0]);
+  player_free(p[1]);
+  return res;
+}
+
+int ai_honesty_check(const Scen *sc, const char *spec, uint64_t seed, int npairs) {
+  char err[200];
+  Rng r;
+  rng_seed(&r, seed, 0x40e5ULL);
+  int done = 0, bad = 0, game = 0;
+  ActList L;
+  while (done < npairs && game < 10 * npairs + 20) {
+    State s;
+    gs_init(sc, &s, seed + (uint64_t)game, (uint64_t)game);
+    game++;
+    int steps = 0;
+    while (!gs_over(&s) && done < npairs && steps < 20000) {
+      gs_legal(sc, &s, &L);
+      if (L.n <= 0) return -1;
+      int d = s.decider;
+      /* take a position now and then when it has a real choice */
+      if (L.n > 1 && rng_below(&r, 12) == 0) {
+        State s2, o1, o2;
+        gs_determinize(sc, &s, d, &r, &s2);
+        gs_observe(sc, &s, d, &o1);
+        gs_observe(sc, &s2, d, &o2);
+        if (memcmp(&o1, &o2, sizeof o1) != 0) {
+          fprintf(stderr, "honesty: gs_determinize changed the decider's observation (phase %s)\n",
+                  phase_name(s.phase));
+          bad++;
+          done++;
+        } else if (memcmp(&s, &s2, sizeof s) != 0) {
+          uint64_t ps = mix64(seed ^ (uint64_t)done * 0x9e3779b97f4a7c15ULL);
+          Player *p1 = player_new(sc, spec, ps, err, sizeof err);
+          Player *p2 = player_new(sc, spec, ps, err, sizeof err);
+          if (!p1 || !p2) { player_free(p1); player_free(p2); return -1; }
+          Action a1 = player_act(p1, &s), a2 = player_act(p2, &s2);
+          if (memcmp(&a1, &a2, sizeof a1) != 0) {
+            char b1[64], b2[64];
+            action_format(sc, &s, a1, b1, sizeof b1);
+            action_format(sc, &s2, a2, b2, sizeof b2);
+            fprintf(stderr, "honesty: %s chose %s and %s (phase %s)\n", spec, b1, b2,
+                    phase_name(s.phase));
+            bad++;
+          }
+          player_free(p1);
+          player_free(p2);
+          done++;
+        }
+      }
+      gs_apply(sc, &s, L.a[rng_below(&r, (uint32_t)L.n)]);
+      steps++;
+    }
+  }
+  return done < npairs ? -1 : bad;
+}
+
+/* a fixed early position: the first decision of the game after a few heuristic actions */
+static void bench_position(const Scen *sc, State *s) {
+  char err[100];
+  gs_init(sc, s, 20240601ULL, 7);
+  Player *h = player_new(sc, "heuristic", 99, err, sizeof err);
+  ActList L;
+  for (int i = 0; i < 6 && !gs_over(s); i++) gs_apply(sc, s, player_act(h, s));
+  /* then to the next card decision */
+  for (int i = 0; i < 200 && !gs_over(s); i++) {
+    gs_legal(sc, s, &L);
+    if (s->phase == PH_ROUND && L.n > 1) break;
+    gs_apply(sc, s, player_act(h, s));
+  }
+  player_free(h);
+}
+
+static double time_search(const Scen *sc, const AiCtx *ctx, const State *s, int iters,
+                          int threads, uint64_t seed, Action *a, long *done) {
+  MctsOpts o;
+  mcts_level_opts("normal", &o);
+  o.iters = iters;
+  o.threads = threads;
+  o.scale_small = 0;
+  Mcts *m = mcts_new(sc, ctx, &o, seed);
+  int it = 0;
+  mcts_decide(m, s, &it); /* warm-up: arena allocation, caches */
+  double t0 = omp_get_wtime();
+  *a = mcts_decide(m, s, &it);
+  double t = omp_get_wtime() - t0;
+  *done = it;
+  mcts_free(m);
+  return t;
+}
+
+static void bench_one(const Scen *sc, FILE *out, uint64_t *sig) {
+  AiCtx ctx;
+  ai_ctx_init(&ctx, sc);
+  State s;
+  bench_position(sc, &s);
+  char desc[160];
+  gs_describe(sc, &s, desc, sizeof desc);
+  const int N = 4000;
+  Action a1, a2;
+  long d1, d2;
+  double t1 = time_search(sc, &ctx, &s, N, 1, 1, &a1, &d1);
+  double t2 = time_search(sc, &ctx, &s, N, 2, 1, &a2, &d2);
+  fprintf(out, "mcts %-5s  position: %s\n", sc->scen_name, desc);
+  fprintf(out, "mcts %-5s  1 thread:  %ld iterations in %.3f s = %.0f iterations/s/thread\n",
+          sc->scen_name, d1, t1, d1 / t1);
+  fprintf(out, "mcts %-5s  2 threads: %ld iterations in %.3f s = %.0f iterations/s/thread\n",
+          sc->scen_name, d2, t2, d2 / t2 / 2);
+  fprintf(out, "mcts %-5s  1->2 thread speedup of one search: %.2fx\n", sc->scen_name,
+          (d2 / t2) / (d1 / t1));
+  /* signature: fixed small searches, 1 and 2 threads */
+  uint64_t h = *sig;
+  for (int th = 1; th <= 2; th++) {
+    MctsOpts o;
+    mcts_level_opts("normal", &o);
+    o.iters = 600;
+    o.threads = th;
+    o.scale_small = 0;
+    Mcts *m = mcts_new(sc, &ctx, &o, 42);
+    State t = s;
+    for (int k = 0; k < 4 && !gs_over(&t); k++) {
+      Action a = mcts_decide(m, &t, NULL);
+      RootStat rs[4];
+      int n = mcts_root(m, rs, 4);
+      h = ai_hash_bytes(&a, sizeof a, h);
+      for (int i = 0; i < n; i++) h = ai_hash_bytes(&rs[i].visits, sizeof rs[i].visits, h);
+      gs_apply(sc, &t, a);
+    }
+    mcts_free(m);
+  }
+  *sig = h;
+}
+
+void ai_bench(const Scen *sc, FILE *out) {
+  uint64_t sig = 0;
+  static const char *names[2] = {"short", "long"};
+  for (int k = 0; k < 2; k++) {
+    if (sc->scenario == k) { bench_one(sc, out, &sig); continue; }
+    Scen *o = malloc(sizeof *o);
+    char err[256];
+    if (o && scen_load(o, scen_default_dir(), names[k], "base", err, sizeof err) == 0)
+      bench_one(o, out, &sig);
+    else
+      fprintf(out, "mcts %-5s  (scenario not loaded: %s)\n", names[k], o ? err : "no memory");
+    free(o);
+  }
+  fprintf(out, "mcts signature: %016llx\n", (unsigned long long)sig);
+}

@@ -1,0 +1,86 @@
+/* Internal interface shared by the AI files (not part of the public player API). */
+#ifndef WATERLOO_AI_INTERNAL_H
+#define WATERLOO_AI_INTERNAL_H
+#include <stdint.h>
+#include "../engine/engine.h"
+#include "player.h"
+
+#define AI_INF 250          /* unreachable distance */
+#define AI_MAX_OBJ 8
+
+/* Static knowledge derived once per scenario: distance fields, card values. Read-only after
+ * ai_ctx_init, so one context may be shared by threads. */
+typedef struct {
+  const Scen *sc;
+  int nobj;                         /* active victory squares                            */
+  uint8_t obj_v[AI_MAX_OBJ];        /* V_* index                                         */
+  uint8_t obj_sq[AI_MAX_OBJ];
+  uint8_t dist[AI_MAX_OBJ][NSQ];    /* MP distance from a square to objective i          */
+  uint8_t pr_dist[NSQ];             /* Prussian field: distance to the Plancenoit area   */
+  uint8_t sq_obj[NSQ];              /* objective index + 1 on that square, 0 none        */
+  float card_val[MAX_CARDS];        /* value of holding a card                           */
+  float avg_bp[3];                  /* mean battle value of each army's deck             */
+} AiCtx;
+
+void ai_ctx_init(AiCtx *c, const Scen *sc);
+
+/* Evaluation: estimated probability that the French win, from a complete state (a sampled
+ * world or the true state). */
+double ai_eval_french(const AiCtx *c, const State *s);
+
+/* Heuristic policy.  Scores every action of L (higher is better) into score[]; reads s (a
+ * complete world for rollouts, or an observation for the heuristic player) and never looks at
+ * the other side's secret battle commitments beyond their number. */
+void heur_score_all(const AiCtx *c, const State *s, const ActList *L, float *score);
+/* epsilon-greedy choice: index into L */
+int heur_pick(const AiCtx *c, const State *s, const ActList *L, Rng *r, double eps);
+
+/* helpers */
+int ai_battle_mask(const Scen *sc, const State *s);
+void ai_battle_now(const Scen *sc, const State *s, int *att, int *def);
+static inline uint32_t ai_act_key(Action a) {
+  return ((uint32_t)a.t << 24) | ((uint32_t)a.a << 16) | ((uint32_t)a.b << 8) | a.c;
+}
+static inline Action ai_key_act(uint32_t k) {
+  Action a = {(uint8_t)(k >> 24), (uint8_t)(k >> 16), (uint8_t)(k >> 8), (uint8_t)k};
+  return a;
+}
+#define AI_HIDDEN_KEY(t) (((uint32_t)(t) << 24) | 0xFFFFFFu)
+
+uint64_t ai_hash_bytes(const void *p, size_t n, uint64_t h);
+
+/* ---------------- MCTS */
+typedef struct {
+  int iters;          /* total iterations per full decision (split over threads)        */
+  int time_ms;        /* >0: time limit per full decision instead of iterations            */
+  int threads;
+  double c;           /* UCB exploration constant                                          */
+  int rollout;        /* 0 random, 1 heuristic                                             */
+  double eps;         /* epsilon of the heuristic rollout                                  */
+  int cut;            /* rollout cut-off in rounds (0: play to the end)                    */
+  int max_roll;       /* hard cap on rollout actions                                       */
+  int topk;           /* candidate actions per tree node (0 all)                           */
+  int mem_mb;         /* arena limit                                                       */
+  int scale_small;    /* 1: smaller budgets for small decisions                            */
+  int cheat;          /* search the true state                                             */
+} MctsOpts;
+
+typedef struct {
+  uint32_t key;
+  int visits;
+  double wins;        /* reward sum for the deciding side */
+} RootStat;
+
+typedef struct Mcts Mcts;
+Mcts *mcts_new(const Scen *sc, const AiCtx *ctx, const MctsOpts *o, uint64_t seed);
+void mcts_free(Mcts *m);
+/* search the decision of s (honest unless o->cheat); returns the chosen action.  Root
+ * statistics of the search are kept for mcts_root. */
+Action mcts_decide(Mcts *m, const State *s, int *iters_done);
+int mcts_root(const Mcts *m, RootStat *out, int max);
+void mcts_set_iters(Mcts *m, int iters, int threads);
+
+void mcts_default_opts(MctsOpts *o);
+int mcts_level_opts(const char *level, MctsOpts *o);   /* 0 ok */
+
+#endif

@@ -1,0 +1,174 @@
+/* Static AI knowledge (distance fields, card values) and the evaluation function used at the
+ * rollout cut-off. */
+#include <math.h>
+#include <string.h>
+#include "ai_internal.h"
+
+uint64_t ai_hash_bytes(const void *p, size_t n, uint64_t h) {
+  const unsigned char *b = (const unsigned char *)p;
+  if (!h) h = 1469598103934665603ULL;
+  for (size_t i = 0; i < n; i++) { h ^= b[i]; h *= 1099511628211ULL; }
+  return h;
+}
+
+/* MP to enter nb[u][d] from u, or -1 when impossible */
+static int enter_cost(const Scen *sc, int u, int d) {
+  int v = sc->nb[u][d];
+  if (v == SQ_NONE) return -1;
+  int e = sc->edge[u][d];
+  if (e & E_POND) return -1;
+  int t = sc->terrain[v], c;
+  switch (t) {
+    case T_CLEAR: c = 1; break;
+    case T_HILL: c = sc->terrain[u] == T_HILL ? 1 : 2; break;
+    default: c = 2; break;
+  }
+  if (e & E_RIDGE) c++;
+  if ((e & E_STREAM) && !(e & E_BRIDGE)) c++;
+  if ((e & E_ROAD) && sc->vsq_of[v] >= 0 &&
+      (sc->vsq_of[v] == V_MSJ || sc->vsq_of[v] == V_LHS))
+    c = 1;
+  return c;
+}
+
+static void dist_field(const Scen *sc, const uint8_t *targets, int nt, uint8_t *out) {
+  int d[NSQ];
+  for (int i = 0; i < NSQ; i++) d[i] = AI_INF;
+  for (int i = 0; i < nt; i++) d[targets[i]] = 0;
+  for (int changed = 1; changed;) {
+    changed = 0;
+    for (int u = 0; u < NSQ; u++)
+      for (int k = 0; k < 4; k++) {
+        int c = enter_cost(sc, u, k);
+        if (c < 0) continue;
+        int v = sc->nb[u][k];
+        if (d[v] + c < d[u]) { d[u] = d[v] + c; changed = 1; }
+      }
+  }
+  for (int i = 0; i < NSQ; i++) out[i] = (uint8_t)(d[i] > AI_INF ? AI_INF : d[i]);
+}
+
+void ai_ctx_init(AiCtx *c, const Scen *sc) {
+  memset(c, 0, sizeof *c);
+  c->sc = sc;
+  for (int v = 0; v < V_COUNT && c->nobj < AI_MAX_OBJ; v++) {
+    if (!(sc->vsq_active & (1u << v))) continue;
+    if (sc->vsq[v] >= NSQ) continue;
+    c->obj_v[c->nobj] = (uint8_t)v;
+    c->obj_sq[c->nobj] = sc->vsq[v];
+    c->nobj++;
+  }
+  for (int i = 0; i < c->nobj; i++) {
+    dist_field(sc, &c->obj_sq[i], 1, c->dist[i]);
+    c->sq_obj[c->obj_sq[i]] = (uint8_t)(i + 1);
+  }
+  /* Prussians head for Plancenoit (the French rear) */
+  uint8_t t[3];
+  int nt = 0;
+  for (int v = V_PLANC1; v <= V_PLANC3; v++)
+    if (sc->vsq[v] < NSQ) t[nt++] = sc->vsq[v];
+  if (nt) dist_field(sc, t, nt, c->pr_dist);
+  else memset(c->pr_dist, 0, sizeof c->pr_dist);
+
+  double sum[3] = {0, 0, 0};
+  int cnt[3] = {0, 0, 0};
+  for (int i = 0; i < sc->ncards && i < MAX_CARDS; i++) {
+    const CardDef *cd = &sc->card[i];
+    float v = 0.35f * cd->bp + 0.12f * cd->mp;
+    switch (cd->action) {
+      case ACT_ARTILLERY: v += 1.2f; break;
+      case ACT_COMMAND: v += 0.4f * (cd->cmd_att > cd->cmd_def ? cd->cmd_att : cd->cmd_def); break;
+      case ACT_CHARGE: v += 0.8f; break;
+      case ACT_FORCE_CHARGE: v += 0.5f; break;
+      case ACT_ELITE: v += 1.0f; break;
+      case ACT_RALLY: v += 0.8f; break;
+      case ACT_HEALTH: v += 1.0f; break;
+      default: break;
+    }
+    c->card_val[i] = v;
+    if (cd->army < 3) { sum[cd->army] += cd->bp; cnt[cd->army]++; }
+  }
+  for (int a = 0; a < 3; a++) c->avg_bp[a] = cnt[a] ? (float)(sum[a] / cnt[a]) : 2.0f;
+}
+
+int ai_battle_mask(const Scen *sc, const State *s) {
+  int m = 0;
+  if (s->bdef_sq >= NSQ) return 0;
+  for (int i = 0; i < 4; i++) {
+    int u = s->batt[i];
+    if (u == UNIT_NONE || u >= sc->nunits) continue;
+    int sq = s->usq[u];
+    for (int d = 0; d < 4; d++)
+      if (sc->nb[s->bdef_sq][d] == sq) m |= 1 << d;
+  }
+  return m;
+}
+
+void ai_battle_now(const Scen *sc, const State *s, int *att, int *def) {
+  int m = ai_battle_mask(sc, s);
+  *att = *def = 0;
+  if (!m) return;
+  battle_base_totals(sc, s, s->bdef_sq, m, att, def);
+}
+
+/* French advantage in "points" */
+double ai_eval_french(const AiCtx *c, const State *s) {
+  const Scen *sc = c->sc;
+  if (s->phase == PH_OVER || s->result) {
+    if (s->result == 1) return 1.0;
+    if (s->result == 2) return 0.0;
+    return 0.5;
+  }
+  double turns = sc->p.turns > 0 ? sc->p.turns : 4;
+  double prog = s->turn / turns;           /* 0..1 */
+  double sc_pts = 0, scale;
+  /* objectives */
+  if (sc->scenario == SC_SHORT) {
+    int hc = 0;
+    for (int v = V_HOUGOUMONT; v <= V_FRISCHERMONT; v++)
+      if (s->owner & (1u << v)) hc++;
+    int msj = (s->owner >> V_MSJ) & 1;
+    int need = sc->p.short_castles_needed > 0 ? sc->p.short_castles_needed : 3;
+    int win = hc >= need || (hc >= need - 1 && msj);
+    sc_pts += (2.5 * hc + 2.0 * msj + (win ? 3.0 : 0.0)) * (0.7 + 0.6 * prog);
+    sc_pts -= 2.5; /* the Allies start holding everything: centre the scale */
+    scale = 3.0;
+  } else {
+    int vp[2];
+    gs_score(sc, s, vp);
+    sc_pts += 0.3 * (vp[FRENCH] - vp[ALLIED]) * (0.6 + 0.6 * prog);
+    scale = 4.0;
+  }
+  /* material, disorder, castle damage points */
+  double mat = 0;
+  double fr_near = 0;
+  int nfr = 0;
+  for (int u = 0; u < sc->nunits; u++) {
+    int sq = s->usq[u];
+    if (sq >= NSQ) continue;
+    int bp = unit_bp(sc, s, u);
+    int sd = unit_side(sc, u);
+    double v = bp;
+    if (s->uflag[u] & UF_DISORDER) v -= 0.8;
+    if (sd == ALLIED && sc->castle_of[sq] >= 0 && sc->unit[u].kind == K_INF)
+      v += 0.5 * s->cdp[(int)sc->castle_of[sq]] + 1.0;
+    mat += sd == FRENCH ? v : -v;
+    if (sd == FRENCH) {
+      int best = AI_INF;
+      for (int i = 0; i < c->nobj; i++)
+        if (!(s->owner & (1u << c->obj_v[i])) && c->dist[i][sq] < best) best = c->dist[i][sq];
+      if (best < AI_INF) { fr_near += best > 12 ? 12 : best; nfr++; }
+    }
+  }
+  /* offboard Prussians will arrive: count them for the Allies in the long game */
+  sc_pts += (sc->scenario == SC_SHORT ? 0.35 : 0.2) * mat;
+  if (nfr) sc_pts -= 0.12 * (fr_near / nfr) * 3.0;
+  /* cards in hand (they only last this turn) */
+  double hv[2] = {0, 0};
+  for (uint64_t m = s->hand; m; m &= m - 1) {
+    int cd = __builtin_ctzll(m);
+    hv[sc->card[cd].army == ARMY_FR ? FRENCH : ALLIED] += c->card_val[cd];
+  }
+  sc_pts += 0.2 * (hv[FRENCH] - hv[ALLIED]) * (1.0 - 0.5 * prog);
+  return 1.0 / (1.0 + exp(-sc_pts / scale));
+}

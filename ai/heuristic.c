@@ -1,0 +1,598 @@
+/* The rule-based policy: scores every legal action with cheap, phase-specific rules.  It is the
+ * `heuristic` player (epsilon 0), the rollout policy of the search (epsilon-greedy) and the
+ * prior that orders and prunes the search's candidate actions.
+ *
+ * It reads only what the deciding side may know plus, in a sampled world, that world's cards;
+ * of the other side's secret battle commitments it uses only their number. */
+#include <math.h>
+#include <string.h>
+#include "ai_internal.h"
+
+typedef struct {
+  const AiCtx *c;
+  const Scen *sc;
+  const State *s;
+  int me;                 /* deciding side */
+  uint8_t occ[NSQ];       /* unit on each square */
+} H;
+
+static inline int opp(int side) { return side ^ 1; }
+static inline int facing(const State *s, int u) { return s->uflag[u] & UF_FACING; }
+static inline int in_castle_inf(const H *h, int u) {
+  int sq = h->s->usq[u];
+  return sq < NSQ && h->sc->castle_of[sq] >= 0 && h->sc->unit[u].kind == K_INF;
+}
+static inline int would_die(const H *h, int u) {
+  return (h->s->uflag[u] & UF_REDUCED) || h->sc->unit[u].bp_red == 0;
+}
+static inline int army_side(int army) { return army == ARMY_FR ? FRENCH : ALLIED; }
+
+/* goal field: lower is better for side's unit u at square sq */
+static double goal(const H *h, int u, int sq) {
+  const AiCtx *c = h->c;
+  const State *s = h->s;
+  int side = unit_side(h->sc, u);
+  int best = AI_INF;
+  if (side == FRENCH) {
+    for (int i = 0; i < c->nobj; i++)
+      if (!(s->owner & (1u << c->obj_v[i])) && c->dist[i][sq] < best) best = c->dist[i][sq];
+    if (best == AI_INF) { /* everything held: stay close to the objectives */
+      for (int i = 0; i < c->nobj; i++)
+        if (c->dist[i][sq] < best) best = c->dist[i][sq];
+      return 0.3 * best;
+    }
+    return best;
+  }
+  for (int i = 0; i < c->nobj; i++)
+    if ((s->owner & (1u << c->obj_v[i])) && c->dist[i][sq] < best) best = c->dist[i][sq];
+  if (h->sc->unit[u].army == ARMY_PR) {
+    double pr = c->pr_dist[sq];
+    if (best < AI_INF) return best < pr ? best : pr;
+    return pr;
+  }
+  if (best < AI_INF) return best;
+  /* nothing lost: a weak pull toward the nearest objective (defend it) */
+  for (int i = 0; i < c->nobj; i++)
+    if (c->dist[i][sq] < best) best = c->dist[i][sq];
+  return best > 2 ? 0.25 * (best - 2) : 0;
+}
+
+/* multiplier of an attack from square `from` on the unit at `tsq` (1 front, 2 flank, 3 rear) */
+static int pos_mult(const H *h, int from, int tsq, int t) {
+  if (in_castle_inf(h, t)) return 1;
+  int d = -1;
+  for (int k = 0; k < 4; k++)
+    if (h->sc->nb[tsq][k] == from) d = k;
+  if (d < 0) return 1;
+  int f = facing(h->s, t);
+  if (d == f) return 1;
+  if (d == ((f + 2) & 3)) return 3;
+  return 2;
+}
+
+/* readiness of unit u standing at sq facing f: an enemy in front, weighted by position */
+static double ready(const H *h, int u, int sq, int f) {
+  int fr = h->sc->nb[sq][f];
+  if (fr == SQ_NONE) return 0;
+  int t = h->occ[fr];
+  if (t == UNIT_NONE || unit_side(h->sc, t) == unit_side(h->sc, u)) return 0;
+  if (h->sc->edge[sq][f] & E_POND) return 0;
+  int m = pos_mult(h, sq, fr, t);
+  double v = 0.6 + 0.5 * m;
+  int ubp = unit_bp(h->sc, h->s, u), tbp = unit_bp(h->sc, h->s, t);
+  v *= (ubp * m + 1.0) / (tbp + 1.0) > 1.0 ? 1.0 : 0.6;
+  if (h->c->sq_obj[fr]) v += 0.6;
+  return v;
+}
+
+/* threat to unit u at sq facing f from enemies whose front is sq */
+static double exposure(const H *h, int u, int sq, int f, int ignore_sq) {
+  const Scen *sc = h->sc;
+  int side = unit_side(sc, u);
+  int castle = sc->castle_of[sq] >= 0 && sc->unit[u].kind == K_INF;
+  double e = 0;
+  for (int d = 0; d < 4; d++) {
+    int n = sc->nb[sq][d];
+    if (n == SQ_NONE || n == ignore_sq) continue;
+    int t = h->occ[n];
+    if (t == UNIT_NONE || t == u || unit_side(sc, t) == side) continue;
+    if (sc->nb[n][facing(h->s, t)] != sq) continue;
+    if (h->s->uflag[t] & UF_DISORDER) continue;
+    int m = castle ? 1 : (d == f ? 1 : (d == ((f + 2) & 3) ? 3 : 2));
+    e += unit_bp(sc, h->s, t) * m;
+  }
+  if (!e) return 0;
+  double mine = unit_bp(sc, h->s, u) * (castle ? 2 : 1);
+  return 0.12 * e * (e > mine ? 1.5 : 1.0);
+}
+
+/* ---------------------------------------------------------------- battle arithmetic */
+static int near_leader(const H *h, int u, int side) {
+  int L = h->s->leader[side];
+  if (L >= NSQ) return 0;
+  int sq = h->s->usq[u];
+  if (sq == L) return 1;
+  for (int d = 0; d < 4; d++)
+    if (h->sc->nb[L][d] == sq) return 1;
+  return 0;
+}
+
+/* what a battle card adds for side: purpose 0 BP, 1 command, 2 elite */
+static double card_gain(const H *h, int card, int purpose, int attacker) {
+  const Scen *sc = h->sc;
+  const State *s = h->s;
+  const CardDef *cd = &sc->card[card];
+  if (purpose == BP_POINTS) return cd->bp;
+  int side = army_side(cd->army);
+  double g = 0;
+  if (purpose == BP_COMMAND) {
+    int bonus = attacker ? cd->cmd_att : cd->cmd_def;
+    if (attacker) {
+      for (int i = 0; i < 4; i++)
+        if (s->batt[i] != UNIT_NONE && near_leader(h, s->batt[i], side)) g += bonus;
+    } else if (s->bdef_sq < NSQ && h->occ[s->bdef_sq] != UNIT_NONE &&
+               near_leader(h, h->occ[s->bdef_sq], side))
+      g += bonus;
+    return g;
+  }
+  if (purpose == BP_ELITE) {
+    int m = sc->p.elite_mult > 1 ? sc->p.elite_mult - 1 : 1;
+    if (attacker) {
+      for (int i = 0; i < 4; i++)
+        if (s->batt[i] != UNIT_NONE && sc->unit[s->batt[i]].elite)
+          g += unit_bp(sc, s, s->batt[i]) * m;
+    } else if (s->bdef_sq < NSQ && h->occ[s->bdef_sq] != UNIT_NONE &&
+               sc->unit[h->occ[s->bdef_sq]].elite)
+      g += unit_bp(sc, s, h->occ[s->bdef_sq]) * m * (in_castle_inf(h, h->occ[s->bdef_sq]) ? 2 : 1);
+    return g;
+  }
+  return 0;
+}
+
+/* my pending battle cards' total for this battle */
+static double pending_total(const H *h, int attacker, uint64_t mine) {
+  double t = 0;
+  uint64_t m = h->s->pend & mine;
+  for (; m; m &= m - 1) {
+    int cd = __builtin_ctzll(m);
+    int purpose = (h->s->pend_cmd >> cd) & 1 ? BP_COMMAND : ((h->s->pend_elite >> cd) & 1 ? BP_ELITE : BP_POINTS);
+    t += card_gain(h, cd, purpose, attacker);
+  }
+  return t;
+}
+
+static int hand_of(const H *h, int army) { return hand_count(h->sc, h->s, army); }
+static int opp_hand(const H *h) {
+  return h->me == FRENCH ? hand_of(h, ARMY_BR) + hand_of(h, ARMY_PR) : hand_of(h, ARMY_FR);
+}
+
+/* what the defender stands to lose */
+static double defender_stake(const H *h, int dsq, int att, int def) {
+  int d = h->occ[dsq];
+  if (d == UNIT_NONE) return 0;
+  double st;
+  if (in_castle_inf(h, d) && h->s->cdp[(int)h->sc->castle_of[dsq]] > 0) return 0.8;
+  st = 1.0 + 0.4 * unit_bp(h->sc, h->s, d);
+  if (would_die(h, d)) st += 1.5;
+  if (h->c->sq_obj[dsq]) st += 2.0;
+  if (att > 2 * def) st += 1.0;
+  return st;
+}
+
+/* the usual BP of the top k cards of army in my hand */
+static double top_cards(const H *h, int army, int k) {
+  int best[3] = {0, 0, 0};
+  uint64_t m = h->s->hand & h->sc->army_cards[army];
+  for (; m; m &= m - 1) {
+    int bp = h->sc->card[__builtin_ctzll(m)].bp;
+    for (int i = 0; i < 3; i++)
+      if (bp > best[i]) { int t = best[i]; best[i] = bp; bp = t; }
+  }
+  double t = 0;
+  for (int i = 0; i < k && i < 3; i++) t += best[i];
+  return t;
+}
+
+/* simulate a special action and read the resulting battle: returns 1 and totals if a battle
+ * is under way afterwards */
+static int sim_battle(const H *h, Action a, int *att, int *def, int *dsq) {
+  State t = *h->s;
+  gs_apply(h->sc, &t, a);
+  if (t.phase < PH_B_FIRE || t.phase > PH_B_DEFCARDS) return 0;
+  ai_battle_now(h->sc, &t, att, def);
+  *dsq = t.bdef_sq;
+  return 1;
+}
+
+/* ---------------------------------------------------------------- per-phase scores */
+static double cardv(const H *h, int card) { return card < MAX_CARDS ? h->c->card_val[card] : 0; }
+
+static int round_target(const H *h) {
+  int army = h->me == FRENCH ? ARMY_FR : ARMY_BR;
+  int hand = hand_of(h, army) + (h->me == ALLIED ? hand_of(h, ARMY_PR) : 0);
+  int lim = h->sc->p.round_limit > 0 ? h->sc->p.round_limit : 5;
+  int t = (hand + h->s->ncards + 2) / 3;
+  if (t < 1) t = 1;
+  if (t > lim) t = lim;
+  if (h->me == ALLIED && t > 3) t = 3;
+  return t;
+}
+
+/* is there something worth a movement card for the side */
+static double want_move(const H *h, int army) {
+  const Scen *sc = h->sc;
+  const State *s = h->s;
+  double w = 0;
+  for (int u = 0; u < sc->nunits; u++) {
+    if (sc->unit[u].army != army) continue;
+    int sq = s->usq[u];
+    if (sq == SQ_OFF && army == ARMY_PR) {
+      int g = sc->unit[u].group;
+      if (g >= 0 && g < sc->ngroups && s->turn >= sc->group[g].turn + sc->p.prussian_shift) w += 1.5;
+      continue;
+    }
+    if (sq >= NSQ) continue;
+    if (s->uflag[u] & (UF_MOVED | UF_RALLIED)) continue;
+    double r = ready(h, u, sq, facing(s, u));
+    if (r > 0 && !(s->uflag[u] & (UF_DISORDER | UF_ATTACKED))) w += r;
+    double g = goal(h, u, sq);
+    if (g > 0.5 && r == 0) w += 0.15 * (g > 6 ? 6 : g);
+  }
+  return w;
+}
+
+static double sc_round(const H *h, Action a, double wm[3]) {
+  const Scen *sc = h->sc;
+  const State *s = h->s;
+  double cv = cardv(h, a.a);
+  switch (a.t) {
+    case A_END: {
+      int tgt = round_target(h);
+      if (s->ncards >= tgt) return 3.0;
+      if (h->me == ALLIED) return s->ncards == 0 ? 0.3 : 0.1;
+      return -0.4;
+    }
+    case A_PLAY_MOVE: {
+      int army = sc->card[a.a].army;
+      double w = wm[army];
+      if (w <= 0.2) return -1.0;
+      double v = (w > 3 ? 3 : w) * 0.35 + 0.1 * sc->card[a.a].mp - 0.45 * cv;
+      if (h->me == FRENCH) v += 0.5;
+      return v;
+    }
+    case A_ARTY: {
+      int u = a.b;
+      int sq = s->usq[u];
+      if (sq >= NSQ) return -1;
+      int fr = sc->nb[sq][facing(s, u)];
+      int t = fr == SQ_NONE ? UNIT_NONE : h->occ[fr];
+      if (t == UNIT_NONE || unit_side(sc, t) == h->me || in_castle_inf(h, t)) return -2;
+      double v;
+      if (s->uflag[t] & UF_DISORDER) v = would_die(h, t) ? (sc->unit[t].bp_red ? 0 : -1) : 2.2;
+      else v = 0.5 + (sc->nb[fr][facing(s, t)] != SQ_NONE && h->occ[sc->nb[fr][facing(s, t)]] != UNIT_NONE ? 0.4 : 0);
+      if (s->uflag[t] & UF_DISORDER && would_die(h, t)) v = 2.6; /* reduction eliminates */
+      return v - 0.45 * cv;
+    }
+    case A_CHARGE: case A_FORCE: {
+      int att, def, dsq;
+      if (!sim_battle(h, a, &att, &def, &dsq)) return -1;
+      double v;
+      if (a.t == A_CHARGE)
+        v = att > def ? 1.4 + (att > 2 * def ? 1.0 : 0) + (h->c->sq_obj[dsq] ? 1.0 : 0) - 0.6 : -1.5;
+      else
+        v = def >= att ? 1.0 + (2 * att < def ? 1.0 : 0) : -1.5;
+      return v - 0.45 * cv;
+    }
+    case A_RALLY: {
+      if (!(s->uflag[a.b] & UF_DISORDER)) return -1;
+      int n = 0;
+      for (int u = 0; u < sc->nunits; u++)
+        if (u != a.b && s->usq[u] < NSQ && unit_side(sc, u) == h->me && (s->uflag[u] & UF_DISORDER)) n++;
+      return 0.9 + (n ? 0.7 : 0) + 0.1 * unit_bp(sc, s, a.b) - 0.45 * cv;
+    }
+    case A_RESTORE:
+      return 0.6 * (sc->unit[a.b].bp_full - sc->unit[a.b].bp_red) - 0.45 * cv;
+    case A_HEALTH:
+      return hand_of(h, ARMY_FR) >= 2 ? 1.3 - 0.4 * cv : -1;
+    default:
+      return 0;
+  }
+}
+
+static double sc_move(const H *h, Action a) {
+  const Scen *sc = h->sc;
+  const State *s = h->s;
+  switch (a.t) {
+    case A_DONE: return 0.05;
+    case A_STEP: {
+      int u = a.a, from = s->usq[u];
+      if (from >= NSQ) return -1;
+      int to = sc->nb[from][a.b];
+      if (to == SQ_NONE) return -1;
+      int of = facing(s, u), nf = a.c & 3;
+      double v = goal(h, u, from) - goal(h, u, to);
+      v += ready(h, u, to, nf) - ready(h, u, from, of);
+      v -= exposure(h, u, to, nf, from) - exposure(h, u, from, of, -1);
+      int oi = h->c->sq_obj[to];
+      if (oi) {
+        int mine = ((s->owner >> h->c->obj_v[oi - 1]) & 1) == (unit_side(sc, u) == FRENCH);
+        if (!mine) v += 6.0;
+        else if (sc->castle_of[to] >= 0 && sc->unit[u].kind == K_INF) v += 1.0;
+      }
+      if (h->c->sq_obj[from] && sc->castle_of[from] >= 0 && sc->unit[u].kind == K_INF) v -= 1.5;
+      if (s->moving == u) v += 0.3;
+      return v;
+    }
+    case A_TURN: {
+      int u = a.a, sq = s->usq[u];
+      if (sq >= NSQ) return -1;
+      int of = facing(s, u), nf = a.b & 3;
+      double v = ready(h, u, sq, nf) - ready(h, u, sq, of);
+      v -= exposure(h, u, sq, nf, -1) - exposure(h, u, sq, of, -1);
+      int n1 = sc->nb[sq][nf], n0 = sc->nb[sq][of];
+      double g = goal(h, u, sq);
+      double g1 = n1 == SQ_NONE || h->occ[n1] != UNIT_NONE ? g + 1 : goal(h, u, n1);
+      double g0 = n0 == SQ_NONE || h->occ[n0] != UNIT_NONE ? g + 1 : goal(h, u, n0);
+      if (g > 0.5 && s->mp >= 2) v += 0.5 * ((g - g1) - (g - g0 > 0 ? g - g0 : 0));
+      if (s->moving == u) v += 0.1;
+      return v - 0.35;
+    }
+    case A_LEAD: {
+      int side = h->me;
+      int L = s->leader[side];
+      if (L >= NSQ) return -1;
+      int to = sc->nb[L][a.b];
+      if (to == SQ_NONE) return -1;
+      /* stay with the own units that are in contact with the enemy */
+      double v0 = 0, v1 = 0;
+      for (int pass = 0; pass < 2; pass++) {
+        int q = pass ? to : L;
+        double v = 0;
+        for (int d = -1; d < 4; d++) {
+          int n = d < 0 ? q : sc->nb[q][d];
+          if (n == SQ_NONE) continue;
+          int t = h->occ[n];
+          if (t == UNIT_NONE || unit_side(sc, t) != side) continue;
+          v += 0.3 + (ready(h, t, n, facing(s, t)) > 0 ? 0.5 : 0) + (exposure(h, t, n, facing(s, t), -1) > 0 ? 0.4 : 0);
+        }
+        if (pass) v1 = v; else v0 = v;
+      }
+      return 0.6 * (v1 - v0) - 0.1;
+    }
+    case A_ENTER: {
+      int sq = a.b;
+      return 3.0 + 0.2 * ready(h, a.a, sq, a.c & 3) - 0.05 * h->c->pr_dist[sq];
+    }
+    default: return 0;
+  }
+}
+
+static double sc_declare(const H *h, Action a) {
+  if (a.t == A_NOBATTLE) return 0;
+  if (a.t != A_DECLARE) return 0;
+  int att, def;
+  battle_base_totals(h->sc, h->s, a.a, a.b, &att, &def);
+  int lim = h->sc->p.round_limit > 0 ? h->sc->p.round_limit : 5;
+  int army = h->s->card_army < 3 ? h->s->card_army : (h->me == FRENCH ? ARMY_FR : ARMY_BR);
+  int room = lim - h->s->ncards;
+  if (room > 2) room = 2;
+  if (room < 0) room = 0;
+  double mine = top_cards(h, army, room);
+  int d = h->occ[a.a];
+  int dside = h->me ^ 1;
+  int darmy = d != UNIT_NONE ? h->sc->unit[d].army : (dside == FRENCH ? ARMY_FR : ARMY_BR);
+  int oh = hand_of(h, darmy);
+  double stake = defender_stake(h, a.a, att, def);
+  double oest = (oh < 2 ? oh : 2) * h->c->avg_bp[darmy] * (stake > 2 ? 0.9 : 0.6);
+  double margin = att + 0.8 * mine - (def + oest);
+  double v;
+  if (att > 2 * def) v = 3.0 + 0.5 * stake;
+  else if (margin > 0) v = 1.0 + 0.25 * margin + 0.4 * stake;
+  else v = -1.0 + 0.2 * margin;
+  if (def > 2 * att) v -= 2.0;
+  v += 0.02 * att;  /* prefer the fuller attack */
+  return v;
+}
+
+static double sc_cards(const H *h, Action a, int attacker) {
+  const Scen *sc = h->sc;
+  const State *s = h->s;
+  int att0, def0;
+  ai_battle_now(sc, s, &att0, &def0);
+  int batt_army = s->battle_army < 3 ? s->battle_army : ARMY_FR;
+  int dunit = s->bdef_sq < NSQ ? h->occ[s->bdef_sq] : UNIT_NONE;
+  int darmy = dunit != UNIT_NONE ? sc->unit[dunit].army : ARMY_BR;
+  uint64_t attmask = sc->army_cards[batt_army], defmask = sc->army_cards[darmy];
+  double stake = s->bdef_sq < NSQ ? defender_stake(h, s->bdef_sq, att0, def0) : 1;
+  int charge = s->bkind == BK_CHARGE;
+  if (attacker) {
+    double now = att0 + pending_total(h, 1, attmask);
+    int oh = hand_of(h, darmy);
+    double oest = charge ? 0 : (oh < 2 ? oh : 2) * h->c->avg_bp[darmy] * (stake > 2 ? 0.9 : 0.6);
+    double target = def0 + oest + 1;
+    if (a.t == A_BDONE) {
+      if (now >= target) return 1.0;
+      if (now + top_cards(h, batt_army, 2) < def0) return 0.5; /* hopeless: keep the cards */
+      return -0.2;
+    }
+    if (a.t != A_BCARD) return 0;
+    double g = card_gain(h, a.a, a.b, 1);
+    if (g <= 0) return -2;
+    double v = now >= target ? (now < 2 * def0 + 1 && now + g > 2 * def0 ? 0.4 : -0.6) : 0.35 * g + (now + g >= target ? 0.8 : 0);
+    return v - 0.3 * cardv(h, a.a);
+  }
+  /* defender: the attacker's cards are hidden, only their number counts */
+  double now = def0 + pending_total(h, 0, defmask);
+  int natt = __builtin_popcountll(s->pend & attmask);
+  double aest = att0 + natt * h->c->avg_bp[batt_army] * 1.1;
+  if (a.t == A_BDONE) {
+    if (now >= aest + 0.5) return 1.0;
+    return 0.0;
+  }
+  if (a.t != A_BCARD) return 0;
+  double g = card_gain(h, a.a, a.b, 0);
+  if (g <= 0) return -2;
+  if (now >= aest + 0.5) return -0.8;
+  double gap = aest + 0.5 - now;
+  double v = (now + g >= aest + 0.5 ? stake : 0.4 * stake * g / gap) - 0.35 * cardv(h, a.a);
+  if (gap > 8 && 2 * now < aest && 2 * (now + g) >= aest) v += 0.5; /* avoid the double loss */
+  return v;
+}
+
+static double sc_fire(const H *h, Action a) {
+  const Scen *sc = h->sc;
+  const State *s = h->s;
+  if (a.t == A_NOFIRE) return 0;
+  if (a.t != A_ARTY) return 0;
+  double cv = cardv(h, a.a);
+  if (s->phase == PH_B_FIRE) {
+    int att0, def0, att1 = 0, def1 = 0, dsq;
+    ai_battle_now(sc, s, &att0, &def0);
+    if (!sim_battle(h, a, &att1, &def1, &dsq)) att1 = 0;
+    double gain = att0 - att1;
+    if (gain <= 0) return -1;
+    double stake = defender_stake(h, s->bdef_sq, att0, def0);
+    double v = 0.25 * gain + (att0 > def0 && att1 <= def0 ? stake : 0.2 * stake);
+    return v - 0.45 * cv;
+  }
+  /* reaction fire */
+  int u = a.b, sq = s->usq[u];
+  if (sq >= NSQ) return -1;
+  int fr = sc->nb[sq][facing(s, u)];
+  int t = fr == SQ_NONE ? UNIT_NONE : h->occ[fr];
+  if (t == UNIT_NONE || unit_side(sc, t) == h->me || in_castle_inf(h, t)) return -2;
+  double v;
+  if (s->uflag[t] & UF_DISORDER) v = sc->unit[t].bp_red || !(s->uflag[t] & UF_REDUCED) ? 1.8 : -1;
+  else {
+    v = 0.2;
+    int tf = sc->nb[fr][facing(s, t)];
+    if (tf != SQ_NONE && h->occ[tf] != UNIT_NONE && unit_side(sc, h->occ[tf]) == h->me) v += 0.6;
+    if (h->c->sq_obj[fr]) v += 0.3;
+  }
+  return v - 0.5 * cv;
+}
+
+static double sc_loss(const H *h, Action a) {
+  const Scen *sc = h->sc;
+  const State *s = h->s;
+  int dsq = s->bdef_sq;
+  int d = dsq < NSQ ? h->occ[dsq] : UNIT_NONE;
+  switch (a.t) {
+    case A_CDP: return 5.0;
+    case A_REDUCE:
+      if (d == UNIT_NONE) return 0;
+      if (would_die(h, d)) return -3.0 - unit_bp(sc, s, d);
+      return 0.8 - 0.3 * (sc->unit[d].bp_full - sc->unit[d].bp_red) + (h->c->sq_obj[dsq] ? 2.0 : 0);
+    case A_RETREAT: {
+      if (d == UNIT_NONE) return 0;
+      int to = a.a, f = a.b & 3;
+      double v = 0.5 - exposure(h, d, to, f, dsq) - 0.4 * goal(h, d, to) / 4.0;
+      v += 0.3 * ready(h, d, to, f);
+      if (h->c->sq_obj[dsq]) v -= 2.0;
+      if (h->c->sq_obj[to]) v += 0.5;
+      return v;
+    }
+    default: return 0;
+  }
+}
+
+static double sc_other(const H *h, Action a) {
+  const Scen *sc = h->sc;
+  const State *s = h->s;
+  switch (a.t) {
+    case A_ADVANCE: {
+      int u = s->batt[a.a & 3];
+      if (u == UNIT_NONE) return 0;
+      int sq = s->bdef_sq, f = a.b & 3;
+      double v = ready(h, u, sq, f) - exposure(h, u, sq, f, s->usq[u]);
+      if (sc->castle_of[sq] >= 0 && sc->unit[u].kind == K_INF) v += 1.0;
+      if (sc->unit[u].kind == K_INF) v += 0.1;
+      return v;
+    }
+    case A_LOSE: {
+      int u = s->batt[a.a & 3];
+      if (u == UNIT_NONE) return 0;
+      if (would_die(h, u)) return -2.0 - unit_bp(sc, s, u);
+      return -0.5 * (sc->unit[u].bp_full - sc->unit[u].bp_red) - (sc->unit[u].elite ? 0.3 : 0);
+    }
+    case A_EVADE: {
+      int to = a.b;
+      return 0.3 - exposure(h, a.a, to, a.c & 3, -1) + 0.2 * ready(h, a.a, to, a.c & 3);
+    }
+    case A_NOEVADE: {
+      /* the mover is the only infantry unit in motion */
+      for (uint64_t m = s->evaders; m; m &= m - 1) {
+        int u = __builtin_ctzll(m);
+        if (s->usq[u] < NSQ && h->c->sq_obj[s->usq[u]]) return 0.6;
+      }
+      return 0.0;
+    }
+    case A_PLACE: {
+      double v = 0;
+      int q = a.a;
+      if (q >= NSQ) return 0;
+      for (int d = -1; d < 4; d++) {
+        int n = d < 0 ? q : sc->nb[q][d];
+        if (n == SQ_NONE) continue;
+        int t = h->occ[n];
+        if (t != UNIT_NONE && unit_side(sc, t) == h->me) v += 0.3;
+        else if (t != UNIT_NONE) v -= 0.4;
+      }
+      return v;
+    }
+    case A_RALLY_DONE: return 0;
+    case A_RALLY: case A_RESTORE: return 1.0;
+    case A_BID: {
+      if (a.a == CARD_NONE || a.a >= MAX_CARDS) return 0;
+      const CardDef *cd = &sc->card[a.a];
+      double v = 0.18 * cd->mp - 0.6 * cardv(h, a.a);
+      if (h->me == FRENCH) v += 0.2;
+      return v;
+    }
+    default: return 0;
+  }
+}
+
+void heur_score_all(const AiCtx *c, const State *s, const ActList *L, float *score) {
+  H h;
+  h.c = c;
+  h.sc = c->sc;
+  h.s = s;
+  h.me = s->decider;
+  memset(h.occ, UNIT_NONE, sizeof h.occ);
+  for (int u = 0; u < h.sc->nunits; u++)
+    if (s->usq[u] < NSQ) h.occ[s->usq[u]] = (uint8_t)u;
+  double wm[3] = {0, 0, 0};
+  if (s->phase == PH_ROUND) {
+    if (h.me == FRENCH) wm[ARMY_FR] = want_move(&h, ARMY_FR);
+    else { wm[ARMY_BR] = want_move(&h, ARMY_BR); wm[ARMY_PR] = want_move(&h, ARMY_PR); }
+  }
+  for (int i = 0; i < L->n; i++) {
+    Action a = L->a[i];
+    double v;
+    switch (s->phase) {
+      case PH_ROUND: v = sc_round(&h, a, wm); break;
+      case PH_MOVE: v = sc_move(&h, a); break;
+      case PH_DECLARE: v = sc_declare(&h, a); break;
+      case PH_B_ATTCARDS: v = sc_cards(&h, a, 1); break;
+      case PH_B_DEFCARDS: v = sc_cards(&h, a, 0); break;
+      case PH_B_FIRE: case PH_REACT: v = sc_fire(&h, a); break;
+      case PH_B_LOSS: v = sc_loss(&h, a); break;
+      default: v = sc_other(&h, a); break;
+    }
+    score[i] = (float)v;
+  }
+}
+
+int heur_pick(const AiCtx *c, const State *s, const ActList *L, Rng *r, double eps) {
+  if (L->n <= 1) return 0;
+  if (eps > 0 && rng_unit(r) < eps) return (int)rng_below(r, (uint32_t)L->n);
+  float sc[MAX_ACTIONS];
+  heur_score_all(c, s, L, sc);
+  int best = 0, nb = 1;
+  for (int i = 1; i < L->n; i++) {
+    if (sc[i] > sc[best] + 1e-6f) { best = i; nb = 1; }
+    else if (sc[i] > sc[best] - 1e-6f && rng_below(r, (uint32_t)++nb) == 0) best = i;
+  }
+  return best;
+}

@@ -1,0 +1,399 @@
+/* Information-set MCTS (Cowling, Powley & Whitehouse 2012), single observer with partially
+ * observable moves, root-parallel over OpenMP.
+ *
+ * One iteration: sample a world from the searcher's observation (gs_determinize), descend the
+ * tree of the searcher's information sets choosing by UCB with availability counts among the
+ * actions legal in this world, expand one node, play a cut-off heuristic rollout, evaluate,
+ * back up.  Edges are keyed by the action as the searcher sees it: the opponent's secret actions
+ * (gs_action_public == 0) share one edge per action type, so the tree never branches on what
+ * the searcher cannot see.  At the opponent's secret choices (bids, battle cards) the opponent's
+ * concrete action comes from the heuristic policy, which only sees the number of the searcher's
+ * hidden commitments: the second chooser never sees the first.
+ *
+ * The tree lives in a preallocated arena (a memory limit in MB); nothing is global. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <omp.h>
+#include "ai_internal.h"
+
+typedef struct {
+  uint32_t key;
+  int32_t child, next;
+  uint32_t n, avail;
+  float w;
+  uint8_t who;
+} Node;
+
+typedef struct {
+  Node *nodes;
+  int cap, used;
+  long iters;
+} Tree;
+
+struct Mcts {
+  const Scen *sc;
+  const AiCtx *ctx;
+  MctsOpts o;
+  uint64_t seed;
+  Tree *trees;
+  int ntrees;
+  RootStat root[MAX_ACTIONS];
+  int nroot;
+  long last_iters;
+};
+
+void mcts_default_opts(MctsOpts *o) {
+  memset(o, 0, sizeof *o);
+  o->iters = 2000;
+  o->threads = 1;
+  o->c = 0.7;
+  o->rollout = 1;
+  o->eps = 0.1;
+  o->cut = 2;
+  o->max_roll = 300;
+  o->topk = 10;
+  o->mem_mb = 64;
+  o->scale_small = 1;
+}
+
+/* documented in ai/README.md */
+int mcts_level_opts(const char *level, MctsOpts *o) {
+  mcts_default_opts(o);
+  if (!strcmp(level, "easy")) { o->iters = 300; o->topk = 6; o->cut = 1; o->eps = 0.2; }
+  else if (!strcmp(level, "normal")) { o->iters = 2000; }
+  else if (!strcmp(level, "hard")) { o->iters = 8000; o->threads = 2; o->cut = 3; o->topk = 12; }
+  else if (!strcmp(level, "expert")) { o->iters = 32000; o->threads = 2; o->cut = 3; o->topk = 14; o->mem_mb = 256; }
+  else return -1;
+  return 0;
+}
+
+Mcts *mcts_new(const Scen *sc, const AiCtx *ctx, const MctsOpts *o, uint64_t seed) {
+  Mcts *m = calloc(1, sizeof *m);
+  if (!m) return NULL;
+  m->sc = sc;
+  m->ctx = ctx;
+  m->o = *o;
+  if (m->o.threads < 1) m->o.threads = 1;
+  if (m->o.threads > 64) m->o.threads = 64;
+  m->seed = seed;
+  m->ntrees = m->o.threads;
+  m->trees = calloc((size_t)m->ntrees, sizeof(Tree));
+  if (!m->trees) { free(m); return NULL; }
+  return m;
+}
+
+void mcts_free(Mcts *m) {
+  if (!m) return;
+  for (int i = 0; i < m->ntrees; i++) free(m->trees[i].nodes);
+  free(m->trees);
+  free(m);
+}
+
+void mcts_set_iters(Mcts *m, int iters, int threads) {
+  m->o.iters = iters;
+  if (threads >= 1 && threads != m->o.threads) {
+    for (int i = 0; i < m->ntrees; i++) free(m->trees[i].nodes);
+    free(m->trees);
+    m->o.threads = threads;
+    m->ntrees = threads;
+    m->trees = calloc((size_t)threads, sizeof(Tree));
+  }
+}
+
+int mcts_root(const Mcts *m, RootStat *out, int max) {
+  int n = m->nroot < max ? m->nroot : max;
+  memcpy(out, m->root, (size_t)n * sizeof *out);
+  return n;
+}
+
+static int new_node(Tree *t, uint32_t key, int who) {
+  if (t->used >= t->cap) return -1;
+  int i = t->used++;
+  Node *x = &t->nodes[i];
+  x->key = key;
+  x->child = x->next = -1;
+  x->n = x->avail = 0;
+  x->w = 0;
+  x->who = (uint8_t)who;
+  return i;
+}
+
+static int find_child(const Tree *t, int node, uint32_t key) {
+  for (int c = t->nodes[node].child; c >= 0; c = t->nodes[c].next)
+    if (t->nodes[c].key == key) return c;
+  return -1;
+}
+
+static int add_child(Tree *t, int node, uint32_t key, int who) {
+  int c = new_node(t, key, who);
+  if (c < 0) return -1;
+  t->nodes[c].next = t->nodes[node].child;
+  t->nodes[node].child = c;
+  return c;
+}
+
+static int secret_phase(int ph) { return ph == PH_BID || ph == PH_B_ATTCARDS || ph == PH_B_DEFCARDS; }
+
+/* phase budget scale: small decisions get a smaller share */
+static double phase_scale(int ph) {
+  switch (ph) {
+    case PH_ROUND: case PH_DECLARE: case PH_BID: case PH_B_ATTCARDS: case PH_B_DEFCARDS:
+    case PH_B_FIRE: case PH_REACT:
+      return 1.0;
+    case PH_MOVE: return 0.4;
+    default: return 0.25;
+  }
+}
+
+/* candidate indices of L ordered by heuristic score (best first), at most k */
+static int candidates(const AiCtx *ctx, const State *w, const ActList *L, int k, int *idx,
+                      Rng *r) {
+  float sc[MAX_ACTIONS];
+  heur_score_all(ctx, w, L, sc);
+  /* small random jitter breaks ties differently per sample */
+  for (int i = 0; i < L->n; i++) sc[i] += (float)(rng_unit(r) * 1e-3);
+  int n = L->n;
+  if (k <= 0 || k > n) k = n;
+  /* partial selection sort */
+  int tmp[MAX_ACTIONS];
+  for (int i = 0; i < n; i++) tmp[i] = i;
+  for (int i = 0; i < k; i++) {
+    int b = i;
+    for (int j = i + 1; j < n; j++)
+      if (sc[tmp[j]] > sc[tmp[b]]) b = j;
+    int x = tmp[i]; tmp[i] = tmp[b]; tmp[b] = x;
+    idx[i] = tmp[i];
+  }
+  return k;
+}
+
+static double rollout(const Mcts *m, State *w, Rng *r) {
+  const Scen *sc = m->sc;
+  ActList L;
+  int rounds = 0, steps = 0;
+  int pa = w->active, pt = w->turn;
+  while (!gs_over(w) && steps < m->o.max_roll) {
+    if (m->o.cut > 0 && w->phase == PH_ROUND && (w->active != pa || w->turn != pt)) {
+      pa = w->active;
+      pt = w->turn;
+      if (++rounds >= m->o.cut) break;
+    }
+    gs_legal(sc, w, &L);
+    if (L.n <= 0) break;
+    int i = m->o.rollout ? heur_pick(m->ctx, w, &L, r, m->o.eps) : (int)rng_below(r, (uint32_t)L.n);
+    gs_apply(sc, w, L.a[i]);
+    steps++;
+  }
+  return ai_eval_french(m->ctx, w);
+}
+
+typedef struct { int node; } PathEl;
+#define MAX_PATH 512
+
+static void run_tree(Mcts *m, Tree *t, const State *obs, int me, uint64_t seed, long iters,
+                     double deadline) {
+  const Scen *sc = m->sc;
+  const AiCtx *ctx = m->ctx;
+  Rng r;
+  rng_seed(&r, seed, 0x5eedULL);
+  t->used = 0;
+  t->iters = 0;
+  int root = new_node(t, 0, me);
+  (void)root;
+  ActList L;
+  int idx[MAX_ACTIONS];
+  int path[MAX_PATH];
+  int rootk = m->o.topk > 0 ? 2 * m->o.topk : 0;
+  if (rootk > 0 && rootk < 16) rootk = 16;
+  for (long it = 0; it < iters; it++) {
+    if (deadline > 0 && (it & 15) == 0 && omp_get_wtime() > deadline) break;
+    State w;
+    if (m->o.cheat) w = *obs;
+    else gs_determinize(sc, obs, me, &r, &w);
+    int node = 0, np = 0, expanded = 0;
+    while (!gs_over(&w) && np < MAX_PATH) {
+      gs_legal(sc, &w, &L);
+      if (L.n <= 0) break;
+      if (L.n == 1) { gs_apply(sc, &w, L.a[0]); continue; }
+      int d = w.decider;
+      if (d != me && secret_phase(w.phase)) {
+        /* the opponent's secret choice: made by the policy, seen as its class */
+        int i = heur_pick(ctx, &w, &L, &r, m->o.eps);
+        Action a = L.a[i];
+        uint32_t key = gs_action_public(sc, &w, a, me) ? ai_act_key(a) : AI_HIDDEN_KEY(a.t);
+        int c = find_child(t, node, key);
+        if (c < 0) {
+          c = add_child(t, node, key, d);
+          expanded = 1;
+        }
+        gs_apply(sc, &w, a);
+        if (c < 0) break; /* arena full: roll out from here */
+        t->nodes[c].avail++;
+        path[np++] = c;
+        node = c;
+        if (expanded) break;
+        continue;
+      }
+      int k = node == 0 ? rootk : m->o.topk;
+      int nc = candidates(ctx, &w, &L, k, idx, &r);
+      /* keys of the candidates as the searcher sees them (collapse hidden ones) */
+      uint32_t keys[MAX_ACTIONS];
+      int nk = 0;
+      int kidx[MAX_ACTIONS];
+      for (int j = 0; j < nc; j++) {
+        Action a = L.a[idx[j]];
+        uint32_t key = (d == me || gs_action_public(sc, &w, a, me)) ? ai_act_key(a) : AI_HIDDEN_KEY(a.t);
+        int dup = 0;
+        for (int q = 0; q < nk; q++)
+          if (keys[q] == key) { dup = 1; break; }
+        if (dup) continue;
+        keys[nk] = key;
+        kidx[nk] = idx[j];
+        nk++;
+      }
+      uint8_t matched[MAX_ACTIONS];
+      memset(matched, 0, (size_t)nk);
+      int best = -1, bestj = -1;
+      double bestv = -1e300;
+      /* availability: every expanded child legal in this world */
+      int nmatch = 0;
+      for (int c = t->nodes[node].child; c >= 0; c = t->nodes[c].next) {
+        Node *x = &t->nodes[c];
+        int j = -1;
+        for (int q = 0; q < nk; q++)
+          if (keys[q] == x->key) { j = q; break; }
+        if (j < 0) continue;
+        matched[j] = 1;
+        nmatch++;
+        x->avail++;
+      }
+      int unexp = -1;
+      if (nmatch < nk)
+        for (int q = 0; q < nk; q++)
+          if (!matched[q]) { unexp = q; break; }
+      if (unexp >= 0) {
+        int c = add_child(t, node, keys[unexp], d);
+        gs_apply(sc, &w, L.a[kidx[unexp]]);
+        if (c >= 0) {
+          t->nodes[c].avail++;
+          path[np++] = c;
+        }
+        expanded = 1;
+        break;
+      }
+      double lc = m->o.c;
+      for (int c = t->nodes[node].child; c >= 0; c = t->nodes[c].next) {
+        Node *x = &t->nodes[c];
+        int j = -1;
+        for (int q = 0; q < nk; q++)
+          if (keys[q] == x->key) { j = q; break; }
+        if (j < 0) continue;
+        double v = x->n ? x->w / x->n + lc * sqrt(log((double)x->avail) / x->n) : 1e9;
+        if (v > bestv) { bestv = v; best = c; bestj = j; }
+      }
+      if (best < 0) break;
+      gs_apply(sc, &w, L.a[kidx[bestj]]);
+      path[np++] = best;
+      node = best;
+    }
+    (void)expanded;
+    double v = gs_over(&w) ? ai_eval_french(ctx, &w) : rollout(m, &w, &r);
+    for (int i = 0; i < np; i++) {
+      Node *x = &t->nodes[path[i]];
+      x->n++;
+      x->w += (float)(x->who == FRENCH ? v : 1.0 - v);
+    }
+    t->iters++;
+  }
+}
+
+static int ensure_arena(Mcts *m, Tree *t, long iters) {
+  long limit = (long)m->o.mem_mb * 1024L * 1024L / (long)sizeof(Node) / m->ntrees;
+  long want = m->o.time_ms > 0 ? limit : iters + 64;
+  if (want > limit) want = limit;
+  if (want < 64) want = 64;
+  if (t->cap >= want && t->nodes) return 0;
+  free(t->nodes);
+  t->nodes = malloc((size_t)want * sizeof(Node));
+  if (!t->nodes) { t->cap = 0; return -1; }
+  t->cap = (int)want;
+  return 0;
+}
+
+Action mcts_decide(Mcts *m, const State *s, int *iters_done) {
+  const Scen *sc = m->sc;
+  int me = s->decider;
+  ActList L;
+  gs_legal(sc, s, &L);
+  m->nroot = 0;
+  if (iters_done) *iters_done = 0;
+  Action none = {0, 0, 0, 0};
+  if (L.n <= 0) return none;
+  if (L.n == 1) {
+    m->root[0].key = ai_act_key(L.a[0]);
+    m->root[0].visits = 1;
+    m->root[0].wins = 0.5;
+    m->nroot = 1;
+    return L.a[0];
+  }
+  State obs;
+  if (m->o.cheat) obs = *s;
+  else gs_observe(sc, s, me, &obs);
+  uint64_t h = ai_hash_bytes(&obs, sizeof obs, m->seed ^ 0x9e3779b97f4a7c15ULL);
+  double scale = m->o.scale_small ? phase_scale(obs.phase) : 1.0;
+  long total = (long)(m->o.iters * scale);
+  if (total < 32) total = 32;
+  int T = m->ntrees;
+  long per = (total + T - 1) / T;
+  double deadline = 0;
+  if (m->o.time_ms > 0) {
+    deadline = omp_get_wtime() + m->o.time_ms * scale / 1000.0;
+    per = 1L << 40;
+  }
+  for (int t = 0; t < T; t++)
+    if (ensure_arena(m, &m->trees[t], per) < 0) return L.a[0];
+#pragma omp parallel for num_threads(T) schedule(static, 1)
+  for (int t = 0; t < T; t++)
+    run_tree(m, &m->trees[t], &obs, me, h + 0x1000193ULL * (uint64_t)(t + 1), per, deadline);
+  /* sum the root statistics of all trees */
+  long iters = 0;
+  for (int t = 0; t < T; t++) {
+    Tree *tr = &m->trees[t];
+    iters += tr->iters;
+    for (int c = tr->nodes[0].child; c >= 0; c = tr->nodes[c].next) {
+      Node *x = &tr->nodes[c];
+      int j;
+      for (j = 0; j < m->nroot; j++)
+        if (m->root[j].key == x->key) break;
+      if (j == m->nroot) {
+        if (m->nroot >= MAX_ACTIONS) continue;
+        m->root[j].key = x->key;
+        m->root[j].visits = 0;
+        m->root[j].wins = 0;
+        m->nroot++;
+      }
+      m->root[j].visits += (int)x->n;
+      m->root[j].wins += x->w;
+    }
+  }
+  m->last_iters = iters;
+  if (iters_done) *iters_done = (int)iters;
+  /* sort by visits, then mean */
+  for (int i = 1; i < m->nroot; i++) {
+    RootStat x = m->root[i];
+    int j = i - 1;
+    while (j >= 0 && (m->root[j].visits < x.visits ||
+                      (m->root[j].visits == x.visits && m->root[j].key > x.key))) {
+      m->root[j + 1] = m->root[j];
+      j--;
+    }
+    m->root[j + 1] = x;
+  }
+  for (int i = 0; i < m->nroot; i++) {
+    Action a = ai_key_act(m->root[i].key);
+    for (int j = 0; j < L.n; j++)
+      if (L.a[j].t == a.t && L.a[j].a == a.a && L.a[j].b == a.b && L.a[j].c == a.c) return L.a[j];
+  }
+  return L.a[0];
+}

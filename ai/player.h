@@ -1,0 +1,25 @@
+/* Players: the one interface the simulator, the engine protocol and solo play use.
+ * Every player is re-entrant: all its memory hangs off its own Player. */
+#ifndef WATERLOO_PLAYER_H
+#define WATERLOO_PLAYER_H
+#include "../engine/engine.h"
+
+typedef struct Player Player;
+
+/* spec examples: "random", "heuristic", "mcts" (= mcts:normal), "mcts:easy", "mcts:hard",
+ * "mcts:expert", "mcts:normal*4" (4x the normal budget), "mcts:iters=3000,threads=2,c=0.7",
+ * "cheat:normal" (same search on the true state: the labelled cheating player).
+ * seed: the player's own random stream (the simulator derives it from seed, game index, side). */
+Player *player_new(const Scen *sc, const char *spec, uint64_t seed, char *err, size_t errlen);
+/* chooses a legal action for gs_decider(s).  Honest players read s only through
+ * gs_observe / gs_determinize. */
+Action player_act(Player *p, const State *s);
+const char *player_name(const Player *p);   /* the spec it was made from */
+void player_free(Player *p);
+
+/* top candidates of the last (or a fresh) search: action, visit share, estimated win rate for
+ * the deciding side.  Returns how many were written. Non-search players return their choice
+ * with share 1. */
+typedef struct { Action a; double share; double winrate; int visits; } Candidate;
+int player_analyze(Player *p, const State *s, Candidate *out, int max);
+#endif
