@@ -1,0 +1,160 @@
+/* AI players: legality, honesty, reproducibility, strength sanity. */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../ai/ai_bench.h"
+#include "../ai/player.h"
+
+static Scen *load(const char *name) {
+  Scen *sc = malloc(sizeof *sc);
+  char err[512];
+  cr_assert(sc);
+  int rc = scen_load(sc, scen_default_dir(), name, "base", err, sizeof err);
+  cr_assert_eq(rc, 0, "scen_load %s: %s", name, err);
+  return sc;
+}
+
+/* every position of a few games: both simple players return legal actions */
+static void legal_everywhere(const char *scen, int games) {
+  Scen *sc = load(scen);
+  char err[200];
+  for (int g = 0; g < games; g++) {
+    Player *r = player_new(sc, "random", 100 + g, err, sizeof err);
+    Player *h = player_new(sc, "heuristic", 200 + g, err, sizeof err);
+    Player *he = player_new(sc, "heuristic:eps=0.3", 300 + g, err, sizeof err);
+    cr_assert(r && h && he, "%s", err);
+    State s;
+    gs_init(sc, &s, 5000 + g, g);
+    int n = 0;
+    while (!gs_over(&s)) {
+      Action a = player_act(r, &s), b = player_act(h, &s), c = player_act(he, &s);
+      cr_assert(gs_is_legal(sc, &s, a), "random: illegal action in phase %s", phase_name(s.phase));
+      cr_assert(gs_is_legal(sc, &s, b), "heuristic: illegal action in phase %s", phase_name(s.phase));
+      cr_assert(gs_is_legal(sc, &s, c), "heuristic eps: illegal action in phase %s", phase_name(s.phase));
+      Action pick = (g & 1) ? (s.decider == FRENCH ? b : a) : (s.decider == FRENCH ? a : c);
+      gs_apply(sc, &s, pick);
+      cr_assert_lt(++n, 50000, "game does not end");
+    }
+    player_free(r);
+    player_free(h);
+    player_free(he);
+  }
+  free(sc);
+}
+
+Test(ai, random_and_heuristic_always_legal_short) { legal_everywhere("short", 12); }
+Test(ai, random_and_heuristic_always_legal_long) { legal_everywhere("long", 6); }
+
+Test(ai, honesty_same_observation_same_decision) {
+  Scen *sc = load("short");
+  cr_assert_eq(ai_honesty_check(sc, "mcts:iters=200", 11, 20), 0);
+  cr_assert_eq(ai_honesty_check(sc, "mcts:iters=150,threads=2", 12, 10), 0);
+  cr_assert_eq(ai_honesty_check(sc, "heuristic", 13, 30), 0);
+  free(sc);
+  sc = load("long");
+  cr_assert_eq(ai_honesty_check(sc, "mcts:iters=200", 14, 20), 0);
+  free(sc);
+}
+
+/* the check has teeth: the labelled cheating player fails it */
+Test(ai, honesty_check_detects_cheat) {
+  Scen *sc = load("short");
+  cr_assert_gt(ai_honesty_check(sc, "cheat:iters=200", 11, 30), 0);
+  free(sc);
+}
+
+Test(ai, mcts_reproducible_with_seed_and_threads) {
+  Scen *sc = load("short");
+  char err[200];
+  for (int th = 1; th <= 2; th++) {
+    char spec[64];
+    snprintf(spec, sizeof spec, "mcts:iters=400,threads=%d", th);
+    Player *p1 = player_new(sc, spec, 77, err, sizeof err);
+    Player *p2 = player_new(sc, spec, 77, err, sizeof err);
+    Player *h = player_new(sc, "heuristic:eps=0.2", 5, err, sizeof err);
+    cr_assert(p1 && p2 && h, "%s", err);
+    State s;
+    gs_init(sc, &s, 31337, 3);
+    for (int k = 0; k < 60 && !gs_over(&s); k++) {
+      Action a1 = player_act(p1, &s), a2 = player_act(p2, &s);
+      cr_assert(gs_is_legal(sc, &s, a1));
+      cr_assert_eq(memcmp(&a1, &a2, sizeof a1), 0, "threads=%d: decisions differ at step %d", th, k);
+      gs_apply(sc, &s, (k % 3 == 0) ? player_act(h, &s) : a1);
+    }
+    player_free(p1);
+    player_free(p2);
+    player_free(h);
+  }
+  free(sc);
+}
+
+Test(ai, spec_strings) {
+  Scen *sc = load("short");
+  char err[200];
+  const char *good[] = {"random", "heuristic", "mcts", "mcts:easy", "mcts:normal", "mcts:hard",
+                        "mcts:expert", "mcts:normal*4", "mcts:iters=3000,threads=2,c=0.7",
+                        "cheat:normal", "mcts:easy*0.5,rollout=random", "mcts:time=50"};
+  for (size_t i = 0; i < sizeof good / sizeof *good; i++) {
+    Player *p = player_new(sc, good[i], 1, err, sizeof err);
+    cr_assert(p, "%s rejected: %s", good[i], err);
+    cr_assert_str_eq(player_name(p), good[i]);
+    player_free(p);
+  }
+  const char *bad[] = {"bogus", "mcts:bogus", "mcts:iters=0", "mcts:normal,foo=1", "heuristic:x"};
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+    Player *p = player_new(sc, bad[i], 1, err, sizeof err);
+    cr_assert_null(p, "%s accepted", bad[i]);
+    cr_assert_gt(strlen(err), 0);
+  }
+  free(sc);
+}
+
+Test(ai, analyze_lists_candidates) {
+  Scen *sc = load("short");
+  char err[200];
+  Player *p = player_new(sc, "mcts:iters=500", 9, err, sizeof err);
+  cr_assert(p);
+  State s;
+  gs_init(sc, &s, 4, 4);
+  Candidate c[8];
+  int n = player_analyze(p, &s, c, 8);
+  cr_assert_gt(n, 0);
+  double sum = 0;
+  for (int i = 0; i < n; i++) {
+    cr_assert(gs_is_legal(sc, &s, c[i].a));
+    cr_assert(c[i].winrate >= 0 && c[i].winrate <= 1);
+    if (i) cr_assert_geq(c[i - 1].visits, c[i].visits);
+    sum += c[i].share;
+  }
+  cr_assert_leq(sum, 1.0 + 1e-9);
+  Action a = player_act(p, &s);
+  cr_assert_eq(memcmp(&a, &c[0].a, sizeof a), 0, "the chosen action is the top candidate");
+  player_free(p);
+  free(sc);
+}
+
+Test(ai, mcts_plays_legal_games) {
+  Scen *sc = load("short");
+  int n;
+  int r = ai_play_game(sc, "mcts:iters=60", "heuristic:eps=0.1", 8, 8, &n);
+  cr_assert(r >= 1 && r <= 3, "game failed (%d actions)", n);
+  r = ai_play_game(sc, "random", "cheat:iters=60,threads=2", 9, 9, &n);
+  cr_assert(r >= 1 && r <= 3, "game failed (%d actions)", n);
+  free(sc);
+}
+
+/* mirrored: each seed twice, sides swapped */
+Test(ai, heuristic_beats_random) {
+  Scen *sc = load("short");
+  int won = 0, games = 0;
+  for (int g = 0; g < 20; g++) {
+    int r1 = ai_play_game(sc, "heuristic", "random", 900 + g, g, NULL);
+    int r2 = ai_play_game(sc, "random", "heuristic", 900 + g, g, NULL);
+    cr_assert(r1 > 0 && r2 > 0);
+    won += (r1 == 1) + (r2 == 2);
+    games += 2;
+  }
+  cr_assert_geq(won * 100, 75 * games, "heuristic won %d of %d", won, games);
+  free(sc);
+}
