@@ -71,9 +71,9 @@ static int parse_pair(const char *s, char *a, char *b) {
 }
 
 static int add_pair(SimCfg *c, const char *a, const char *b) {
-  if (c->npair >= MAX_PAIRS) return -1;
-  snprintf(c->pf[c->npair], SPEC_LEN, "%s", a);
-  snprintf(c->pa[c->npair], SPEC_LEN, "%s", b);
+  if (c->npair >= MAX_PAIRS || strlen(a) >= SPEC_LEN || strlen(b) >= SPEC_LEN) return -1;
+  memcpy(c->pf[c->npair], a, strlen(a) + 1);
+  memcpy(c->pa[c->npair], b, strlen(b) + 1);
   c->npair++;
   return 0;
 }
@@ -299,7 +299,7 @@ static long journal_load(Run *R, const char *path, int check_seed) {
 
 static int is_journal_name(const char *n) {
   size_t k = strlen(n);
-  return !strncmp(n, "journal", 7) && k > 11 && !strcmp(n + k - 4, ".csv");
+  return !strncmp(n, "journal", 7) && k >= 11 && !strcmp(n + k - 4, ".csv");
 }
 
 static long journal_load_dir(Run *R, const char *dir, int check_seed) {
@@ -316,7 +316,7 @@ static long journal_load_dir(Run *R, const char *dir, int check_seed) {
   long tot = 0;
   for (int i = 0; i < n; i++) {
     char p[1400];
-    snprintf(p, sizeof p, "%s/%s", dir, names[i]);
+    if (snprintf(p, sizeof p, "%s/%.255s", dir, names[i]) >= (int)sizeof p) continue;
     tot += journal_load(R, p, check_seed);
   }
   return tot;

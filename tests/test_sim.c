@@ -1,0 +1,235 @@
+/* Tests of the balance simulator (sim/): statistics, thread independence, resume, shards,
+ * replay. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../sim/sim.h"
+
+#define NEAR(x, y, eps) cr_assert(fabs((x) - (y)) < (eps), "%s = %.6f, expected %.6f", #x, (double)(x), (double)(y))
+
+Test(sim_stats, wilson_known_values) {
+  Interval a = wilson(50, 100, Z95);
+  NEAR(a.p, 0.5, 1e-12);
+  NEAR(a.lo, 0.403832, 1e-5);
+  NEAR(a.hi, 0.596168, 1e-5);
+  Interval b = wilson(0, 10, Z95);
+  NEAR(b.lo, 0.0, 1e-12);
+  NEAR(b.hi, 0.277530, 1e-5);
+  Interval c = wilson(10, 10, Z95);
+  NEAR(c.lo, 0.722470, 1e-5);
+  NEAR(c.hi, 1.0, 1e-12);
+  Interval d = wilson(81, 263, Z95); /* 0.3080, Wilson [0.2553, 0.3662] */
+  NEAR(d.lo, 0.2553, 1e-4);
+  NEAR(d.hi, 0.3662, 1e-4);
+  /* +-3.1 points at 1000 games, as the lessons say */
+  Interval e = wilson(500, 1000, Z95);
+  NEAR((e.hi - e.lo) / 2, 0.031, 5e-4);
+}
+
+Test(sim_stats, normal_quantile) {
+  NEAR(norm_quantile(0.975), 1.959963985, 1e-8);
+  NEAR(norm_quantile(0.5), 0.0, 1e-12);
+  NEAR(norm_quantile(0.001), -3.090232306, 1e-8);
+}
+
+Test(sim_stats, mcnemar) {
+  double chi2;
+  /* exact: 2 * P(X <= 2 | n = 12) = 2 * 79 / 4096 */
+  NEAR(mcnemar_p(10, 2, &chi2), 158.0 / 4096.0, 1e-12);
+  NEAR(chi2, 49.0 / 12.0, 1e-12);
+  NEAR(mcnemar_p(2, 10, NULL), 158.0 / 4096.0, 1e-12);
+  NEAR(mcnemar_p(5, 5, NULL), 1.0, 1e-12);
+  NEAR(mcnemar_p(0, 0, NULL), 1.0, 1e-12);
+  NEAR(mcnemar_p(0, 6, NULL), 2.0 / 64.0, 1e-12);
+  /* large counts: close to the chi-square tail, p = 2.7e-4 for 150 vs 100 */
+  double p = mcnemar_p(150, 100, &chi2);
+  cr_assert(p > 1e-4 && p < 2e-3, "p = %g", p);
+}
+
+Test(sim_stats, paired_difference) {
+  Interval d = paired_diff(12, 9, 2, 21, Z95);
+  NEAR(d.p, 7.0 / 44.0, 1e-12);
+  cr_assert(d.lo < d.p && d.p < d.hi && d.lo > -1 && d.hi < 1);
+  Interval r = paired_diff(12, 2, 9, 21, Z95);
+  NEAR(r.lo, -d.hi, 1e-12);
+  NEAR(r.hi, -d.lo, 1e-12);
+  /* Newcombe (1998) example: 12, 9, 2, 21 -> method 10 gives [-0.0060, 0.3080]..[0.0, 0.31];
+   * we check it is close to that range */
+  cr_assert(d.lo > -0.05 && d.lo < 0.02, "lo %f", d.lo);
+  cr_assert(d.hi > 0.28 && d.hi < 0.34, "hi %f", d.hi);
+}
+
+Test(sim_stats, elo) {
+  NEAR(elo_from_score(0.5), 0.0, 1e-12);
+  NEAR(elo_from_score(0.75), 400 * log10(3.0), 1e-9);
+  NEAR(elo_from_score(0.25), -400 * log10(3.0), 1e-9);
+  cr_assert(isinf(elo_from_score(1.0)));
+  double e, m;
+  elo_wld(60, 40, 0, &e, &m);
+  NEAR(e, 70.437, 1e-3);
+  cr_assert(m > 60 && m < 80, "margin %f", m); /* about +-70 at 100 games */
+  elo_wld(30, 30, 40, &e, &m);
+  NEAR(e, 0.0, 1e-9);
+  cr_assert(sprt_llr(600, 400, 0, 0, 10) > 2.94);
+  cr_assert(sprt_llr(400, 600, 0, 0, 10) < -2.94);
+}
+
+/* ---------------------------------------------------------------- runs */
+static char tmpbase[256];
+
+static void mk_tmp(void) {
+  snprintf(tmpbase, sizeof tmpbase, "/tmp/waterloo-test-sim-XXXXXX");
+  cr_assert_not_null(mkdtemp(tmpbase));
+}
+
+static void rm_tmp(void) {
+  char cmd[400];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpbase);
+  if (system(cmd)) {}
+}
+
+static int run(const char *const *args) {
+  char *argv[64];
+  int n = 0;
+  for (; args[n]; n++) argv[n] = (char *)args[n];
+  argv[n] = NULL;
+  return !strcmp(args[0], "sim") ? cmd_sim(n, argv) : !strcmp(args[0], "merge") ? cmd_merge(n, argv)
+                                                                               : cmd_replay(n, argv);
+}
+
+static char *slurp(const char *dir, const char *name, size_t *len) {
+  char p[512];
+  snprintf(p, sizeof p, "%s/%s", dir, name);
+  FILE *f = fopen(p, "rb");
+  if (!f) return NULL;
+  fseek(f, 0, SEEK_END);
+  long n = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  char *s = malloc((size_t)n + 1);
+  *len = fread(s, 1, (size_t)n, f);
+  s[*len] = 0;
+  fclose(f);
+  return s;
+}
+
+static void same_reports(const char *a, const char *b) {
+  static const char *files[] = {"report.md", "summary.json", "games.csv", "winrate.svg", "vp_margin.svg"};
+  for (int i = 0; i < 5; i++) {
+    size_t la = 0, lb = 0;
+    char *x = slurp(a, files[i], &la), *y = slurp(b, files[i], &lb);
+    cr_assert_not_null(x, "%s/%s missing", a, files[i]);
+    cr_assert_not_null(y, "%s/%s missing", b, files[i]);
+    cr_assert(la == lb && !memcmp(x, y, la), "%s differs between %s and %s", files[i], a, b);
+    free(x);
+    free(y);
+  }
+}
+
+#define SMALL "--scenario", "short,long", "--variant", "base,strong-hougoumont", "--players", \
+              "random,heuristic", "--games", "12", "--seed", "7", "--quiet"
+
+Test(sim_run, threads_do_not_change_output, .init = mk_tmp, .fini = rm_tmp, .timeout = 120) {
+  char d1[300], d2[300];
+  snprintf(d1, sizeof d1, "%s/t1", tmpbase);
+  snprintf(d2, sizeof d2, "%s/t2", tmpbase);
+  const char *a1[] = {"sim", SMALL, "--threads", "1", "--out", d1, NULL};
+  const char *a2[] = {"sim", SMALL, "--threads", "2", "--out", d2, NULL};
+  cr_assert_eq(run(a1), 0);
+  cr_assert_eq(run(a2), 0);
+  same_reports(d1, d2);
+}
+
+Test(sim_run, resume_after_truncated_journal, .init = mk_tmp, .fini = rm_tmp, .timeout = 120) {
+  char full[300], part[300], cmd[1000];
+  snprintf(full, sizeof full, "%s/full", tmpbase);
+  snprintf(part, sizeof part, "%s/part", tmpbase);
+  const char *a1[] = {"sim", SMALL, "--threads", "2", "--out", full, NULL};
+  cr_assert_eq(run(a1), 0);
+  /* a killed run: the first half of the journal, the last line torn in the middle */
+  mkdir(part, 0755);
+  size_t len;
+  char *j = slurp(full, "journal.csv", &len);
+  cr_assert_not_null(j);
+  size_t cut = len / 2;
+  snprintf(cmd, sizeof cmd, "%s/journal.csv", part);
+  FILE *f = fopen(cmd, "wb");
+  fwrite(j, 1, cut, f);
+  fclose(f);
+  cr_assert(j[cut - 1] != '\n' || j[cut] != 'J', "cut should tear a line");
+  free(j);
+  const char *a2[] = {"sim", SMALL, "--threads", "2", "--out", part, "--resume", NULL};
+  cr_assert_eq(run(a2), 0);
+  same_reports(full, part);
+  /* resuming a finished run plays nothing and changes nothing */
+  cr_assert_eq(run(a2), 0);
+  same_reports(full, part);
+  /* no game counted twice: journal lines = games (plus the torn line) */
+  j = slurp(part, "journal.csv", &len);
+  long lines = 0;
+  for (size_t i = 0; i < len; i++) lines += j[i] == '\n' && i + 1 < len && j[i + 1] == 'J';
+  free(j);
+  cr_assert(lines >= 2 * 2 * 12 && lines <= 2 * 2 * 12 + 1, "journal records: %ld", lines);
+}
+
+Test(sim_run, shards_merge_to_the_plain_run, .init = mk_tmp, .fini = rm_tmp, .timeout = 120) {
+  char full[300], s0[300], s1[300], m[300];
+  snprintf(full, sizeof full, "%s/full", tmpbase);
+  snprintf(s0, sizeof s0, "%s/s0", tmpbase);
+  snprintf(s1, sizeof s1, "%s/s1", tmpbase);
+  snprintf(m, sizeof m, "%s/merged", tmpbase);
+  const char *a[] = {"sim", SMALL, "--out", full, NULL};
+  const char *b0[] = {"sim", SMALL, "--out", s0, "--shard", "0/2", NULL};
+  const char *b1[] = {"sim", SMALL, "--out", s1, "--shard", "1/2", NULL};
+  cr_assert_eq(run(a), 0);
+  cr_assert_eq(run(b0), 0);
+  const char *mm0[] = {"merge", "--out", m, s0, NULL};
+  cr_assert_neq(run(mm0), 0, "merge of one shard must report missing games");
+  cr_assert_eq(run(b1), 0);
+  const char *mm[] = {"merge", "--out", m, s0, s1, NULL};
+  cr_assert_eq(run(mm), 0);
+  same_reports(full, m);
+}
+
+Test(sim_run, until_ci_reports_fixed_batches, .init = mk_tmp, .fini = rm_tmp, .timeout = 120) {
+  char d[300];
+  snprintf(d, sizeof d, "%s/u", tmpbase);
+  const char *a[] = {"sim", "--scenario", "short", "--variant", "base", "--players", "random,random",
+                     "--games", "60", "--until-ci", "0.2", "--batch", "10", "--seed", "3",
+                     "--quiet", "--out", d, NULL};
+  cr_assert_eq(run(a), 0);
+  size_t len;
+  char *csv = slurp(d, "games.csv", &len);
+  cr_assert_not_null(csv);
+  long rows = -1;
+  for (size_t i = 0; i < len; i++) rows += csv[i] == '\n';
+  free(csv);
+  cr_assert(rows % 10 == 0 && rows >= 10 && rows <= 60, "rows %ld", rows);
+}
+
+Test(sim_run, replay_reproduces_the_csv_row, .init = mk_tmp, .fini = rm_tmp, .timeout = 120) {
+  char d[300], csv[400];
+  snprintf(d, sizeof d, "%s/r", tmpbase);
+  const char *a[] = {"sim", SMALL, "--out", d, NULL};
+  cr_assert_eq(run(a), 0);
+  snprintf(csv, sizeof csv, "%s/games.csv", d);
+  /* row 5: short game; row 30: long game */
+  const char *r1[] = {"replay", "--csv", csv, "--row", "5", "--quiet", NULL};
+  const char *r2[] = {"replay", "--csv", csv, "--row", "30", "--quiet", NULL};
+  cr_assert_eq(run(r1), 0);
+  cr_assert_eq(run(r2), 0);
+  /* the facts of one game do not depend on the cell it was played in */
+  Scen *sc = malloc(sizeof(Scen));
+  char err[256];
+  cr_assert_eq(scen_load(sc, scen_default_dir(), "short", "base", err, sizeof err), 0, "%s", err);
+  GameFacts f1, f2;
+  cr_assert_eq(run_game_specs(sc, "random", "heuristic", 7, 3, &f1, NULL, err, sizeof err), 0);
+  cr_assert_eq(run_game_specs(sc, "random", "heuristic", 7, 3, &f2, NULL, err, sizeof err), 0);
+  cr_assert(!memcmp(&f1, &f2, sizeof f1));
+  cr_assert(f1.result >= 1 && f1.result <= 2);
+  free(sc);
+}
