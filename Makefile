@@ -1,0 +1,80 @@
+# waterloo — build, set-up and checks.  `make run` and `make check` do all set-up on a fresh
+# Debian machine: missing packages are installed with apt-get when run as root, otherwise the
+# exact command to run is printed.
+CC      ?= gcc
+CFLAGS  ?= -O2 -g
+CFLAGS  += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -fopenmp -MMD -MP
+LDLIBS  += -linih -lcjson -lreadline -lm
+BUILD   := build
+SRC     := $(wildcard engine/*.c ai/*.c sim/*.c cli/*.c play/*.c)
+OBJ     := $(SRC:%.c=$(BUILD)/%.o)
+LIBSRC  := $(filter-out cli/main.c,$(SRC))
+LIBOBJ  := $(LIBSRC:%.c=$(BUILD)/%.o)
+TESTSRC := $(wildcard tests/*.c)
+TESTOBJ := $(TESTSRC:%.c=$(BUILD)/%.o)
+PKGS    := build-essential libinih-dev libcjson-dev libreadline-dev libcriterion-dev pkg-config
+MPIPKGS := libopenmpi-dev openmpi-bin
+STAMP   := $(BUILD)/.deps-ok
+
+.PHONY: all deps run check test bench mpi clean rule-coverage
+
+all: waterloo
+
+# ---- set-up: install what is missing (root) or say exactly what to install
+$(STAMP):
+	@mkdir -p $(BUILD)
+	@missing=""; for p in $(PKGS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "installing:$$missing"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null || exit 1; \
+	  else echo "missing packages; run: sudo apt-get install -y$$missing"; exit 1; fi; \
+	fi
+	@touch $@
+
+deps: $(STAMP)
+
+waterloo: $(STAMP) $(OBJ)
+	$(CC) $(CFLAGS) -o $@ $(OBJ) $(LDLIBS)
+
+$(BUILD)/%.o: %.c | $(STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+$(BUILD)/tests/%.o: tests/%.c | $(STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+$(BUILD)/test-runner: $(LIBOBJ) $(TESTOBJ)
+	$(CC) $(CFLAGS) -o $@ $^ -lcriterion $(LDLIBS)
+
+# main job: the balance table on the default scenarios (a whole AI-vs-AI game before the
+# simulator existed)
+run: waterloo
+	./waterloo sim
+
+test: $(BUILD)/test-runner waterloo
+	$(BUILD)/test-runner --jobs 2
+
+check: test
+	@echo "make check: all tests passed"
+
+bench: waterloo
+	./waterloo bench
+
+# multi-machine build: Open MPI
+mpi: $(STAMP)
+	@dpkg -s libopenmpi-dev >/dev/null 2>&1 || { if [ "$$(id -u)" = 0 ]; then apt-get install -y -qq $(MPIPKGS) >/dev/null; else echo "run: sudo apt-get install -y $(MPIPKGS)"; exit 1; fi; }
+	$(MAKE) BUILD=build-mpi CC=mpicc CFLAGS="-O2 -g -DUSE_MPI" waterloo-mpi-bin
+	cp waterloo-mpi-bin waterloo-mpi && rm -f waterloo-mpi-bin
+
+waterloo-mpi-bin: $(STAMP) $(OBJ)
+	$(CC) $(CFLAGS) -o $@ $(OBJ) $(LDLIBS)
+
+rule-coverage:
+	../shared/tools/rule-coverage
+
+clean:
+	rm -rf build build-mpi waterloo waterloo-mpi
+
+-include $(OBJ:.o=.d) $(TESTOBJ:.o=.d)

@@ -1,0 +1,97 @@
+/* ./waterloo bench: the numbers the speed targets are checked by.  No timed tests: the
+ * benchmark prints, people (and CI logs) read. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+void ai_bench(const Scen *sc, FILE *out) __attribute__((weak));
+void sim_bench(FILE *out) __attribute__((weak));
+
+/* FNV-1a over the legal-action lists of fixed random games: changes only when behaviour does */
+static uint64_t signature(const Scen *sc, int games, long *legal_total, long *decisions) {
+  uint64_t h = 1469598103934665603ULL;
+  ActList *L = malloc(sizeof *L);
+  for (int g = 0; g < games; g++) {
+    State s;
+    Rng pol;
+    rng_seed(&pol, 77, (uint64_t)g);
+    gs_init(sc, &s, 12345, (uint64_t)g);
+    while (!gs_over(&s)) {
+      gs_legal(sc, &s, L);
+      *legal_total += L->n;
+      (*decisions)++;
+      for (int i = 0; i < L->n; i++) {
+        uint32_t w;
+        memcpy(&w, &L->a[i], 4);
+        h = (h ^ w) * 1099511628211ULL;
+      }
+      gs_apply(sc, &s, L->a[rng_below(&pol, (uint32_t)L->n)]);
+    }
+    h = (h ^ s.result) * 1099511628211ULL;
+  }
+  free(L);
+  return h;
+}
+
+int cmd_bench(int argc, char **argv) {
+  if (opt_has(argc, argv, "--help")) {
+    printf("usage: waterloo bench [--seconds S] [--engine-only]\n"
+           "Prints sizeof(State), random playouts per second on one core (short and long),\n"
+           "nanoseconds per legal-action generation, a deterministic signature of the rules\n"
+           "(changes only when behaviour does), then the AI and simulator benchmarks.\n");
+    return 0;
+  }
+  if (opt_check(argc, argv, "bench", "--seconds --engine-only!")) return 2;
+  double secs = atof(opt_get(argc, argv, "--seconds", "2"));
+  if (secs <= 0) secs = 2;
+  printf("sizeof(State) = %zu bytes (target <= 512)\n", sizeof(State));
+  const char *scens[2] = {"short", "long"};
+  for (int k = 0; k < 2; k++) {
+    Scen *sc = malloc(sizeof *sc);
+    if (cli_scen(sc, scens[k], "base")) return 2;
+    double t0 = now_sec();
+    long games = 0, decisions = 0;
+    while (now_sec() - t0 < secs) {
+      State s;
+      for (int i = 0; i < 20; i++, games++) decisions += random_game(sc, &s, 99, (uint64_t)games, NULL);
+    }
+    double dt = now_sec() - t0;
+    printf("%-5s random playouts: %.0f games/s on one core (%.0f decisions per game)\n", scens[k],
+           games / dt, (double)decisions / (double)games);
+    /* legal generation on the positions of a few games */
+    State pos[4096];
+    int npos = 0;
+    for (int g = 0; g < 8 && npos < 4096; g++) {
+      State s;
+      Rng pol;
+      rng_seed(&pol, 5, (uint64_t)g);
+      gs_init(sc, &s, 5, (uint64_t)g);
+      ActList L;
+      while (!gs_over(&s) && npos < 4096) {
+        pos[npos++] = s;
+        gs_legal(sc, &s, &L);
+        gs_apply(sc, &s, L.a[rng_below(&pol, (uint32_t)L.n)]);
+      }
+    }
+    ActList *L = malloc(sizeof *L);
+    long calls = 0, acts = 0;
+    t0 = now_sec();
+    while (now_sec() - t0 < secs / 2)
+      for (int i = 0; i < npos; i++, calls++) acts += gs_legal(sc, &pos[i], L);
+    dt = now_sec() - t0;
+    printf("%-5s legal-action generation: %.0f ns per call (%.1f actions per list)\n", scens[k],
+           dt * 1e9 / (double)calls, (double)acts / (double)calls);
+    long lt = 0, nd = 0;
+    uint64_t sig = signature(sc, 50, &lt, &nd);
+    printf("%-5s signature: %016" PRIx64 " (%ld legal actions over %ld decisions of 50 seeded games)\n",
+           scens[k], sig, lt, nd);
+    if (k == 1 && ai_bench && !opt_has(argc, argv, "--engine-only")) ai_bench(sc, stdout);
+    free(L);
+    free(sc);
+  }
+  if (sim_bench && !opt_has(argc, argv, "--engine-only")) sim_bench(stdout);
+  return 0;
+}

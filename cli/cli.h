@@ -1,0 +1,24 @@
+/* Shared by the subcommands of ./waterloo. */
+#ifndef WATERLOO_CLI_H
+#define WATERLOO_CLI_H
+#include <stdint.h>
+#include "../engine/engine.h"
+
+int cli_scen(Scen *sc, const char *scenario, const char *variant);
+double now_sec(void);
+const char *opt_get(int argc, char **argv, const char *name, const char *def);
+int opt_has(int argc, char **argv, const char *name);
+int opt_check(int argc, char **argv, const char *cmd, const char *known);
+int opt_u64(const char *cmd, const char *name, const char *v, uint64_t *out);
+long random_game(const Scen *sc, State *s, uint64_t seed, uint64_t index, long *legal_total);
+
+int cmd_engine(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
+/* subcommands from other folders; weak so that a partial build still links */
+int cmd_play(int argc, char **argv) __attribute__((weak));
+int cmd_sim(int argc, char **argv) __attribute__((weak));
+int cmd_merge(int argc, char **argv) __attribute__((weak));
+int cmd_replay(int argc, char **argv) __attribute__((weak));
+int cmd_match(int argc, char **argv) __attribute__((weak));
+int cmd_strength(int argc, char **argv) __attribute__((weak));
+#endif

@@ -1,0 +1,263 @@
+/* ./waterloo engine: one command per line on stdin, answers in the GTP style:
+ * "= answer" (possibly several lines) then a blank line, or "? message" then a blank line. */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../ai/player.h"
+#include "cli.h"
+
+#pragma weak player_new
+#pragma weak player_act
+#pragma weak player_free
+#pragma weak player_analyze
+
+typedef struct {
+  Scen *sc;
+  State s;
+  GameRec g;
+  int ready;
+  uint64_t seed;
+} Eng;
+
+static void ok(const char *fmt, const char *text) {
+  printf("= %s\n\n", text ? text : "");
+  (void)fmt;
+  fflush(stdout);
+}
+static void fail(const char *msg) {
+  printf("? %s\n\n", msg);
+  fflush(stdout);
+}
+
+static char *board_text(const Scen *sc, const State *s) {
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&buf, &len);
+  board_print(sc, s, f, 0);
+  char d[256];
+  gs_describe(sc, s, d, sizeof d);
+  fprintf(f, "%s", d);
+  fclose(f);
+  return buf;
+}
+
+static int eng_new(Eng *e, char *args) {
+  char *tok[16];
+  int n = 0;
+  for (char *t = strtok(args, " \t"); t && n < 16; t = strtok(NULL, " \t")) tok[n++] = t;
+  if (n < 1) {
+    fail("usage: new short|long [VARIANT ...] [seed N]");
+    return -1;
+  }
+  char vars[256] = "";
+  uint64_t seed = 1;
+  for (int i = 1; i < n; i++) {
+    if (!strcmp(tok[i], "seed") && i + 1 < n) {
+      seed = strtoull(tok[++i], NULL, 10);
+      continue;
+    }
+    if (*vars) strncat(vars, ",", sizeof vars - strlen(vars) - 1);
+    strncat(vars, tok[i], sizeof vars - strlen(vars) - 1);
+  }
+  char err[2048];
+  Scen *sc = malloc(sizeof *sc);
+  if (scen_load(sc, scen_default_dir(), tok[0], *vars ? vars : "base", err, sizeof err)) {
+    for (char *p = err; *p; p++)
+      if (*p == '\n') *p = ';';
+    fail(err);
+    free(sc);
+    return -1;
+  }
+  free(e->sc);
+  e->sc = sc;
+  gamerec_free(&e->g);
+  gamerec_init(&e->g, tok[0], *vars ? vars : "base", seed, 0);
+  gs_init(sc, &e->s, seed, 0);
+  e->ready = 1;
+  e->seed = seed;
+  return 0;
+}
+
+static void play_action(Eng *e, Action a) {
+  gs_apply(e->sc, &e->s, a);
+  gamerec_push(&e->g, a);
+}
+
+static void eng_ai(Eng *e, const char *level, int analyze) {
+  if (!player_new) {
+    fail("no AI players in this build");
+    return;
+  }
+  if (gs_over(&e->s)) {
+    fail("the game is over");
+    return;
+  }
+  char spec[96], err[256];
+  if (!level || !*level) level = "normal";
+  if (strchr(level, ':') || !strcmp(level, "heuristic") || !strcmp(level, "random"))
+    snprintf(spec, sizeof spec, "%s", level);
+  else
+    snprintf(spec, sizeof spec, "mcts:%s", level);
+  Player *p = player_new(e->sc, spec, e->seed * 1000003u + e->g.n, err, sizeof err);
+  if (!p) {
+    fail(err);
+    return;
+  }
+  if (analyze) {
+    Candidate c[8];
+    int n = player_analyze(p, &e->s, c, 8);
+    char out[2048] = "";
+    for (int i = 0; i < n; i++) {
+      char a[128], line[200];
+      action_format(e->sc, &e->s, c[i].a, a, sizeof a);
+      snprintf(line, sizeof line, "%s%s | visits %.1f%% | win %.1f%%", i ? "\n" : "", a,
+               100 * c[i].share, 100 * c[i].winrate);
+      strncat(out, line, sizeof out - strlen(out) - 1);
+    }
+    ok(NULL, out);
+  } else {
+    Action a = player_act(p, &e->s);
+    char txt[128];
+    action_format(e->sc, &e->s, a, txt, sizeof txt);
+    play_action(e, a);
+    ok(NULL, txt);
+  }
+  player_free(p);
+}
+
+static void eng_undo(Eng *e) {
+  if (e->g.n == 0) {
+    fail("nothing to undo");
+    return;
+  }
+  e->g.n--;
+  State s = e->g.has_start ? e->g.start : (State){0};
+  if (!e->g.has_start) gs_init(e->sc, &s, e->g.seed, e->g.stream);
+  for (int i = 0; i < e->g.n; i++) gs_apply(e->sc, &s, e->g.acts[i]);
+  e->s = s;
+  ok(NULL, "");
+}
+
+static const char *COMMANDS =
+    "protocol_version\nname\nversion\nlist_commands\nnew\nload\nsave\nshow\nlegal\nplay\nstate\n"
+    "turn\nresult\nundo\ngenmove\nanalyze\nquit";
+
+int cmd_engine(int argc, char **argv) {
+  if (opt_has(argc, argv, "--help")) {
+    printf("usage: waterloo engine\n"
+           "Reads one command per line on stdin; answers '= ...' and a blank line, or '? message'.\n"
+           "Commands:\n"
+           "  new short|long [VARIANT ...] [seed N]   start a game\n"
+           "  load FILE / save FILE                   a whole game (JSON)\n"
+           "  show            the board and the position\n"
+           "  legal           the legal actions of the side to decide, one per line\n"
+           "  play ACTION     play one (notation as printed by legal)\n"
+           "  state           the position as JSON\n"
+           "  turn            turn, round, phase and who decides\n"
+           "  result          running, French win, Allied win or draw (with VP)\n"
+           "  undo            take back the last action\n"
+           "  genmove [LEVEL] the AI chooses and plays an action (easy normal hard expert, or a spec)\n"
+           "  analyze [LEVEL] the AI's top candidates with visit share and win rate\n"
+           "  quit\n");
+    return 0;
+  }
+  Eng e = {0};
+  char line[4096];
+  while (fgets(line, sizeof line, stdin)) {
+    line[strcspn(line, "\r\n")] = 0;
+    char *cmd = line;
+    while (isspace((unsigned char)*cmd)) cmd++;
+    if (!*cmd || *cmd == '#') continue;
+    char *args = cmd + strcspn(cmd, " \t");
+    if (*args) *args++ = 0;
+    while (isspace((unsigned char)*args)) args++;
+    if (!strcmp(cmd, "quit")) {
+      ok(NULL, "");
+      break;
+    } else if (!strcmp(cmd, "protocol_version")) ok(NULL, "2");
+    else if (!strcmp(cmd, "name")) ok(NULL, "waterloo");
+    else if (!strcmp(cmd, "version")) ok(NULL, "1.0");
+    else if (!strcmp(cmd, "list_commands")) ok(NULL, COMMANDS);
+    else if (!strcmp(cmd, "new")) {
+      if (!eng_new(&e, args)) ok(NULL, "");
+    } else if (!strcmp(cmd, "load")) {
+      char err[512];
+      Scen *sc = malloc(sizeof *sc);
+      GameRec g;
+      State s;
+      if (!*args) fail("usage: load FILE");
+      else if (game_load(sc, scen_default_dir(), args, &g, &s, err, sizeof err)) {
+        fail(err);
+        free(sc);
+      } else {
+        free(e.sc);
+        gamerec_free(&e.g);
+        e.sc = sc, e.g = g, e.s = s, e.ready = 1, e.seed = g.seed;
+        ok(NULL, "");
+      }
+    } else if (!e.ready) {
+      fail("no game: use 'new short' or 'new long' first");
+    } else if (!strcmp(cmd, "save")) {
+      char err[512];
+      if (!*args) fail("usage: save FILE");
+      else if (game_save(e.sc, &e.g, &e.s, args, err, sizeof err)) fail(err);
+      else ok(NULL, "");
+    } else if (!strcmp(cmd, "show")) {
+      char *b = board_text(e.sc, &e.s);
+      ok(NULL, b);
+      free(b);
+    } else if (!strcmp(cmd, "legal")) {
+      ActList *L = malloc(sizeof *L);
+      gs_legal(e.sc, &e.s, L);
+      size_t cap = 64 * (size_t)L->n + 16, n = 0;
+      char *out = malloc(cap);
+      out[0] = 0;
+      for (int i = 0; i < L->n; i++) {
+        char a[128];
+        action_format(e.sc, &e.s, L->a[i], a, sizeof a);
+        n += (size_t)snprintf(out + n, cap - n, "%s%s", i ? "\n" : "", a);
+      }
+      ok(NULL, out);
+      free(out);
+      free(L);
+    } else if (!strcmp(cmd, "play")) {
+      Action a;
+      char err[256];
+      if (gs_over(&e.s)) fail("the game is over");
+      else if (action_parse(e.sc, &e.s, args, &a, err, sizeof err)) fail(err);
+      else {
+        play_action(&e, a);
+        ok(NULL, "");
+      }
+    } else if (!strcmp(cmd, "state")) {
+      char *j = state_to_json(e.sc, &e.s);
+      ok(NULL, j);
+      free(j);
+    } else if (!strcmp(cmd, "turn")) {
+      char d[256];
+      gs_describe(e.sc, &e.s, d, sizeof d);
+      ok(NULL, d);
+    } else if (!strcmp(cmd, "result")) {
+      int vp[2];
+      char d[128];
+      gs_score(e.sc, &e.s, vp);
+      const char *r = !gs_over(&e.s) ? "running" : e.s.result == 1 ? "French win"
+                      : e.s.result == 2 ? "Allied win" : "draw";
+      if (e.sc->scenario == SC_LONG) snprintf(d, sizeof d, "%s VP %d %d", r, vp[0], vp[1]);
+      else snprintf(d, sizeof d, "%s", r);
+      ok(NULL, d);
+    } else if (!strcmp(cmd, "undo")) eng_undo(&e);
+    else if (!strcmp(cmd, "genmove")) eng_ai(&e, args, 0);
+    else if (!strcmp(cmd, "analyze")) eng_ai(&e, args, 1);
+    else {
+      char m[160];
+      snprintf(m, sizeof m, "unknown command '%s' (try list_commands)", cmd);
+      fail(m);
+    }
+  }
+  gamerec_free(&e.g);
+  free(e.sc);
+  return 0;
+}

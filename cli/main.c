@@ -1,0 +1,234 @@
+/* ./waterloo: one program, many subcommands. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+int cli_scen(Scen *sc, const char *scenario, const char *variant) {
+  char err[2048];
+  if (scen_load(sc, scen_default_dir(), scenario, variant, err, sizeof err)) {
+    fprintf(stderr, "waterloo: %s\n", err);
+    return -1;
+  }
+  return 0;
+}
+
+double now_sec(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* option parsing shared by the subcommands: --name value */
+const char *opt_get(int argc, char **argv, const char *name, const char *def) {
+  for (int i = 1; i + 1 < argc; i++)
+    if (!strcmp(argv[i], name)) return argv[i + 1];
+  return def;
+}
+int opt_has(int argc, char **argv, const char *name) {
+  for (int i = 1; i < argc; i++)
+    if (!strcmp(argv[i], name)) return 1;
+  return 0;
+}
+/* every --option must be one of `known` (space-separated; flags end in '!') */
+int opt_check(int argc, char **argv, const char *cmd, const char *known) {
+  for (int i = 1; i < argc; i++) {
+    if (strncmp(argv[i], "--", 2)) {
+      fprintf(stderr, "waterloo %s: unexpected argument '%s' (see --help)\n", cmd, argv[i]);
+      return -1;
+    }
+    char key[64];
+    snprintf(key, sizeof key, " %s ", argv[i]);
+    char flag[64];
+    snprintf(flag, sizeof flag, " %s! ", argv[i]);
+    char list[512];
+    snprintf(list, sizeof list, " %s ", known);
+    if (strstr(list, flag)) continue;
+    if (!strstr(list, key)) {
+      fprintf(stderr, "waterloo %s: unknown option '%s' (see --help)\n", cmd, argv[i]);
+      return -1;
+    }
+    if (i + 1 >= argc) {
+      fprintf(stderr, "waterloo %s: option '%s' needs a value\n", cmd, argv[i]);
+      return -1;
+    }
+    i++;
+  }
+  return 0;
+}
+int opt_u64(const char *cmd, const char *name, const char *v, uint64_t *out) {
+  char *end;
+  if (!v || !*v || *v == '-') goto bad;
+  *out = strtoull(v, &end, 10);
+  if (*end) goto bad;
+  return 0;
+bad:
+  fprintf(stderr, "waterloo %s: %s needs a whole number, not '%s'\n", cmd, name, v ? v : "");
+  return -1;
+}
+
+/* ---------------------------------------------------------------- random games */
+/* plays one game choosing uniformly among the legal actions; returns the number of decisions */
+long random_game(const Scen *sc, State *s, uint64_t seed, uint64_t index, long *legal_total) {
+  Rng pol;
+  rng_seed(&pol, seed ^ 0x9e3779b97f4a7c15ULL, index);
+  gs_init(sc, s, seed, index);
+  ActList L;
+  long n = 0;
+  while (!gs_over(s)) {
+    gs_legal(sc, s, &L);
+    if (legal_total) *legal_total += L.n;
+    gs_apply(sc, s, L.a[rng_below(&pol, (uint32_t)L.n)]);
+    n++;
+  }
+  return n;
+}
+
+static int cmd_random(int argc, char **argv) {
+  if (opt_has(argc, argv, "--help")) {
+    printf("usage: waterloo random [--scenario short|long] [--variant V[,V...]] [--games N] [--seed S]\n"
+           "Plays games with uniformly random legal actions to the end; prints how each ended and\n"
+           "the totals.\n");
+    return 0;
+  }
+  if (opt_check(argc, argv, "random", "--scenario --variant --games --seed --quiet!")) return 2;
+  Scen *sc = malloc(sizeof *sc);
+  if (cli_scen(sc, opt_get(argc, argv, "--scenario", "short"), opt_get(argc, argv, "--variant", "base")))
+    return 2;
+  uint64_t games, seed;
+  if (opt_u64("random", "--games", opt_get(argc, argv, "--games", "10"), &games) ||
+      opt_u64("random", "--seed", opt_get(argc, argv, "--seed", "1"), &seed))
+    return 2;
+  int quiet = opt_has(argc, argv, "--quiet");
+  long res[4] = {0, 0, 0, 0};
+  long decisions = 0;
+  for (uint64_t g = 0; g < games; g++) {
+    State s;
+    long n = random_game(sc, &s, seed, g, NULL);
+    decisions += n;
+    res[s.result]++;
+    if (!quiet) {
+      char d[256];
+      gs_describe(sc, &s, d, sizeof d);
+      printf("game %" PRIu64 ": %s; %ld decisions\n", g, d, n);
+    }
+  }
+  printf("%" PRIu64 " games (%s, %s, seed %" PRIu64 "): French %ld, Allied %ld, draws %ld; "
+         "%.1f decisions per game\n",
+         games, sc->scen_name, sc->variant_names, seed, res[1], res[2], res[3],
+         games ? (double)decisions / (double)games : 0.0);
+  free(sc);
+  return res[0] ? 1 : 0;
+}
+
+/* ---------------------------------------------------------------- show */
+static int cmd_show(int argc, char **argv) {
+  if (opt_has(argc, argv, "--help")) {
+    printf("usage: waterloo show [--scenario short|long] [--variant V[,V...]] [--color|--no-color]\n"
+           "Prints the board at set-up, the units, the reinforcements, the decks and the parameters.\n");
+    return 0;
+  }
+  if (opt_check(argc, argv, "show", "--scenario --variant --color! --no-color!")) return 2;
+  Scen *sc = malloc(sizeof *sc);
+  if (cli_scen(sc, opt_get(argc, argv, "--scenario", "short"), opt_get(argc, argv, "--variant", "base")))
+    return 2;
+  int col = opt_has(argc, argv, "--color") || (isatty(1) && !opt_has(argc, argv, "--no-color"));
+  State s;
+  gs_init(sc, &s, 1, 0);
+  printf("Waterloo, %s game (%d turns), variants: %s\n", sc->scen_name, sc->p.turns, sc->variant_names);
+  printf("Map, order of battle and cards are a reconstruction (see scenarios/README.md).\n\n");
+  board_print(sc, &s, stdout, col);
+  printf("\nUnits:\n");
+  for (int u = 0; u < sc->nunits; u++) {
+    const UnitDef *d = &sc->unit[u];
+    if (d->army == ARMY_PR && !sc->p.prussians) continue;
+    char q[4];
+    sq_name(s.usq[u], q);
+    printf("  %-15s %-8s %s %d/%d%s%s  %-4s %c  %s\n", d->name, army_name(d->army),
+           d->kind == K_CAV ? "cav" : "inf", d->bp_full, d->bp_red, d->elite ? " elite" : "",
+           d->kind == K_CAV ? (d->heavy ? " heavy" : " light") : "",
+           s.usq[u] == SQ_OFF ? "off" : q, s.usq[u] == SQ_OFF ? '-' : "NESW"[s.uflag[u] & 3],
+           d->longname);
+  }
+  char q[4];
+  sq_name(sc->leader_start[0], q);
+  printf("  Napoleon %s", q);
+  sq_name(sc->leader_start[1], q);
+  printf(", Wellington %s\n", q);
+  if (sc->p.prussians) {
+    printf("\nPrussian reinforcements:\n");
+    for (int g = 0; g < sc->ngroups; g++) {
+      printf("  %-4s from turn %d at", sc->group[g].name, sc->group[g].turn + sc->p.prussian_shift);
+      for (int i = 0; i < sc->group[g].nentry; i++) {
+        sq_name(sc->group[g].entry[i], q);
+        printf(" %s", q);
+      }
+      printf(":");
+      for (int u = 0; u < sc->nunits; u++)
+        if (sc->unit[u].group == g) printf(" %s", sc->unit[u].name);
+      printf("\n");
+    }
+  }
+  printf("\nDecks:\n");
+  for (int c = 0; c < sc->ncards; c++) {
+    const CardDef *d = &sc->card[c];
+    if (d->army == ARMY_PR && !sc->p.prussians) continue;
+    printf("  %s %-8s MP %d BP %d %-12s", d->id, army_name(d->army), d->mp, d->bp,
+           action_kind_name(d->action));
+    if (d->action == ACT_COMMAND) printf(" +%d/+%d", d->cmd_att, d->cmd_def);
+    printf("  %s\n", d->name);
+  }
+  const Params *p = &sc->p;
+  printf("\nParameters: hands French %d, British %d, Prussian", p->hand_fr, p->hand_br);
+  for (int t = 1; t <= p->turns; t++) printf(" %d", p->prussians ? p->hand_pr[t] : 0);
+  printf("; round limit %d; castle points %d/%d/%d; bidding %s; %s-player card rule; charge battles: %s\n",
+         p->round_limit, p->cdp[0], p->cdp[1], p->cdp[2], p->bidding ? "on" : "off",
+         p->three_player ? "3" : "2", p->charge_all_cards ? "all cards" : "elite cards only");
+  free(sc);
+  return 0;
+}
+
+/* ---------------------------------------------------------------- dispatch */
+typedef struct { const char *name; int (*fn)(int, char **); const char *help; } Cmd;
+
+static int cmd_help(int argc, char **argv);
+
+static const Cmd CMDS[] = {
+    {"play", cmd_play, "play a game against the computer (solo)"},
+    {"sim", cmd_sim, "balance analysis: many AI-vs-AI games per scenario and variant"},
+    {"match", cmd_match, "strength match between two players, mirrored seeds"},
+    {"strength", cmd_strength, "the strength table of the AI players"},
+    {"replay", cmd_replay, "replay one simulated game and print its log"},
+    {"merge", cmd_merge, "merge sharded simulation outputs"},
+    {"engine", cmd_engine, "text protocol on stdin/stdout (GTP style)"},
+    {"show", cmd_show, "print the board, units, decks and parameters"},
+    {"random", cmd_random, "play random games to the end"},
+    {"bench", cmd_bench, "benchmarks: state size, playouts/s, legal-move time, AI and sim speed"},
+    {"help", cmd_help, "this list"},
+};
+
+static int cmd_help(int argc, char **argv) {
+  printf("usage: waterloo COMMAND [options]   (waterloo COMMAND --help for each)\n\n");
+  for (size_t i = 0; i < sizeof CMDS / sizeof CMDS[0]; i++)
+    printf("  %-9s %s\n", CMDS[i].name, CMDS[i].help);
+  printf("\nScenario data: %s (set WATERLOO_DATA to use another folder)\n", scen_default_dir());
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) return cmd_help(argc, argv);
+  for (size_t i = 0; i < sizeof CMDS / sizeof CMDS[0]; i++)
+    if (!strcmp(argv[1], CMDS[i].name)) {
+      if (!CMDS[i].fn) {
+        fprintf(stderr, "waterloo: '%s' is not built in this version\n", argv[1]);
+        return 2;
+      }
+      return CMDS[i].fn(argc - 1, argv + 1);
+    }
+  fprintf(stderr, "waterloo: unknown command '%s' (try: waterloo help)\n", argv[1]);
+  return 2;
+}

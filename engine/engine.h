@@ -1,0 +1,344 @@
+/* Waterloo engine: rules, state, legal actions.  No AI, no printing except the text forms
+ * asked for (board, notation, JSON, log).  See docs/RULINGS.md for every decision the rules
+ * leave open.
+ *
+ * Static data (map, units, cards, parameters) lives in a read-only Scen, loaded once and shared
+ * by every state.  A State is one fixed-size struct without pointers, copied by assignment.
+ * Every function takes the Scen it needs; nothing is global, so everything is re-entrant. */
+#ifndef WATERLOO_ENGINE_H
+#define WATERLOO_ENGINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "rng.h"
+
+/* ---------------------------------------------------------------- sizes */
+#define MAP_W 18           /* columns A..R, west to east   */
+#define MAP_H 13           /* rows 1..13, north to south    */
+#define NSQ (MAP_W * MAP_H)
+#define SQ_NONE 255        /* no square                     */
+#define SQ_OFF 254         /* unit off map (not yet arrived) */
+#define SQ_DEAD 253        /* unit eliminated               */
+#define MAX_UNITS 56
+#define MAX_CARDS 64       /* 55 in the base game; masks are uint64_t */
+#define MAX_VSQ 8          /* victory squares tracked       */
+#define MAX_CASTLES 3
+#define MAX_GROUPS 4       /* Prussian reinforcement groups */
+#define MAX_ENTRY 6        /* entry squares per group       */
+#define MAX_TURNS 12
+#define UNIT_NONE 255
+#define CARD_NONE 255
+
+/* ---------------------------------------------------------------- enums */
+enum { FRENCH = 0, ALLIED = 1 };                 /* sides   */
+enum { ARMY_FR = 0, ARMY_BR = 1, ARMY_PR = 2 };  /* armies  */
+enum { DIR_N = 0, DIR_E = 1, DIR_S = 2, DIR_W = 3 };
+enum { T_CLEAR = 0, T_WOODS, T_VILLAGE, T_CASTLE, T_HILL };
+enum { E_RIDGE = 1, E_STREAM = 2, E_BRIDGE = 4, E_ROAD = 8, E_POND = 16 }; /* edge bits */
+enum { K_INF = 0, K_CAV = 1 };
+enum {
+  ACT_NONE = 0, ACT_ARTILLERY, ACT_COMMAND, ACT_CHARGE, ACT_FORCE_CHARGE, ACT_ELITE, ACT_RALLY,
+  ACT_HEALTH, ACT_COUNT
+};
+enum { SC_SHORT = 0, SC_LONG = 1 };
+
+/* ---------------------------------------------------------------- static data */
+typedef struct {
+  char name[16];          /* unique: fr-4/I, br-3/I, pr-15 ...          */
+  char longname[48];      /* "4th Division (Durutte)"                    */
+  uint8_t army, kind, heavy, elite;
+  uint8_t bp_full, bp_red; /* bp_red 0: no reduced side                  */
+  uint8_t start_sq, start_facing; /* start_sq SQ_OFF for reinforcements  */
+  int8_t group;           /* Prussian reinforcement group, -1 none       */
+} UnitDef;
+
+typedef struct {
+  char id[8];             /* F01, B12, P03                               */
+  char name[40];
+  uint8_t army, mp, bp, action;
+  uint8_t cmd_att, cmd_def; /* command bonus (ACT_COMMAND)               */
+} CardDef;
+
+typedef struct {
+  char name[16];          /* IV, II, I                                  */
+  uint8_t turn;           /* first turn the group may enter (base)      */
+  uint8_t nentry;
+  uint8_t entry[MAX_ENTRY];
+} GroupDef;
+
+/* Every number and option of the rules is a named parameter (docs/PARAMETERS.md).  A variant
+ * file overrides any of them. */
+typedef struct {
+  int turns;                  /* 4 short, 7 long                                  */
+  int hand_fr, hand_br;       /* cards drawn each turn                             */
+  int hand_pr[MAX_TURNS + 1]; /* Prussian draw by turn (index 1..turns)            */
+  int round_limit;            /* 5 cards per round                                 */
+  int cdp[MAX_CASTLES];       /* Hougoumont, La Haye Sainte, Frischermont          */
+  int vp_fr[MAX_VSQ], vp_al[MAX_VSQ]; /* VP per victory square (long game)         */
+  int charge_all_cards;       /* 1: every battle card allowed in a charge battle   */
+  int three_player;           /* 1: Allied round may mix British and Prussian cards */
+  int bidding;                /* 0: the French go first every turn                  */
+  int prussian_shift;         /* added to every group's arrival turn                */
+  int prussians;              /* 0 short game: no Prussian units or cards           */
+  int elite_mult, flank_mult, rear_mult, heavy_charge, light_charge, terrain_mult, castle_mult;
+  int max_attackers;          /* 4                                                 */
+  int short_castles_needed;   /* French short-game win: this many castles ...      */
+  int short_castles_msj;      /* ... or this many castles and Mont St. Jean       */
+} Params;
+
+/* victory-square indices */
+enum { V_MSJ = 0, V_HOUGOUMONT, V_LHS, V_FRISCHERMONT, V_PLANC1, V_PLANC2, V_PLANC3, V_COUNT };
+
+typedef struct Scen {
+  char scen_name[16];         /* short / long                                     */
+  char variant_names[64];     /* "base" or "three-player,prussians-early"        */
+  int scenario;               /* SC_SHORT / SC_LONG                              */
+  /* map */
+  uint8_t terrain[NSQ];
+  uint8_t edge[NSQ][4];       /* edge bits across side d of square               */
+  int8_t castle_of[NSQ];      /* castle index or -1                              */
+  int8_t vsq_of[NSQ];         /* victory-square index or -1                      */
+  uint8_t vsq[V_COUNT];       /* square of each victory square                   */
+  uint8_t vsq_active;         /* bit per V_*: counts in this scenario            */
+  uint8_t castle_sq[MAX_CASTLES];
+  char sqname[NSQ][20];       /* place names, "" for none                        */
+  /* order of battle */
+  int nunits;
+  UnitDef unit[MAX_UNITS];
+  uint8_t leader_start[2];    /* Napoleon, Wellington                            */
+  int ngroups;
+  GroupDef group[MAX_GROUPS];
+  /* cards */
+  int ncards;
+  CardDef card[MAX_CARDS];
+  uint64_t army_cards[3];     /* mask of each army's deck                        */
+  Params p;
+  /* derived */
+  uint8_t nb[NSQ][4];         /* neighbour square or SQ_NONE                     */
+  int n_army_units[3];
+  uint8_t army_units[3][MAX_UNITS]; /* unit indices of each army                   */
+  int n_side_units[2];
+  uint8_t side_units[2][MAX_UNITS];
+} Scen;
+
+/* ---------------------------------------------------------------- state */
+/* unit flag bits (State.uflag) */
+#define UF_FACING 3u          /* bits 0-1: facing                                  */
+#define UF_REDUCED 4u
+#define UF_DISORDER 8u
+#define UF_MOVED 16u
+#define UF_RALLIED 32u
+#define UF_ATTACKED 64u
+#define UF_INBATTLE 128u      /* attacking in the current battle                   */
+
+/* phases: who decides is State.decider */
+enum {
+  PH_BID = 1,      /* simultaneous: French then Allied; offered card hidden          */
+  PH_ROUND,        /* active side: play a card for movement/action, or end the round */
+  PH_MOVE,         /* spending a movement card's MP                                  */
+  PH_EVADE,        /* cavalry owner: evade an approaching infantry unit or not       */
+  PH_LEADER,       /* leader owner: where a displaced leader goes                    */
+  PH_DECLARE,      /* active side: use the card's battle right or not                */
+  PH_B_FIRE,       /* defender: artillery at an attacker before the reveal           */
+  PH_B_ATTCARDS,   /* attacker: secret battle cards, one at a time                  */
+  PH_B_DEFCARDS,   /* defender: secret battle cards, one at a time                  */
+  PH_B_LOSS,       /* defender: reduce / retreat / castle point                      */
+  PH_B_ADVANCE,    /* attacker: which unit advances, facing                          */
+  PH_B_ATTLOSS,    /* attacker: which tied unit is reduced                           */
+  PH_RALLY2,       /* active side: second unit of a disorder rally                  */
+  PH_REACT,        /* non-active side: artillery after a card has resolved           */
+  PH_OVER
+};
+
+/* battle kinds */
+enum { BK_NORMAL = 0, BK_CHARGE = 1 };
+
+typedef struct {
+  /* randomness: the state's own PCG32 stream (shuffles, draws, tie-breaks, discards) */
+  Rng rng;                                         /* 16 */
+  /* cards: a card is in exactly one of hand / pend / discard, else undrawn */
+  uint64_t hand;                                   /* in its army's hand                */
+  uint64_t discard;                                /* played or discarded               */
+  uint64_t seen;                                   /* discards both sides saw           */
+  uint64_t pend;                                   /* committed in secret (bid, battle) */
+  uint64_t pend_cmd, pend_elite;                   /* purpose of pending battle cards   */
+  /* units */
+  uint8_t usq[MAX_UNITS];
+  uint8_t uflag[MAX_UNITS];
+  uint8_t leader[2];                               /* Napoleon, Wellington squares      */
+  /* turn */
+  uint8_t turn, phase, decider, active, first;
+  uint8_t ncards;        /* cards counted against the round limit this round           */
+  uint8_t last_pass;     /* previous round was a pass                                  */
+  uint8_t round_army;    /* Allied round restricted to: 0 none, ARMY_BR, ARMY_PR         */
+  uint8_t owner;         /* bit per victory square: 1 French holds it                  */
+  uint8_t cdp[MAX_CASTLES];
+  uint8_t entry_sq;      /* Prussian entry square chosen this turn                      */
+  uint8_t bid_made;      /* bit per side: bid decided (card or none)                   */
+  uint8_t bid_card[2];   /* card offered or CARD_NONE                                  */
+  /* current card */
+  uint8_t card;          /* card being resolved in the round                           */
+  uint8_t card_army;     /* army the card commands                                     */
+  uint8_t mp;            /* movement points left                                       */
+  uint8_t moving;        /* unit in motion or UNIT_NONE                                */
+  uint8_t evade_stop;    /* 1: moving unit may step once more then stops, 2: stop now */
+  uint8_t after_battle;  /* phase to go to after the current battle: PH_DECLARE/PH_REACT */
+  /* battle */
+  uint8_t bkind, batt_side, bdef_unit, bdef_sq;
+  uint8_t batt[4];       /* attacking units (UNIT_NONE unused)                         */
+  uint8_t battle_army;   /* army the attacker's cards must come from                   */
+  uint8_t loss_need;     /* bits: 1 reduce pending, 2 retreat pending, 4 choice          */
+  uint8_t belite;        /* bit 0: attacker played an elite card, bit 1: defender        */
+  uint8_t charger;       /* the charging cavalry in a charge battle                     */
+  uint8_t last_att, last_def; /* totals of the last battle (for logs and odds)            */
+  uint8_t turn_first_round;   /* the next round is the first of the turn                */
+  /* interrupts */
+  uint8_t rally_first;   /* first unit chosen in a 2-unit disorder rally                */
+  uint8_t ret_phase;     /* phase to return to after an interrupt                      */
+  uint8_t ret_decider;
+  uint8_t leader_pending;/* bit per leader: must be displaced                          */
+  uint64_t evaders;      /* cavalry that may evade now                                 */
+  /* score */
+  uint16_t elim_vp[2];   /* full BP of enemy units each side eliminated                */
+  uint8_t result;        /* 0 running, 1 French win, 2 Allied win, 3 draw               */
+  uint8_t pad[2];
+  uint32_t nactions;     /* actions applied this game                                  */
+  /* derived: the unit on each square (UNIT_NONE), kept in step with usq for speed;
+   * gs_rebuild_occ recomputes it after usq is written directly */
+  uint8_t occ[NSQ];
+  uint8_t pad2[2];
+} State;
+void gs_rebuild_occ(const Scen *sc, State *s);
+
+/* ---------------------------------------------------------------- actions */
+enum {
+  A_END = 1,     /* end the round (a pass when no card was played)            */
+  A_PLAY_MOVE,   /* a=card                                                    */
+  A_ARTY,        /* a=card b=firing unit            (own round or reaction)    */
+  A_CHARGE,      /* a=card b=cavalry c=squares(1,2)                           */
+  A_FORCE,       /* a=card b=enemy cavalry c=squares(1,2)                      */
+  A_RALLY,       /* a=card b=unit (disorder rally; then PH_RALLY2)              */
+  A_RESTORE,     /* a=card b=reduced unit                                      */
+  A_HEALTH,      /* a=card                                                    */
+  A_STEP,        /* a=unit b=dir c=new facing (b=c=facing unless in a castle)  */
+  A_TURN,        /* a=unit b=new facing                                       */
+  A_LEAD,        /* b=dir                                                     */
+  A_ENTER,       /* a=unit b=square c=facing                                  */
+  A_DONE,        /* end of the movement card                                  */
+  A_DECLARE,     /* a=defender square b=mask of attacker directions from it   */
+  A_NOBATTLE,
+  A_BCARD,       /* a=card b=purpose (0 battle points, 1 command, 2 elite)      */
+  A_BDONE,
+  A_NOFIRE,      /* decline artillery (battle or reaction window)              */
+  A_REDUCE,      /* defender loss: reduce                                     */
+  A_RETREAT,     /* a=square b=facing                                         */
+  A_CDP,         /* defender loss: spend a castle damage point                 */
+  A_ADVANCE,     /* a=slot b=facing                                           */
+  A_LOSE,        /* a=slot: tied attacking unit reduced                        */
+  A_EVADE,       /* a=unit b=square c=facing                                   */
+  A_NOEVADE,
+  A_PLACE,       /* a=square: displaced leader goes there                      */
+  A_BID,         /* a=card or CARD_NONE                                        */
+  A_RALLY_DONE,  /* disorder rally of one unit only                            */
+  A_COUNT
+};
+enum { BP_POINTS = 0, BP_COMMAND = 1, BP_ELITE = 2 };
+
+typedef struct { uint8_t t, a, b, c; } Action;
+
+#define MAX_ACTIONS 1024
+typedef struct { int n; Action a[MAX_ACTIONS]; } ActList;
+
+/* ---------------------------------------------------------------- scenario loading */
+/* Load scenarios/<dir>/map.ini, units.ini, cards.ini and the scenario; then variants by name
+ * from <dir>/variants/NAME.ini, comma separated ("base" is the empty variant).  On error returns
+ * -1 and writes "file:line: message" into err. */
+int scen_load(Scen *sc, const char *dir, const char *scenario, const char *variants, char *err,
+              size_t errlen);
+/* directory that holds the scenario files: $WATERLOO_DATA, else ./scenarios, else the one
+ * beside the executable */
+const char *scen_default_dir(void);
+int scen_square(const Scen *sc, const char *name);   /* "F5" or a place name; -1 if none */
+void sq_name(int sq, char out[4]);                    /* 0 -> "A1"                         */
+int scen_unit(const Scen *sc, const char *name);     /* -1 if none                        */
+int scen_card(const Scen *sc, const char *id);       /* -1 if none                        */
+
+/* ---------------------------------------------------------------- game */
+void gs_init(const Scen *sc, State *s, uint64_t seed, uint64_t stream);
+int gs_legal(const Scen *sc, const State *s, ActList *out);       /* returns out->n         */
+int gs_is_legal(const Scen *sc, const State *s, Action a);
+/* invariants of every reachable position (one unit per square, leaders, castle points, every
+ * card in one place, markers cleared at round start, end at the right turn): 0 or -1 + why */
+int gs_check(const Scen *sc, const State *s, char *why, size_t len);
+void gs_apply(const Scen *sc, State *s, Action a);                 /* a must be legal        */
+static inline int gs_over(const State *s) { return s->phase == PH_OVER; }
+static inline int gs_decider(const State *s) { return s->decider; }
+/* long game VP so far (squares held + eliminated); short game: 1 if the French would win */
+void gs_score(const Scen *sc, const State *s, int vp[2]);
+int side_of_army(int army);
+static inline uint64_t side_cards_mask(const Scen *sc, int side) {
+  return side == FRENCH ? sc->army_cards[ARMY_FR] : sc->army_cards[ARMY_BR] | sc->army_cards[ARMY_PR];
+}
+static inline int unit_side(const Scen *sc, int u) { return sc->unit[u].army == ARMY_FR ? FRENCH : ALLIED; }
+int unit_bp(const Scen *sc, const State *s, int u);               /* printed BP now, 0 dead */
+int unit_at(const Scen *sc, const State *s, int sq);              /* UNIT_NONE if empty     */
+int hand_count(const Scen *sc, const State *s, int army);
+/* battle odds for a declared battle as it stands now (before cards): totals */
+void battle_base_totals(const Scen *sc, const State *s, int def_sq, int mask, int *att, int *def);
+
+/* ---------------------------------------------------------------- information */
+/* Does `observer` see action a exactly when it is played?  (secret bids and battle cards:
+ * no; everything else: yes.) */
+int gs_action_public(const Scen *sc, const State *s, Action a, int observer);
+/* The observation of `side`: a copy of s with the other side's hidden cards (hand, undrawn,
+ * unseen discards, secret commitments) put in a canonical arrangement and the rng cleared.
+ * Two states with the same observation give byte-identical results. */
+void gs_observe(const Scen *sc, const State *s, int side, State *obs);
+/* A complete state consistent with side's observation of s, sampled with r.  Uses only
+ * what gs_observe keeps, so it never reads hidden information. */
+void gs_determinize(const Scen *sc, const State *s, int side, Rng *r, State *out);
+
+/* ---------------------------------------------------------------- text forms */
+int action_format(const Scen *sc, const State *s, Action a, char *buf, size_t len);
+/* parse a notation string into a legal action; 0 ok, -1 error (message in err) */
+int action_parse(const Scen *sc, const State *s, const char *text, Action *a, char *err,
+                 size_t errlen);
+/* board as text; color: ANSI colours */
+void board_print(const Scen *sc, const State *s, FILE *f, int color);
+const char *phase_name(int phase);
+const char *side_name(int side);
+const char *army_name(int army);
+const char *action_kind_name(int action_kind);
+/* one-line description of the position: turn, phase, who decides */
+void gs_describe(const Scen *sc, const State *s, char *buf, size_t len);
+
+/* ---------------------------------------------------------------- save / load (JSON) */
+/* state as JSON text (malloc'ed) */
+char *state_to_json(const Scen *sc, const State *s);
+int state_from_json(const Scen *sc, const char *text, State *s, char *err, size_t errlen);
+
+/* A whole game: scenario, variants, seed, stream, and the actions played. */
+typedef struct {
+  char scenario[16];
+  char variants[64];
+  uint64_t seed, stream;
+  int n, cap;
+  Action *acts;
+  int has_start;          /* 1: the game starts from `start`, not from gs_init(seed, stream) */
+  State start;
+} GameRec;
+void gamerec_init(GameRec *g, const char *scenario, const char *variants, uint64_t seed,
+                  uint64_t stream);
+void gamerec_push(GameRec *g, Action a);
+void gamerec_free(GameRec *g);
+/* save: JSON with scenario, variants, seed, actions (notation) and final position.
+ * Returns 0 or -1 (errno-style message in err).  Written atomically (tmp + rename). */
+int game_save(const Scen *sc, const GameRec *g, const State *s, const char *path, char *err,
+              size_t errlen);
+/* load: reloads the scenario into *sc, replays the actions, checks the position. */
+int game_load(Scen *sc, const char *dir, const char *path, GameRec *g, State *s, char *err,
+              size_t errlen);
+
+#endif

@@ -1,0 +1,715 @@
+/* Scenario loading: map.ini, units.ini, cards.ini, params.ini and variants/NAME.ini, read with
+ * inih.  Every mistake is reported as "file:line: message"; loading goes on to find them all. */
+#include <ctype.h>
+#include <errno.h>
+#include <ini.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "engine.h"
+
+typedef struct {
+  Scen *sc;
+  const char *file;      /* path for messages */
+  int line;              /* current line */
+  int nerr;
+  char *err;
+  size_t errlen;
+  const char *scen;      /* "short" / "long": the scenario section that applies */
+  int rows_seen[MAP_H];
+  int places_seen;
+  int cards_seen[3];
+} Loader;
+
+static void lerr(Loader *L, const char *fmt, ...) {
+  char msg[256];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  size_t used = strlen(L->err);
+  if (L->nerr < 12 && used + 8 < L->errlen)
+    snprintf(L->err + used, L->errlen - used, "%s%s:%d: %s", used ? "\n" : "", L->file, L->line,
+             msg);
+  L->nerr++;
+}
+
+/* inih reader that counts lines, so the handler knows where it is */
+typedef struct { FILE *f; Loader *L; } Reader;
+static char *read_line(char *str, int num, void *stream) {
+  Reader *r = stream;
+  if (!fgets(str, num, r->f)) return NULL;
+  r->L->line++;
+  size_t n = strlen(str);
+  if (n == (size_t)num - 1 && str[n - 1] != '\n' && !feof(r->f)) {
+    int c;
+    while ((c = fgetc(r->f)) != EOF && c != '\n') {}
+    lerr(r->L, "line longer than %d characters (split the list over several lines)", num - 2);
+    str[0] = '\n';
+    str[1] = 0;
+  }
+  return str;
+}
+
+static int parse_file(Loader *L, const char *path, ini_handler h, int required) {
+  FILE *f = fopen(path, "r");
+  if (!f) {
+    if (!required) return 0;
+    L->file = path;
+    L->line = 0;
+    lerr(L, "cannot open: %s", strerror(errno));
+    return -1;
+  }
+  L->file = path;
+  L->line = 0;
+  Reader r = {f, L};
+  int rc = ini_parse_stream(read_line, &r, h, L);
+  fclose(f);
+  if (rc > 0 && L->nerr == 0) lerr(L, "syntax error (expected [section] or name = value)");
+  return 0;
+}
+
+/* ---------------------------------------------------------------- squares */
+void sq_name(int sq, char out[4]) {
+  if (sq < 0 || sq >= NSQ) {
+    snprintf(out, 4, "--");
+    return;
+  }
+  snprintf(out, 4, "%c%d", 'A' + sq % MAP_W, sq / MAP_W + 1);
+}
+
+static int parse_sq(const char *t) {
+  if (!t || !isalpha((unsigned char)t[0])) return -1;
+  int c = toupper((unsigned char)t[0]) - 'A';
+  if (c < 0 || c >= MAP_W) return -1;
+  char *end;
+  long r = strtol(t + 1, &end, 10);
+  if (end == t + 1 || *end || r < 1 || r > MAP_H) return -1;
+  return (int)(r - 1) * MAP_W + c;
+}
+
+static const char *place_ids[V_COUNT] = {"msj", "hougoumont", "lhs", "frischermont",
+                                          "plancenoit1", "plancenoit2", "plancenoit3"};
+
+int scen_square(const Scen *sc, const char *name) {
+  int sq = parse_sq(name);
+  if (sq >= 0) return sq;
+  for (int i = 0; i < NSQ; i++)
+    if (sc->sqname[i][0] && !strcasecmp(sc->sqname[i], name)) return i;
+  return -1;
+}
+
+int scen_unit(const Scen *sc, const char *name) {
+  for (int i = 0; i < sc->nunits; i++)
+    if (!strcasecmp(sc->unit[i].name, name)) return i;
+  return -1;
+}
+
+int scen_card(const Scen *sc, const char *id) {
+  for (int i = 0; i < sc->ncards; i++)
+    if (!strcasecmp(sc->card[i].id, id)) return i;
+  return -1;
+}
+
+/* split a value into whitespace tokens (in place) */
+static int tokens(char *buf, char **tok, int max) {
+  int n = 0;
+  char *save = NULL;
+  for (char *t = strtok_r(buf, " \t", &save); t && n < max; t = strtok_r(NULL, " \t", &save))
+    tok[n++] = t;
+  return n;
+}
+
+/* a "Quoted name" at the end of a value: copies it and cuts it off the value */
+static void take_quoted(char *v, char *out, size_t len) {
+  out[0] = 0;
+  char *q = strchr(v, '"');
+  if (!q) return;
+  char *e = strrchr(q + 1, '"');
+  if (!e) e = q + strlen(q);
+  size_t n = (size_t)(e - q - 1);
+  if (n >= len) n = len - 1;
+  memcpy(out, q + 1, n);
+  out[n] = 0;
+  *q = 0;
+}
+
+static int parse_int(const char *t, int lo, int hi, int *out) {
+  char *end;
+  errno = 0;
+  long v = strtol(t, &end, 10);
+  if (errno || end == t || *end || v < lo || v > hi) return -1;
+  *out = (int)v;
+  return 0;
+}
+
+static int parse_dir(const char *t) {
+  if (!t || !t[0] || t[1]) return -1;
+  const char *d = strchr("NESW", toupper((unsigned char)t[0]));
+  return d ? (int)(d - "NESW") : -1;
+}
+
+/* ---------------------------------------------------------------- map.ini */
+static int map_handler(void *user, const char *section, const char *name, const char *value) {
+  Loader *L = user;
+  Scen *sc = L->sc;
+  char buf[512];
+  char *tok[64];
+  snprintf(buf, sizeof buf, "%s", value);
+  if (!strcmp(section, "terrain")) {
+    int r;
+    if (strncmp(name, "row", 3) || parse_int(name + 3, 1, MAP_H, &r)) {
+      lerr(L, "unknown terrain key '%s' (row1 .. row%d)", name, MAP_H);
+      return 1;
+    }
+    int n = tokens(buf, tok, 64);
+    if (n != MAP_W) {
+      lerr(L, "row%d has %d squares, needs %d", r, n, MAP_W);
+      return 1;
+    }
+    for (int c = 0; c < MAP_W; c++) {
+      const char *k = strchr(".wvCh", tok[c][0]);
+      if (!k || tok[c][1]) {
+        lerr(L, "row%d column %c: unknown terrain '%s' (. w v C h)", r, 'A' + c, tok[c]);
+        continue;
+      }
+      sc->terrain[(r - 1) * MAP_W + c] = (uint8_t)(k - ".wvCh");
+    }
+    L->rows_seen[r - 1] = 1;
+  } else if (!strcmp(section, "edges")) {
+    static const char *names[] = {"ridge", "stream", "bridge", "road", "pond"};
+    int bit = -1;
+    for (int i = 0; i < 5; i++)
+      if (!strcmp(name, names[i])) bit = 1 << i;
+    if (bit < 0) {
+      lerr(L, "unknown edge kind '%s' (ridge stream bridge road pond)", name);
+      return 1;
+    }
+    int n = tokens(buf, tok, 64);
+    for (int i = 0; i < n; i++) {
+      char *dash = strchr(tok[i], '-');
+      if (!dash) {
+        lerr(L, "edge '%s' is not SQUARE-SQUARE", tok[i]);
+        continue;
+      }
+      *dash = 0;
+      int a = parse_sq(tok[i]), b = parse_sq(dash + 1);
+      if (a < 0 || b < 0) {
+        lerr(L, "edge %s-%s: no such square", tok[i], dash + 1);
+        continue;
+      }
+      int d = -1;
+      for (int k = 0; k < 4; k++)
+        if (sc->nb[a][k] == b) d = k;
+      if (d < 0) {
+        lerr(L, "edge %s-%s: squares are not orthogonally adjacent", tok[i], dash + 1);
+        continue;
+      }
+      sc->edge[a][d] |= (uint8_t)bit;
+      sc->edge[b][(d + 2) & 3] |= (uint8_t)bit;
+    }
+  } else if (!strcmp(section, "places")) {
+    int sq = parse_sq(buf);
+    if (sq < 0) {
+      lerr(L, "place %s: '%s' is not a square", name, value);
+      return 1;
+    }
+    for (int i = 0; i < V_COUNT; i++)
+      if (!strcmp(name, place_ids[i])) {
+        sc->vsq[i] = (uint8_t)sq;
+        L->places_seen |= 1 << i;
+      }
+    if (!sc->sqname[sq][0]) snprintf(sc->sqname[sq], sizeof sc->sqname[sq], "%s", name);
+  } else {
+    lerr(L, "unknown section [%s] (terrain, edges, places)", section);
+  }
+  return 1;
+}
+
+/* ---------------------------------------------------------------- units.ini */
+static int units_handler(void *user, const char *section, const char *name, const char *value) {
+  Loader *L = user;
+  Scen *sc = L->sc;
+  char buf[512];
+  char *tok[16];
+  snprintf(buf, sizeof buf, "%s", value);
+  if (!strcmp(section, "leaders")) {
+    int sq = parse_sq(buf);
+    int who = !strcmp(name, "napoleon") ? 0 : !strcmp(name, "wellington") ? 1 : -1;
+    if (who < 0) lerr(L, "unknown leader '%s' (napoleon, wellington)", name);
+    else if (sq < 0) lerr(L, "leader %s: '%s' is not a square", name, value);
+    else sc->leader_start[who] = (uint8_t)sq;
+  } else if (!strcmp(section, "units")) {
+    if (sc->nunits >= MAX_UNITS) {
+      lerr(L, "more than %d units", MAX_UNITS);
+      return 1;
+    }
+    UnitDef *u = &sc->unit[sc->nunits];
+    memset(u, 0, sizeof *u);
+    u->group = -1;
+    if (strlen(name) >= sizeof u->name) {
+      lerr(L, "unit name '%s' longer than %zu characters", name, sizeof u->name - 1);
+      return 1;
+    }
+    if (scen_unit(sc, name) >= 0) {
+      lerr(L, "unit '%s' defined twice", name);
+      return 1;
+    }
+    snprintf(u->name, sizeof u->name, "%s", name);
+    take_quoted(buf, u->longname, sizeof u->longname);
+    int n = tokens(buf, tok, 16);
+    if (n != 7) {
+      lerr(L, "unit %s: expected 'army kind full reduced flags square facing \"name\"'", name);
+      return 1;
+    }
+    int army = !strcmp(tok[0], "fr") ? ARMY_FR : !strcmp(tok[0], "br") ? ARMY_BR
+               : !strcmp(tok[0], "pr") ? ARMY_PR : -1;
+    if (army < 0) {
+      lerr(L, "unit %s: unknown army '%s' (fr br pr)", name, tok[0]);
+      return 1;
+    }
+    u->army = (uint8_t)army;
+    if (!strcmp(tok[1], "inf")) u->kind = K_INF;
+    else if (!strcmp(tok[1], "cav")) u->kind = K_CAV;
+    else {
+      lerr(L, "unit %s: unknown kind '%s' (inf cav)", name, tok[1]);
+      return 1;
+    }
+    int full, red;
+    if (parse_int(tok[2], 1, 20, &full) || parse_int(tok[3], 0, 19, &red) || red >= full) {
+      lerr(L, "unit %s: battle values '%s %s' (full 1..20, reduced 0..full-1)", name, tok[2],
+           tok[3]);
+      return 1;
+    }
+    if (full == 1 && red != 0) lerr(L, "unit %s: a 1-BP unit has no reduced side", name);
+    u->bp_full = (uint8_t)full;
+    u->bp_red = (uint8_t)red;
+    int light = 0;
+    if (strcmp(tok[4], "-")) {
+      char *save = NULL;
+      for (char *f = strtok_r(tok[4], ",", &save); f; f = strtok_r(NULL, ",", &save)) {
+        if (!strcmp(f, "elite")) u->elite = 1;
+        else if (!strcmp(f, "heavy")) u->heavy = 1;
+        else if (!strcmp(f, "light")) light = 1;
+        else lerr(L, "unit %s: unknown flag '%s' (elite heavy light)", name, f);
+      }
+    }
+    if (u->kind == K_CAV && u->heavy == light)
+      lerr(L, "unit %s: cavalry must be heavy or light", name);
+    if (u->kind == K_INF && (u->heavy || light))
+      lerr(L, "unit %s: infantry cannot be heavy or light", name);
+    if (army == ARMY_PR && (u->elite || u->heavy))
+      lerr(L, "unit %s: Prussian units are never elite or heavy (R-2.3)", name);
+    if (tok[5][0] == '@') {
+      if (army != ARMY_PR) lerr(L, "unit %s: only Prussian units arrive as reinforcements", name);
+      int g = -1;
+      for (int i = 0; i < sc->ngroups; i++)
+        if (!strcmp(sc->group[i].name, tok[5] + 1)) g = i;
+      if (g < 0) {
+        if (sc->ngroups >= MAX_GROUPS) {
+          lerr(L, "too many reinforcement groups");
+          return 1;
+        }
+        g = sc->ngroups++;
+        snprintf(sc->group[g].name, sizeof sc->group[g].name, "%s", tok[5] + 1);
+      }
+      u->group = (int8_t)g;
+      u->start_sq = SQ_OFF;
+      u->start_facing = DIR_W;
+    } else {
+      int sq = parse_sq(tok[5]);
+      int f = parse_dir(tok[6]);
+      if (sq < 0) lerr(L, "unit %s: '%s' is not a square", name, tok[5]);
+      if (f < 0) lerr(L, "unit %s: facing '%s' is not N, E, S or W", name, tok[6]);
+      if (sq < 0 || f < 0) return 1;
+      if (army == ARMY_PR) lerr(L, "unit %s: Prussian units start off the map (R-3.4)", name);
+      for (int i = 0; i < sc->nunits; i++)
+        if (sc->unit[i].start_sq == sq) {
+          char s[4];
+          sq_name(sq, s);
+          lerr(L, "unit %s: square %s already holds %s (R-6.4)", name, s, sc->unit[i].name);
+        }
+      u->start_sq = (uint8_t)sq;
+      u->start_facing = (uint8_t)f;
+    }
+    sc->nunits++;
+  } else if (!strcmp(section, "reinforcements")) {
+    int n = tokens(buf, tok, 16);
+    int g = -1;
+    for (int i = 0; i < sc->ngroups; i++)
+      if (!strcmp(sc->group[i].name, name)) g = i;
+    if (g < 0) {
+      if (sc->ngroups >= MAX_GROUPS) {
+        lerr(L, "too many reinforcement groups");
+        return 1;
+      }
+      g = sc->ngroups++;
+      snprintf(sc->group[g].name, sizeof sc->group[g].name, "%s", name);
+    }
+    GroupDef *G = &sc->group[g];
+    int turn;
+    if (n < 2 || parse_int(tok[0], 1, MAX_TURNS, &turn)) {
+      lerr(L, "group %s: expected 'turn square square ...'", name);
+      return 1;
+    }
+    G->turn = (uint8_t)turn;
+    G->nentry = 0;
+    for (int i = 1; i < n; i++) {
+      int sq = parse_sq(tok[i]);
+      if (sq < 0) {
+        lerr(L, "group %s: '%s' is not a square", name, tok[i]);
+        continue;
+      }
+      int r = sq / MAP_W, c = sq % MAP_W;
+      if (r != 0 && r != MAP_H - 1 && c != 0 && c != MAP_W - 1)
+        lerr(L, "group %s: entry %s is not an edge square (R-11.3)", name, tok[i]);
+      if (G->nentry < MAX_ENTRY) G->entry[G->nentry++] = (uint8_t)sq;
+      else lerr(L, "group %s: more than %d entry squares", name, MAX_ENTRY);
+    }
+  } else {
+    lerr(L, "unknown section [%s] (leaders, units, reinforcements)", section);
+  }
+  return 1;
+}
+
+/* ---------------------------------------------------------------- cards.ini */
+static int cards_handler(void *user, const char *section, const char *name, const char *value) {
+  Loader *L = user;
+  Scen *sc = L->sc;
+  char buf[512];
+  char *tok[8];
+  if (strcmp(section, "cards")) {
+    lerr(L, "unknown section [%s] (cards)", section);
+    return 1;
+  }
+  if (sc->ncards >= 55 + 9) {
+    lerr(L, "more than %d cards", MAX_CARDS);
+    return 1;
+  }
+  if (scen_card(sc, name) >= 0) {
+    lerr(L, "card %s defined twice", name);
+    return 1;
+  }
+  CardDef *c = &sc->card[sc->ncards];
+  memset(c, 0, sizeof *c);
+  if (strlen(name) >= sizeof c->id) {
+    lerr(L, "card id '%s' too long", name);
+    return 1;
+  }
+  snprintf(c->id, sizeof c->id, "%s", name);
+  snprintf(buf, sizeof buf, "%s", value);
+  take_quoted(buf, c->name, sizeof c->name);
+  int n = tokens(buf, tok, 8);
+  if (n != 4) {
+    lerr(L, "card %s: expected 'army mp bp action \"Name\"'", name);
+    return 1;
+  }
+  int army = !strcmp(tok[0], "fr") ? ARMY_FR : !strcmp(tok[0], "br") ? ARMY_BR
+             : !strcmp(tok[0], "pr") ? ARMY_PR : -1;
+  int mp, bp;
+  if (army < 0) {
+    lerr(L, "card %s: unknown army '%s' (fr br pr)", name, tok[0]);
+    return 1;
+  }
+  if (parse_int(tok[1], 0, 12, &mp) || parse_int(tok[2], 0, 12, &bp)) {
+    lerr(L, "card %s: movement and battle values must be 0..12", name);
+    return 1;
+  }
+  c->army = (uint8_t)army;
+  c->mp = (uint8_t)mp;
+  c->bp = (uint8_t)bp;
+  const char *act = tok[3];
+  if (!strcmp(act, "-")) c->action = ACT_NONE;
+  else if (!strcmp(act, "artillery")) c->action = ACT_ARTILLERY;
+  else if (!strncmp(act, "command:", 8)) {
+    int a, d;
+    if (sscanf(act + 8, "%d/%d", &a, &d) != 2 || a < 0 || d < 0 || a > 9 || d > 9) {
+      lerr(L, "card %s: command needs 'command:ATT/DEF'", name);
+      return 1;
+    }
+    c->action = ACT_COMMAND;
+    c->cmd_att = (uint8_t)a;
+    c->cmd_def = (uint8_t)d;
+  } else if (!strcmp(act, "charge")) c->action = ACT_CHARGE;
+  else if (!strcmp(act, "force-charge")) c->action = ACT_FORCE_CHARGE;
+  else if (!strcmp(act, "elite")) c->action = ACT_ELITE;
+  else if (!strcmp(act, "rally")) c->action = ACT_RALLY;
+  else if (!strcmp(act, "health")) c->action = ACT_HEALTH;
+  else {
+    lerr(L, "card %s: unknown action '%s'", name, act);
+    return 1;
+  }
+  if (army == ARMY_PR &&
+      (c->action == ACT_COMMAND || c->action == ACT_ELITE || c->action == ACT_HEALTH))
+    lerr(L, "card %s: Prussian cards have no command, elite or health action (R-9.2, R-9.6)",
+         name);
+  if (army == ARMY_FR && c->action == ACT_HEALTH)
+    lerr(L, "card %s: Napoleon's health is a British card (R-9.7)", name);
+  L->cards_seen[army]++;
+  sc->ncards++;
+  return 1;
+}
+
+/* ---------------------------------------------------------------- parameters */
+static int param_set(Loader *L, const char *name, const char *value) {
+  Params *p = &L->sc->p;
+  char buf[512];
+  char *tok[32];
+  snprintf(buf, sizeof buf, "%s", value);
+  int n = tokens(buf, tok, 32);
+  int v[32];
+  if (!strcmp(name, "victory")) {
+    uint8_t mask = 0;
+    for (int i = 0; i < n; i++) {
+      int k = -1;
+      for (int j = 0; j < V_COUNT; j++)
+        if (!strcmp(tok[i], place_ids[j])) k = j;
+      if (k < 0) lerr(L, "victory: unknown square id '%s'", tok[i]);
+      else mask |= (uint8_t)(1 << k);
+    }
+    L->sc->vsq_active = mask;
+    return 0;
+  }
+  for (int i = 0; i < n; i++)
+    if (parse_int(tok[i], -20, 1000, &v[i])) {
+      lerr(L, "%s: '%s' is not a whole number", name, tok[i]);
+      return -1;
+    }
+  struct { const char *k; int *dst; } one[] = {
+      {"turns", &p->turns},
+      {"hand_fr", &p->hand_fr},
+      {"hand_br", &p->hand_br},
+      {"round_limit", &p->round_limit},
+      {"cdp_hougoumont", &p->cdp[0]},
+      {"cdp_lhs", &p->cdp[1]},
+      {"cdp_frischermont", &p->cdp[2]},
+      {"charge_all_cards", &p->charge_all_cards},
+      {"three_player", &p->three_player},
+      {"bidding", &p->bidding},
+      {"prussians", &p->prussians},
+      {"prussian_shift", &p->prussian_shift},
+      {"elite_mult", &p->elite_mult},
+      {"flank_mult", &p->flank_mult},
+      {"rear_mult", &p->rear_mult},
+      {"heavy_charge", &p->heavy_charge},
+      {"light_charge", &p->light_charge},
+      {"terrain_mult", &p->terrain_mult},
+      {"castle_mult", &p->castle_mult},
+      {"max_attackers", &p->max_attackers},
+      {"short_castles", &p->short_castles_needed},
+      {"short_castles_msj", &p->short_castles_msj},
+  };
+  for (size_t i = 0; i < sizeof one / sizeof one[0]; i++)
+    if (!strcmp(name, one[i].k)) {
+      if (n != 1) {
+        lerr(L, "%s takes one number", name);
+        return -1;
+      }
+      *one[i].dst = v[0];
+      return 0;
+    }
+  if (!strcmp(name, "hand_pr")) {
+    if (n < 1 || n > MAX_TURNS) {
+      lerr(L, "hand_pr takes 1..%d numbers (one per turn)", MAX_TURNS);
+      return -1;
+    }
+    for (int i = 0; i < MAX_TURNS; i++) p->hand_pr[i + 1] = i < n ? v[i] : v[n - 1];
+    return 0;
+  }
+  struct { const char *k; int idx[3]; int nidx; } vp[] = {
+      {"vp_msj", {V_MSJ}, 1},
+      {"vp_hougoumont", {V_HOUGOUMONT}, 1},
+      {"vp_lhs", {V_LHS}, 1},
+      {"vp_frischermont", {V_FRISCHERMONT}, 1},
+      {"vp_plancenoit", {V_PLANC1, V_PLANC2, V_PLANC3}, 3},
+  };
+  for (size_t i = 0; i < sizeof vp / sizeof vp[0]; i++)
+    if (!strcmp(name, vp[i].k)) {
+      if (n != 2) {
+        lerr(L, "%s takes two numbers: French VP, Allied VP", name);
+        return -1;
+      }
+      for (int j = 0; j < vp[i].nidx; j++) {
+        p->vp_fr[vp[i].idx[j]] = v[0];
+        p->vp_al[vp[i].idx[j]] = v[1];
+      }
+      return 0;
+    }
+  lerr(L, "unknown parameter '%s' (see docs/PARAMETERS.md)", name);
+  return -1;
+}
+
+static int params_handler(void *user, const char *section, const char *name, const char *value) {
+  Loader *L = user;
+  if (!strcmp(section, "base") || !strcmp(section, "params") || !strcmp(section, L->scen))
+    param_set(L, name, value);
+  else if (!strcmp(section, "variant")) {
+    if (strcmp(name, "description")) lerr(L, "[variant] knows only 'description'");
+  } else if (strcmp(section, "short") && strcmp(section, "long"))
+    lerr(L, "unknown section [%s] (base, params, short, long, variant)", section);
+  return 1;
+}
+
+static void defaults(Params *p) {
+  memset(p, 0, sizeof *p);
+  p->turns = 7;
+  p->hand_fr = 15;
+  p->hand_br = 12;
+  int pr[] = {0, 1, 3, 4, 6, 7, 8};
+  for (int t = 1; t <= MAX_TURNS; t++) p->hand_pr[t] = pr[t <= 7 ? t - 1 : 6];
+  p->round_limit = 5;
+  p->cdp[0] = 4, p->cdp[1] = 2, p->cdp[2] = 1;
+  p->vp_fr[V_MSJ] = 15;
+  p->vp_fr[V_HOUGOUMONT] = 5, p->vp_al[V_HOUGOUMONT] = 10;
+  p->vp_fr[V_LHS] = 5, p->vp_al[V_LHS] = 5;
+  p->vp_al[V_PLANC1] = p->vp_al[V_PLANC2] = p->vp_al[V_PLANC3] = 2;
+  p->bidding = 1;
+  p->prussians = 1;
+  p->elite_mult = 2, p->flank_mult = 2, p->rear_mult = 3;
+  p->heavy_charge = 3, p->light_charge = 2;
+  p->terrain_mult = 2, p->castle_mult = 2;
+  p->max_attackers = 4;
+  p->short_castles_needed = 3;
+  p->short_castles_msj = 2;
+}
+
+const char *scen_default_dir(void) {
+  static __thread char dir[4096];
+  const char *env = getenv("WATERLOO_DATA");
+  if (env && *env) return env;
+  if (access("scenarios/map.ini", R_OK) == 0) return "scenarios";
+  char exe[4096];
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (n > 0) {
+    exe[n] = 0;
+    char *slash = strrchr(exe, '/');
+    if (slash) {
+      *slash = 0;
+      snprintf(dir, sizeof dir, "%s/scenarios", exe);
+      return dir;
+    }
+  }
+  return "scenarios";
+}
+
+/* final checks that need the whole data set */
+static void validate(Loader *L) {
+  Scen *sc = L->sc;
+  for (int r = 0; r < MAP_H; r++)
+    if (!L->rows_seen[r]) lerr(L, "map: row%d missing", r + 1);
+  for (int i = 0; i < V_COUNT; i++)
+    if (!(L->places_seen & (1 << i))) lerr(L, "map: place '%s' missing", place_ids[i]);
+  int ncastle = 0;
+  for (int sq = 0; sq < NSQ; sq++) sc->castle_of[sq] = -1, sc->vsq_of[sq] = -1;
+  for (int i = 0; i < V_COUNT; i++)
+    if (L->places_seen & (1 << i)) sc->vsq_of[sc->vsq[i]] = (int8_t)i;
+  int castle_places[MAX_CASTLES] = {V_HOUGOUMONT, V_LHS, V_FRISCHERMONT};
+  for (int i = 0; i < MAX_CASTLES; i++) {
+    int sq = sc->vsq[castle_places[i]];
+    sc->castle_sq[i] = (uint8_t)sq;
+    if (sc->terrain[sq] != T_CASTLE)
+      lerr(L, "map: %s is not a castle square (C)", place_ids[castle_places[i]]);
+    sc->castle_of[sq] = (int8_t)i;
+  }
+  for (int sq = 0; sq < NSQ; sq++) {
+    if (sc->terrain[sq] == T_CASTLE) ncastle++;
+    for (int d = 0; d < 4; d++)
+      if ((sc->edge[sq][d] & E_BRIDGE) && !(sc->edge[sq][d] & E_STREAM)) {
+        char a[4];
+        sq_name(sq, a);
+        lerr(L, "map: bridge at %s side %c is not on a stream", a, "NESW"[d]);
+      }
+  }
+  if (ncastle != MAX_CASTLES) lerr(L, "map: %d castle squares, expected 3", ncastle);
+  int count[3] = {0, 0, 0};
+  for (int i = 0; i < sc->nunits; i++) count[sc->unit[i].army]++;
+  if (sc->nunits == 0) lerr(L, "units: none defined");
+  for (int i = 0; i < sc->ngroups; i++)
+    if (sc->group[i].nentry == 0) lerr(L, "units: group %s has no entry squares", sc->group[i].name);
+  for (int w = 0; w < 2; w++)
+    if (sc->leader_start[w] == SQ_NONE)
+      lerr(L, "units: %s has no square", w ? "wellington" : "napoleon");
+  for (int u = 0; u < sc->nunits; u++) {
+    int a = sc->unit[u].army, side = a == ARMY_FR ? 0 : 1;
+    sc->army_units[a][sc->n_army_units[a]++] = (uint8_t)u;
+    sc->side_units[side][sc->n_side_units[side]++] = (uint8_t)u;
+  }
+  for (int a = 0; a < 3; a++) {
+    sc->army_cards[a] = 0;
+    for (int i = 0; i < sc->ncards; i++)
+      if (sc->card[i].army == a) sc->army_cards[a] |= 1ull << i;
+  }
+  if (sc->p.turns < 1 || sc->p.turns > MAX_TURNS) lerr(L, "params: turns must be 1..%d", MAX_TURNS);
+  if (!sc->vsq_active) lerr(L, "params: no victory squares");
+}
+
+int scen_load(Scen *sc, const char *dir, const char *scenario, const char *variants, char *err,
+              size_t errlen) {
+  memset(sc, 0, sizeof *sc);
+  err[0] = 0;
+  Loader L = {.sc = sc, .err = err, .errlen = errlen};
+  char path[4200];
+  if (strcmp(scenario, "short") && strcmp(scenario, "long")) {
+    snprintf(err, errlen, "unknown scenario '%s' (short, long)", scenario);
+    return -1;
+  }
+  L.scen = scenario;
+  sc->scenario = !strcmp(scenario, "long") ? SC_LONG : SC_SHORT;
+  snprintf(sc->scen_name, sizeof sc->scen_name, "%s", scenario);
+  snprintf(sc->variant_names, sizeof sc->variant_names, "%s",
+           variants && *variants ? variants : "base");
+  sc->leader_start[0] = sc->leader_start[1] = SQ_NONE;
+  for (int sq = 0; sq < NSQ; sq++)
+    for (int d = 0; d < 4; d++) {
+      int r = sq / MAP_W, c = sq % MAP_W;
+      int rr = r + (d == DIR_S) - (d == DIR_N), cc = c + (d == DIR_E) - (d == DIR_W);
+      sc->nb[sq][d] = (rr < 0 || rr >= MAP_H || cc < 0 || cc >= MAP_W) ? SQ_NONE
+                                                                        : (uint8_t)(rr * MAP_W + cc);
+    }
+  defaults(&sc->p);
+  snprintf(path, sizeof path, "%s/map.ini", dir);
+  parse_file(&L, path, map_handler, 1);
+  snprintf(path, sizeof path, "%s/units.ini", dir);
+  parse_file(&L, path, units_handler, 1);
+  snprintf(path, sizeof path, "%s/cards.ini", dir);
+  parse_file(&L, path, cards_handler, 1);
+  snprintf(path, sizeof path, "%s/params.ini", dir);
+  parse_file(&L, path, params_handler, 1);
+  if (variants && *variants) {
+    char list[256];
+    snprintf(list, sizeof list, "%s", variants);
+    char *save = NULL;
+    for (char *v = strtok_r(list, ",", &save); v; v = strtok_r(NULL, ",", &save)) {
+      if (!*v) continue;
+      for (char *q = v; *q; q++)
+        if (!isalnum((unsigned char)*q) && *q != '-' && *q != '_') {
+          snprintf(err + strlen(err), errlen - strlen(err), "%sbad variant name '%s'",
+                   *err ? "\n" : "", v);
+          return -1;
+        }
+      snprintf(path, sizeof path, "%s/variants/%s.ini", dir, v);
+      if (access(path, R_OK) != 0) {
+        if (!strcmp(v, "base")) continue;
+        size_t u = strlen(err);
+        snprintf(err + u, errlen - u, "%s%s: no such variant '%s'", u ? "\n" : "", path, v);
+        return -1;
+      }
+      parse_file(&L, path, params_handler, 1);
+    }
+  }
+  L.file = dir;
+  L.line = 0;
+  if (L.nerr == 0) validate(&L);
+  if (L.nerr > 12) {
+    size_t u = strlen(err);
+    snprintf(err + u, errlen - u, "\n(%d errors in all)", L.nerr);
+  }
+  if (!sc->p.prussians) {
+    /* short game: Prussian units and cards are not in play (R-1.3) */
+  }
+  return L.nerr ? -1 : 0;
+}

@@ -1,0 +1,235 @@
+/* Text forms: action notation (prints and parses), the text board, one-line descriptions. */
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine.h"
+
+static const char DIRS[] = "NESW";
+
+const char *side_name(int side) { return side == FRENCH ? "French" : "Allied"; }
+const char *army_name(int army) {
+  return army == ARMY_FR ? "French" : army == ARMY_BR ? "British" : "Prussian";
+}
+const char *action_kind_name(int k) {
+  static const char *n[] = {"-", "artillery", "command", "charge", "force-charge", "elite", "rally",
+                            "health"};
+  return k >= 0 && k < ACT_COUNT ? n[k] : "?";
+}
+const char *phase_name(int ph) {
+  static const char *n[] = {"?", "bid", "round", "move", "evade", "leader", "declare", "fire",
+                            "attack-cards", "defence-cards", "loss", "advance", "attacker-loss",
+                            "rally", "reaction", "over"};
+  return ph >= 0 && ph <= PH_OVER ? n[ph] : "?";
+}
+
+static const char *unit_name(const Scen *sc, int u) {
+  return u >= 0 && u < sc->nunits ? sc->unit[u].name : "?";
+}
+static const char *card_id(const Scen *sc, int c) {
+  return c >= 0 && c < sc->ncards ? sc->card[c].id : "?";
+}
+
+int action_format(const Scen *sc, const State *s, Action a, char *buf, size_t len) {
+  char q[4], r[4];
+  switch (a.t) {
+  case A_END:
+    return snprintf(buf, len, s->phase == PH_ROUND && s->ncards == 0 ? "pass" : "end");
+  case A_PLAY_MOVE: return snprintf(buf, len, "play %s move", card_id(sc, a.a));
+  case A_ARTY: return snprintf(buf, len, "play %s fire %s", card_id(sc, a.a), unit_name(sc, a.b));
+  case A_CHARGE:
+    return snprintf(buf, len, "play %s charge %s %d", card_id(sc, a.a), unit_name(sc, a.b), a.c);
+  case A_FORCE:
+    return snprintf(buf, len, "play %s force %s %d", card_id(sc, a.a), unit_name(sc, a.b), a.c);
+  case A_RALLY:
+    if (a.a == CARD_NONE) return snprintf(buf, len, "rally %s", unit_name(sc, a.b));
+    return snprintf(buf, len, "play %s rally %s", card_id(sc, a.a), unit_name(sc, a.b));
+  case A_RALLY_DONE: return snprintf(buf, len, "rally done");
+  case A_RESTORE: return snprintf(buf, len, "play %s restore %s", card_id(sc, a.a), unit_name(sc, a.b));
+  case A_HEALTH: return snprintf(buf, len, "play %s health", card_id(sc, a.a));
+  case A_STEP:
+    sq_name(a.a < sc->nunits && s->usq[a.a] < NSQ ? sc->nb[s->usq[a.a]][a.b & 3] : -1, q);
+    return snprintf(buf, len, "move %s %s %c", unit_name(sc, a.a), q, DIRS[a.c & 3]);
+  case A_TURN: return snprintf(buf, len, "turn %s %c", unit_name(sc, a.a), DIRS[a.b & 3]);
+  case A_LEAD: {
+    int l = s->card_army == ARMY_FR ? 0 : 1;
+    sq_name(s->leader[l] < NSQ ? sc->nb[s->leader[l]][a.b & 3] : -1, q);
+    return snprintf(buf, len, "leader %s", q);
+  }
+  case A_ENTER:
+    sq_name(a.b, q);
+    return snprintf(buf, len, "enter %s %s %c", unit_name(sc, a.a), q, DIRS[a.c & 3]);
+  case A_DONE: return snprintf(buf, len, "done");
+  case A_DECLARE: {
+    sq_name(a.a, q);
+    int n = snprintf(buf, len, "attack %s from", q);
+    const char *sep = " ";
+    for (int d = 0; d < 4; d++)
+      if (a.b & (1 << d)) {
+        sq_name(sc->nb[a.a][d], r);
+        n += snprintf(buf + n, len > (size_t)n ? len - (size_t)n : 0, "%s%s", sep, r);
+        sep = ",";
+      }
+    return n;
+  }
+  case A_NOBATTLE: return snprintf(buf, len, "noattack");
+  case A_BCARD:
+    return snprintf(buf, len, "battle %s%s", card_id(sc, a.a),
+                    a.b == BP_COMMAND ? " command" : a.b == BP_ELITE ? " elite" : "");
+  case A_BDONE: return snprintf(buf, len, "battle done");
+  case A_NOFIRE: return snprintf(buf, len, "nofire");
+  case A_REDUCE: return snprintf(buf, len, "reduce");
+  case A_RETREAT:
+    sq_name(a.a, q);
+    return snprintf(buf, len, "retreat %s %c", q, DIRS[a.b & 3]);
+  case A_CDP: return snprintf(buf, len, "castle");
+  case A_ADVANCE:
+    sq_name(s->bdef_sq < NSQ ? sc->nb[s->bdef_sq][a.a & 3] : -1, q);
+    return snprintf(buf, len, "advance %s %c", q, DIRS[a.b & 3]);
+  case A_LOSE:
+    sq_name(s->bdef_sq < NSQ ? sc->nb[s->bdef_sq][a.a & 3] : -1, q);
+    return snprintf(buf, len, "lose %s", q);
+  case A_EVADE:
+    sq_name(a.b, q);
+    return snprintf(buf, len, "evade %s %s %c", unit_name(sc, a.a), q, DIRS[a.c & 3]);
+  case A_NOEVADE: return snprintf(buf, len, "noevade");
+  case A_PLACE:
+    sq_name(a.a, q);
+    return snprintf(buf, len, "place %s", q);
+  case A_BID:
+    return snprintf(buf, len, "bid %s", a.a == CARD_NONE ? "none" : card_id(sc, a.a));
+  default: return snprintf(buf, len, "?");
+  }
+}
+
+/* lower-case, single spaces, no leading/trailing blanks */
+static void normalize(const char *in, char *out, size_t len) {
+  size_t n = 0;
+  int space = 1;
+  for (; *in && n + 1 < len; in++) {
+    unsigned char ch = (unsigned char)*in;
+    if (isspace(ch)) {
+      if (!space) out[n++] = ' ';
+      space = 1;
+    } else {
+      out[n++] = (char)tolower(ch);
+      space = 0;
+    }
+  }
+  while (n > 0 && out[n - 1] == ' ') n--;
+  out[n] = 0;
+}
+
+int action_parse(const Scen *sc, const State *s, const char *text, Action *a, char *err,
+                 size_t errlen) {
+  char want[160], have[160], alt[160];
+  normalize(text, want, sizeof want);
+  if (!strcmp(want, "pass")) snprintf(want, sizeof want, "end");
+  ActList *L = malloc(sizeof *L);
+  if (!L) {
+    snprintf(err, errlen, "out of memory");
+    return -1;
+  }
+  gs_legal(sc, s, L);
+  for (int i = 0; i < L->n; i++) {
+    action_format(sc, s, L->a[i], alt, sizeof alt);
+    normalize(alt, have, sizeof have);
+    if (!strcmp(have, "pass")) snprintf(have, sizeof have, "end");
+    int match = !strcmp(have, want);
+    if (!match && L->a[i].t == A_STEP) {            /* "move UNIT SQ" keeps the facing */
+      size_t k = strlen(have);
+      if (k > 2 && !strncmp(have, want, k - 2) && strlen(want) == k - 2 &&
+          (L->a[i].b == L->a[i].c))
+        match = 1;
+    }
+    if (match) {
+      *a = L->a[i];
+      free(L);
+      return 0;
+    }
+  }
+  free(L);
+  snprintf(err, errlen, "'%s' is not a legal action now (%s phase; try 'legal')", text,
+           phase_name(s->phase));
+  return -1;
+}
+
+void gs_describe(const Scen *sc, const State *s, char *buf, size_t len) {
+  if (s->phase == PH_OVER) {
+    int vp[2];
+    gs_score(sc, s, vp);
+    if (sc->scenario == SC_LONG)
+      snprintf(buf, len, "game over after turn %d: %s (VP French %d, Allied %d)", s->turn,
+               s->result == 1 ? "French win" : s->result == 2 ? "Allied win" : "draw", vp[0], vp[1]);
+    else
+      snprintf(buf, len, "game over after turn %d: %s", s->turn,
+               s->result == 1 ? "French win" : "Allied win");
+    return;
+  }
+  snprintf(buf, len, "turn %d/%d, %s round (%d cards played), phase %s, %s to decide; hands: "
+                     "French %d, British %d, Prussian %d",
+           s->turn, sc->p.turns, side_name(s->active), s->ncards, phase_name(s->phase),
+           side_name(s->decider), hand_count(sc, s, ARMY_FR), hand_count(sc, s, ARMY_BR),
+           hand_count(sc, s, ARMY_PR));
+}
+
+/* ---------------------------------------------------------------- the board */
+static void color(FILE *f, int on, const char *code) {
+  if (on) fprintf(f, "\033[%sm", code);
+}
+
+void board_print(const Scen *sc, const State *s, FILE *f, int col) {
+  static const char TER[] = ".wvCh";
+  static const char *ARROW[] = {"^", ">", "v", "<"};
+  fprintf(f, "     ");
+  for (int c = 0; c < MAP_W; c++) fprintf(f, "  %c  ", 'A' + c);
+  fprintf(f, "\n");
+  for (int r = 0; r < MAP_H; r++) {
+    fprintf(f, "%3d  ", r + 1);
+    for (int c = 0; c < MAP_W; c++) {
+      int sq = r * MAP_W + c;
+      int u = unit_at(sc, s, sq);
+      char t = TER[sc->terrain[sq]];
+      if (s->leader[0] == sq) t = 'N';
+      if (s->leader[1] == sq) t = 'W';
+      if (t == 'N' || t == 'W') color(f, col, "1");
+      fputc(t, f);
+      if (t == 'N' || t == 'W') color(f, col, "0");
+      if (u == UNIT_NONE) {
+        int v = sc->vsq_of[sq];
+        if (v >= 0 && (sc->vsq_active & (1u << v)))
+          fprintf(f, "%s ", (s->owner >> v) & 1 ? "*f" : "*a");
+        else
+          fprintf(f, "   ");
+      } else {
+        int army = sc->unit[u].army;
+        color(f, col, army == ARMY_FR ? "34;1" : army == ARMY_BR ? "31;1" : "30;47");
+        char kind = sc->unit[u].kind == K_CAV ? "fbp"[army] : "FBP"[army];
+        fprintf(f, "%c%d%s", kind, unit_bp(sc, s, u) % 10,
+                sc->terrain[sq] == T_CASTLE ? "+" : ARROW[s->uflag[u] & 3]);
+        color(f, col, "0");
+      }
+      /* east edge */
+      int e = c + 1 < MAP_W ? sc->edge[sq][DIR_E] : 0;
+      fputc(e & E_POND ? '#' : e & E_BRIDGE ? '=' : e & E_STREAM ? '~' : e & E_RIDGE ? '|'
+                                                                   : e & E_ROAD ? ':' : ' ',
+            f);
+    }
+    fprintf(f, "\n     ");
+    if (r + 1 < MAP_H) {
+      for (int c = 0; c < MAP_W; c++) {
+        int e = sc->edge[r * MAP_W + c][DIR_S];
+        const char *m = e & E_POND ? "####" : e & E_BRIDGE ? "~==~" : e & E_STREAM ? "~~~~"
+                        : e & E_RIDGE ? "----" : e & E_ROAD ? " :  " : "    ";
+        fprintf(f, "%s ", m);
+      }
+    }
+    fprintf(f, "\n");
+  }
+  fprintf(f, "Squares: . clear, w woods, v village, C castle, h hill; N Napoleon, W Wellington; "
+             "*a/*f victory square held by Allies/French.\n"
+             "Units: F/f French infantry/cavalry, B/b British, P/p Prussian; digit = battle points; "
+             "^ > v < facing, + in a castle.\n"
+             "Edges: ---- or | ridge, ~ stream, = bridge, : road, # pond.\n");
+}
