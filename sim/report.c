@@ -419,66 +419,70 @@ static void svg_winrate(const SimCfg *c, Cell *cells, Buf *b) {
   buf_printf(b, "</svg>\n");
 }
 
+/* margin bins: 0 alone, then 1..5, 6..10, ... on each side */
+static int vp_bin(int m) { return m == 0 ? 0 : m > 0 ? (m - 1) / 5 + 1 : -((-m - 1) / 5 + 1); }
+
 static void svg_vp(const SimCfg *c, Cell *cells, Buf *b) {
   int li = -1;
   for (int si = 0; si < c->nscen; si++)
     if (!strcmp(c->scen[si], "long")) li = si;
-  int lo = 0, hi = 0, first = 1;
+  int lo = 0, hi = 0;
   for (int pi = 0; pi < c->npair && li >= 0; pi++)
     for (int vi = 0; vi < c->nvar; vi++) {
       const Cell *cl = &cells[cell_id(c, li, pi, vi)];
       for (long i = 0; i < cl->target; i++) {
         if (!cl->have[i]) continue;
-        int m = cl->res[i].vp[0] - cl->res[i].vp[1];
-        if (first || m < lo) lo = m;
-        if (first || m > hi) hi = m;
-        first = 0;
+        int k = vp_bin(cl->res[i].vp[0] - cl->res[i].vp[1]);
+        if (k < lo) lo = k;
+        if (k > hi) hi = k;
       }
     }
-  const int bw = 5;
-  int b0 = (int)floor(lo / (double)bw), b1 = (int)floor(hi / (double)bw);
-  int nb = b1 - b0 + 1;
-  if (nb < 1) nb = 1;
+  int nb = hi - lo + 1;
   int panels = li >= 0 ? c->npair * c->nvar : 0;
   const double W = 780, L = 60, R = 760, ph = 130;
-  double H = 50 + panels * (ph + 20) + 20;
+  double H = 54 + panels * (ph + 20) + 20;
   buf_printf(b, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
                 "font-family=\"sans-serif\">\n<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
              W, H);
-  svg_text(b, W / 2, 22, "middle", 15, "black",
-           li >= 0 ? "Long game: VP margin (French − Allied), bins of 5 VP"
-                   : "Long game: not in this run");
-  double y = 40;
+  svg_text(b, W / 2, 20, "middle", 15, "black",
+           li >= 0 ? "Long game: VP margin, French − Allied" : "Long game: not in this run");
+  svg_text(b, W / 2, 36, "middle", 10, "#444",
+           "bins 0, ±1–5, ±6–10, …; blue: French win, red: Allied win, grey: draw");
+  double y = 44;
   long *cnt = calloc((size_t)nb, sizeof(long));
   for (int pi = 0; pi < c->npair && li >= 0; pi++)
     for (int vi = 0; vi < c->nvar; vi++) {
       const Cell *cl = &cells[cell_id(c, li, pi, vi)];
       memset(cnt, 0, sizeof(long) * (size_t)nb);
       long mx = 1, n = 0;
+      double sum = 0;
       for (long i = 0; i < cl->target; i++) {
         if (!cl->have[i]) continue;
         int m = cl->res[i].vp[0] - cl->res[i].vp[1];
-        int k = (int)floor(m / (double)bw) - b0;
-        if (k >= 0 && k < nb) { cnt[k]++; if (cnt[k] > mx) mx = cnt[k]; }
+        int k = vp_bin(m) - lo;
+        cnt[k]++;
+        if (cnt[k] > mx) mx = cnt[k];
         n++;
+        sum += m;
       }
       char t[300];
-      snprintf(t, sizeof t, "%s — %s vs %s (n=%ld)", c->var[vi], c->pf[pi], c->pa[pi], n);
+      snprintf(t, sizeof t, "%s — %s vs %s (n=%ld, mean margin %+.1f)", c->var[vi], c->pf[pi],
+               c->pa[pi], n, n ? sum / n : 0.0);
       svg_text(b, L, y + 12, "start", 12, "black", t);
       double top = y + 18, base = top + ph - 20, bwpx = (R - L) / nb;
       buf_printf(b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#444\"/>\n", L, base, R, base);
       for (int k = 0; k < nb; k++) {
-        int from = (b0 + k) * bw;
-        const char *col = from >= 0 && from + bw - 1 >= 0 && from > 0 ? "#3b6fb6"
-                        : (from <= 0 && from + bw > 0) ? "#888888" : "#c0392b";
+        int bin = lo + k;
+        const char *col = bin > 0 ? "#3b6fb6" : bin < 0 ? "#c0392b" : "#888888";
         double h = (base - top) * cnt[k] / (double)mx;
         if (cnt[k])
           buf_printf(b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"/>\n",
                      L + k * bwpx + 0.5, base - h, bwpx - 1, h, col);
-        if (nb <= 40 || k % ((nb + 39) / 40) == 0) {
+        if (nb <= 30 || bin % ((nb + 29) / 30) == 0) {
           char lab[16];
-          snprintf(lab, sizeof lab, "%d", from);
-          svg_text(b, L + k * bwpx, base + 12, "middle", 9, "#444", lab);
+          if (bin == 0) snprintf(lab, sizeof lab, "0");
+          else snprintf(lab, sizeof lab, "%+d", bin * 5);
+          svg_text(b, L + (k + 0.5) * bwpx, base + 12, "middle", 9, "#444", lab);
         }
       }
       char mxl[24];

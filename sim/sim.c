@@ -15,7 +15,7 @@
 
 #include "sim_int.h"
 
-#define DEFAULT_GAMES 500
+#define DEFAULT_GAMES 2000
 #define DEFAULT_SEED 1815
 #define DEFAULT_BATCH 100
 
