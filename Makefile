@@ -3,7 +3,7 @@
 # exact command to run is printed.
 CC      ?= gcc
 CFLAGS  ?= -O2 -g
-CFLAGS  += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -fopenmp -MMD -MP
+override CFLAGS += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -fopenmp -MMD -MP
 LDLIBS  += -linih -lcjson -lreadline -lm
 BUILD   := build
 SRC     := $(wildcard engine/*.c ai/*.c sim/*.c cli/*.c play/*.c)
@@ -56,7 +56,9 @@ run: waterloo
 test: $(BUILD)/test-runner waterloo
 	$(BUILD)/test-runner --jobs 2
 
-check: test
+check: mpi waterloo
+	tests/mpi_check.sh
+	$(MAKE) test
 	@echo "make check: all tests passed"
 
 bench: waterloo
