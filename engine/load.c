@@ -547,7 +547,18 @@ static int params_handler(void *user, const char *section, const char *name, con
   Loader *L = user;
   if (!strcmp(section, "base") || !strcmp(section, "params") || !strcmp(section, L->scen))
     param_set(L, name, value);
-  else if (!strcmp(section, "variant")) {
+  else if (!strcmp(section, "short") || !strcmp(section, "long")) {
+    /* the other scenario's section: checked on a scratch copy, not applied */
+    Scen *real = L->sc;
+    Scen *scratch = malloc(sizeof *scratch);
+    if (scratch) {
+      memcpy(scratch, real, sizeof *scratch);
+      L->sc = scratch;
+      param_set(L, name, value);
+      L->sc = real;
+      free(scratch);
+    }
+  } else if (!strcmp(section, "variant")) {
     if (strcmp(name, "description")) lerr(L, "[variant] knows only 'description'");
   } else if (strcmp(section, "short") && strcmp(section, "long"))
     lerr(L, "unknown section [%s] (base, params, short, long, variant)", section);
