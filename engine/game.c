@@ -58,22 +58,10 @@ static inline int sq_free(const Scen *sc, const State *s, int side, int sq) {
   return sq < NSQ && unit_at(sc, s, sq) == UNIT_NONE && !enemy_leader_at(s, side, sq);
 }
 
-/* MP to cross side d of `from`; -1 when impossible */
-static int move_cost(const Scen *sc, int from, int d) {
-  int to = sc->nb[from][d];
-  if (to == SQ_NONE) return -1;
-  int e = sc->edge[from][d];
-  if (e & E_POND) return -1;
-  if ((e & E_ROAD) && (to == sc->vsq[V_MSJ] || to == sc->vsq[V_LHS])) return 1;
-  int c;
-  switch (sc->terrain[to]) {
-  case T_CLEAR: c = 1; break;
-  case T_HILL: c = sc->terrain[from] == T_HILL ? 1 : 2; break;
-  default: c = 2;
-  }
-  if (e & E_RIDGE) c++;
-  if ((e & E_STREAM) && !(e & E_BRIDGE)) c++;
-  return c;
+/* MP to cross side d of `from`; -1 when impossible (table made by scen_load) */
+static inline int move_cost(const Scen *sc, int from, int d) {
+  int c = sc->cost[from][d];
+  return c == 255 ? -1 : c;
 }
 
 /* the card round limit applies to the active side unless the other side has no cards */
@@ -426,10 +414,19 @@ static void resolve_bid(const Scen *sc, State *s) {
 }
 
 static int declare_possible(const Scen *sc, const State *s) {
-  int army = s->card_army, side = side_of_army(army);
-  FOR_SIDE(v, opp(side)) {
-    if (!on_map(s, v) || unit_side(sc, v) == side) continue;
-    if (attackers_of(sc, s, s->usq[v], army)) return 1;
+  int army = s->card_army;
+  FOR_ARMY(u, army) {
+    if (!on_map(s, u) || (s->uflag[u] & (UF_DISORDER | UF_RALLIED | UF_ATTACKED))) continue;
+    int sq = s->usq[u];
+    int castle = sc->terrain[sq] == T_CASTLE;
+    for (int d = 0; d < 4; d++) {
+      if (!castle && d != facing(s, u)) continue;
+      int t = sc->nb[sq][d];
+      if (t == SQ_NONE || (sc->edge[sq][d] & E_POND)) continue;
+      int v = s->occ[t];
+      if (v != UNIT_NONE && sc->unit[v].army != army && side_of_army(sc->unit[v].army) != side_of_army(army))
+        return 1;
+    }
   }
   return 0;
 }

@@ -644,6 +644,26 @@ static void validate(Loader *L) {
   for (int w = 0; w < 2; w++)
     if (sc->leader_start[w] == SQ_NONE)
       lerr(L, "units: %s has no square", w ? "wellington" : "napoleon");
+  for (int from = 0; from < NSQ; from++)     /* movement costs */
+    for (int d = 0; d < 4; d++) {
+      int to = sc->nb[from][d], e = sc->edge[from][d], c;
+      if (to == SQ_NONE || (e & E_POND)) {
+        sc->cost[from][d] = 255;
+        continue;
+      }
+      if ((e & E_ROAD) && (to == sc->vsq[V_MSJ] || to == sc->vsq[V_LHS])) {
+        sc->cost[from][d] = 1;
+        continue;
+      }
+      switch (sc->terrain[to]) {
+      case T_CLEAR: c = 1; break;
+      case T_HILL: c = sc->terrain[from] == T_HILL ? 1 : 2; break;
+      default: c = 2;
+      }
+      if (e & E_RIDGE) c++;
+      if ((e & E_STREAM) && !(e & E_BRIDGE)) c++;
+      sc->cost[from][d] = (uint8_t)c;
+    }
   for (int u = 0; u < sc->nunits; u++) {
     int a = sc->unit[u].army, side = a == ARMY_FR ? 0 : 1;
     sc->army_units[a][sc->n_army_units[a]++] = (uint8_t)u;
