@@ -86,9 +86,10 @@ static int match_run(const Scen *sc, const char *A, const char *B, long seeds, u
 }
 
 static void fmt_elo(char *buf, size_t len, double elo, double margin) {
+  if (fabs(elo) < 0.05) elo = 0.0; /* no "-0.0" */
   if (!isfinite(elo)) snprintf(buf, len, "%s", elo > 0 ? "+inf" : "-inf");
-  else if (!isfinite(margin)) snprintf(buf, len, "%+.1f +/- inf", elo);
-  else snprintf(buf, len, "%+.1f +/- %.1f", elo, margin);
+  else if (!isfinite(margin)) snprintf(buf, len, elo ? "%+.1f +/- inf" : "%.1f +/- inf", elo);
+  else snprintf(buf, len, elo ? "%+.1f +/- %.1f" : "%.1f +/- %.1f", elo, margin);
 }
 
 static void pct(char *buf, size_t len, long k, long n) {
@@ -342,7 +343,9 @@ int cmd_strength(int argc, char **argv) {
         buf_printf(&b, "- heuristic beats random ≥ 90%%: %.1f%% — %s\n", 100 * sc_, sc_ >= 0.9 ? "met" : "NOT met");
       if (!strcmp(pairs[k].a, "mcts:normal") && !strcmp(pairs[k].b, "heuristic"))
         buf_printf(&b, "- mcts:normal beats heuristic ≥ 75%% over both sides: %.1f%% — %s\n", 100 * sc_, sc_ >= 0.75 ? "met" : "NOT met");
-      if (strstr(pairs[k].a, "mcts:normal*") && strstr(pairs[k].b, "mcts:normal")) {
+      const char *star = strchr(pairs[k].a, '*');
+      if (star && !strncmp(pairs[k].a, pairs[k].b, (size_t)(star - pairs[k].a)) &&
+          (pairs[k].b[star - pairs[k].a] == 0 || pairs[k].b[star - pairs[k].a] == '*')) {
         double elo, margin;
         elo_wld(r->w, r->l, r->d, &elo, &margin);
         buf_printf(&b, "- %s over %s gains Elo: %+.1f — %s\n", pairs[k].a, pairs[k].b, elo,

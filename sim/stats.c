@@ -118,9 +118,11 @@ void elo_wld(long w, long l, long d, double *elo, double *margin) {
 static double score_of_elo(double e) { return 1.0 / (1.0 + pow(10.0, -e / 400.0)); }
 
 double sprt_llr(long w, long l, long d, double elo0, double elo1) {
-  double n = (double)(w + l + d);
-  if (n <= 0 || w == 0 || l == 0) return 0;
-  double pw = w / n, pd = d / n;
+  double W = (double)w, L = (double)l, D = (double)d;
+  if (W + L + D <= 0) return 0;
+  if (w == 0 || l == 0) { W += 0.5; L += 0.5; D += 0.5; } /* keep the variance positive */
+  double n = W + L + D;
+  double pw = W / n, pd = D / n;
   double mu = pw + pd / 2;
   double var = (pw + pd / 4) - mu * mu;
   if (var <= 0) return 0;
