@@ -112,6 +112,23 @@ void cfg_line(const SimCfg *c, Buf *b) {
   for (int i = 0; i < c->nvar; i++) buf_printf(b, "%s%s", i ? "," : "", c->var[i]);
   buf_printf(b, "\tpairs=");
   for (int i = 0; i < c->npair; i++) buf_printf(b, "%s%s/%s", i ? "|" : "", c->pf[i], c->pa[i]);
+  buf_printf(b, "\tfp=%08x", c->fp);
+}
+
+uint32_t engine_fingerprint(const SimCfg *c, Cell *cells) {
+  uint32_t h = 2166136261u;
+  for (int si = 0; si < c->nscen; si++) {
+    GameFacts f;
+    char err[256];
+    for (int k = 0; k < 2; k++) {
+      if (run_game_specs(cells[cell_id(c, si, 0, 0)].sc, "random", "random", 1815, (uint64_t)k, &f,
+                         NULL, err, sizeof err))
+        memset(&f, 0xff, sizeof f);
+      const uint8_t *p = (const uint8_t *)&f;
+      for (size_t i = 0; i < sizeof f; i++) h = (h ^ p[i]) * 16777619u;
+    }
+  }
+  return h;
 }
 
 int cfg_parse(const char *line, SimCfg *c) {
@@ -132,6 +149,7 @@ int cfg_parse(const char *line, SimCfg *c) {
     else if (!strcmp(t, "games")) { c->games = strtol(v, NULL, 10); got |= 2; }
     else if (!strcmp(t, "until")) c->until_ci = strtod(v, NULL);
     else if (!strcmp(t, "batch")) c->batch = strtol(v, NULL, 10);
+    else if (!strcmp(t, "fp")) c->fp = (uint32_t)strtoul(v, NULL, 16);
     else if (!strcmp(t, "scen")) { c->nscen = split_list(v, ',', c->scen[0], MAX_SCEN, 16); got |= 4; }
     else if (!strcmp(t, "var")) { c->nvar = split_list(v, ',', c->var[0], MAX_VAR, 64); got |= 8; }
     else if (!strcmp(t, "pairs")) {
@@ -217,6 +235,22 @@ static const char *optval(int argc, char **argv, int *i, const char *name) {
   return NULL;
 }
 
+int cell_reserve(Cell *cl, long n) {
+  if (n <= cl->cap) return 0;
+  long cap = cl->cap ? cl->cap : 256;
+  while (cap < n) cap *= 2;
+  GameFacts *r = realloc(cl->res, sizeof(GameFacts) * (size_t)cap);
+  if (!r) return -1;
+  cl->res = r;
+  uint8_t *h = realloc(cl->have, (size_t)cap);
+  if (!h) return -1;
+  cl->have = h;
+  memset(cl->res + cl->cap, 0, sizeof(GameFacts) * (size_t)(cap - cl->cap));
+  memset(cl->have + cl->cap, 0, (size_t)(cap - cl->cap));
+  cl->cap = cap;
+  return 0;
+}
+
 /* ---------------------------------------------------------------- runner state */
 typedef struct {
   SimCfg cfg;
@@ -261,6 +295,11 @@ static long journal_load(Run *R, const char *path, int check_seed) {
                         "; not resuming from it\n", path, jc.seed, R->cfg.seed);
         break;
       }
+      if (check_seed && jc.fp != R->cfg.fp) {
+        fprintf(stderr, "sim: %s was written by a build whose engine plays differently "
+                        "(fingerprint %08x, now %08x); not resuming from it\n", path, jc.fp, R->cfg.fp);
+        break;
+      }
       continue;
     }
     first = 0;
@@ -283,7 +322,8 @@ static long journal_load(Run *R, const char *path, int check_seed) {
       if (strcmp(scen, R->cfg.scen[cl->si]) || strcmp(var, R->cfg.var[cl->vi]) ||
           strcmp(pf, R->cfg.pf[cl->pi]) || strcmp(pa, R->cfg.pa[cl->pi]))
         continue;
-      if (g.index >= 0 && g.index < R->cfg.games && !cl->have[g.index]) {
+      if (g.index >= 0 && g.index < R->cfg.games && cell_reserve(cl, g.index + 1L) == 0 &&
+          !cl->have[g.index]) {
         cl->res[g.index] = g;
         cl->have[g.index] = 1;
         loaded++;
@@ -458,9 +498,13 @@ static void mpi_share(Run *R, const Work *w, long nw) {
 /* rank 0 loaded the journals: broadcast what it has */
 static void mpi_bcast_loaded(Run *R) {
   for (int c = 0; c < R->nc; c++) {
-    MPI_Bcast(R->cells[c].have, (int)R->cfg.games, MPI_BYTE, 0, MPI_COMM_WORLD);
-    MPI_Bcast(R->cells[c].res, (int)(R->cfg.games * (long)sizeof(GameFacts)), MPI_BYTE, 0,
-              MPI_COMM_WORLD);
+    Cell *cl = &R->cells[c];
+    long cap = cl->cap;
+    MPI_Bcast(&cap, 1, MPI_LONG, 0, MPI_COMM_WORLD);
+    if (cell_reserve(cl, cap)) { fprintf(stderr, "sim: out of memory\n"); MPI_Abort(MPI_COMM_WORLD, 2); }
+    if (cap == 0) continue;
+    MPI_Bcast(cl->have, (int)cap, MPI_BYTE, 0, MPI_COMM_WORLD);
+    MPI_Bcast(cl->res, (int)(cap * (long)sizeof(GameFacts)), MPI_BYTE, 0, MPI_COMM_WORLD);
   }
 }
 #endif
@@ -493,10 +537,7 @@ static int sim_run(Run *R) {
         Cell *cl = &R->cells[cell_id(c, si, pi, vi)];
         cl->si = si; cl->vi = vi; cl->pi = pi;
         cl->sc = sc;
-        cl->res = calloc((size_t)c->games, sizeof(GameFacts));
-        cl->have = calloc((size_t)c->games, 1);
         cl->active = 1;
-        if (!cl->res || !cl->have) { fprintf(stderr, "sim: out of memory\n"); return 2; }
       }
     }
   /* check the player specs before any long work */
@@ -508,6 +549,7 @@ static int sim_run(Run *R) {
       player_free(p);
     }
   }
+  c->fp = engine_fingerprint(c, R->cells);
   if (R->rank == 0 && mkdir_p(c->out)) {
     fprintf(stderr, "sim: cannot create %s: %s\n", c->out, strerror(errno));
     return 2;
@@ -528,6 +570,23 @@ static int sim_run(Run *R) {
   journal_name(R, jp, sizeof jp);
   if (R->rank > 0 || c->shard_n > 1 || c->resume) {
     if (!c->resume) unlink(jp);
+  }
+  if (c->resume) {
+    /* our own journal from another seed or engine build: set it aside, start a new one */
+    FILE *jf = fopen(jp, "r");
+    if (jf) {
+      char line[4096];
+      SimCfg jc;
+      int ok = fgets(line, sizeof line, jf) && cfg_parse(line, &jc) == 0 && jc.seed == c->seed &&
+               jc.fp == c->fp;
+      fclose(jf);
+      if (!ok) {
+        char old[1500];
+        snprintf(old, sizeof old, "%s.stale", jp);
+        if (rename(jp, old) == 0)
+          fprintf(stderr, "sim: moved the unusable journal to %s\n", old);
+      }
+    }
   }
   struct stat stt;
   int fresh = stat(jp, &stt) != 0 || stt.st_size == 0;
@@ -559,6 +618,7 @@ static int sim_run(Run *R) {
       if (!cl->active) continue;
       long from = cl->target, to = from + batch < c->games ? from + batch : c->games;
       cl->target = to;
+      if (cell_reserve(cl, to)) { fprintf(stderr, "sim: out of memory\n"); return 2; }
       for (long i = from; i < to; i++) {
         if (cl->have[i]) continue;
         if (c->shard_n > 1 && i % c->shard_n != c->shard_i) continue;
@@ -781,9 +841,8 @@ int cmd_merge(int argc, char **argv) {
         Cell *cl = &R.cells[cell_id(c, si, pi, vi)];
         cl->si = si; cl->vi = vi; cl->pi = pi;
         cl->sc = sc;
-        cl->res = calloc((size_t)c->games, sizeof(GameFacts));
-        cl->have = calloc((size_t)c->games, 1);
         cl->target = c->games;
+        if (cell_reserve(cl, c->games)) { fprintf(stderr, "merge: out of memory\n"); return 2; }
       }
     }
   for (int d = 0; d < nd; d++) journal_load_dir(&R, dirs[d], 1);

@@ -19,6 +19,7 @@ typedef struct {
   uint64_t seed;
   double until_ci;     /* 0: off                                        */
   long batch;          /* batch size with --until-ci                    */
+  uint32_t fp;         /* engine fingerprint (journal header only)      */
   /* not part of the results: */
   int threads;
   char out[1024];
@@ -30,6 +31,7 @@ typedef struct {
   Scen *sc;
   GameFacts *res;      /* indexed by game index, cfg.games slots        */
   uint8_t *have;
+  long cap;            /* slots allocated in res / have                 */
   long target;         /* games [0, target) make the reported set       */
   long planned, done;  /* in the current batch (for progress lines)     */
   int active;
@@ -40,10 +42,14 @@ static inline int cell_id(const SimCfg *c, int si, int pi, int vi) {
   return (si * c->npair + pi) * c->nvar + vi;
 }
 static inline int ncells(const SimCfg *c) { return c->nscen * c->npair * c->nvar; }
+/* make room for games [0, n); 0 or -1 (out of memory) */
+int cell_reserve(Cell *cl, long n);
 
 /* the header line of a journal (without newline) and its parser */
 void cfg_line(const SimCfg *c, Buf *b);
 int cfg_parse(const char *line, SimCfg *c);
+/* a hash of a random-vs-random game per scenario: changes when the engine's behaviour does */
+uint32_t engine_fingerprint(const SimCfg *c, Cell *cells);
 /* the command that reproduces the results (no --threads, --out, --resume, --shard) */
 void cfg_command(const SimCfg *c, Buf *b);
 
