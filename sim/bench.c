@@ -13,6 +13,12 @@ static double now_s(void) {
   return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+static double cpu_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
 /* plays games 0..n-1 with `threads` threads; returns the wall time; *dec: decisions made */
 static double play_n(const Scen *sc, const char *a, const char *b, long n, int threads,
                      double *dec) {
@@ -77,11 +83,17 @@ void sim_bench(FILE *out) {
       n = nn > n * 8 ? n * 8 : nn;
     }
     if (n % 2) n++;
+    double c0 = cpu_s();
     t1 = play_n(sc, a, a, n, 1, NULL);
+    double c1 = cpu_s();
     double t2 = play_n(sc, a, a, n, 2, NULL);
+    double c2 = cpu_s();
     fprintf(out, "sim: 1->2 thread efficiency (short, %s vs %s, %ld games): 1 thread %.2f s, "
-                 "2 threads %.2f s, speedup %.2fx, efficiency %.0f%% (%d cores available)\n",
-            a, a, n, t1, t2, t1 / t2, 100 * t1 / (2 * t2), omp_get_num_procs());
+                 "2 threads %.2f s, speedup %.2fx, efficiency %.0f%% (%d cores available; "
+                 "CPU time %.2f s vs %.2f s: %.0f%% of the work per core when other load "
+                 "steals cores)\n",
+            a, a, n, t1, t2, t1 / t2, 100 * t1 / (2 * t2), omp_get_num_procs(), c1 - c0, c2 - c1,
+            100 * (c1 - c0) / (c2 - c1));
   }
   free(sc);
 }
