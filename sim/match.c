@@ -18,18 +18,29 @@ typedef struct {
   double seconds;
 } MatchRes;
 
+static double now_s(void);
+static int match_range(const Scen *sc, const char *A, const char *B, long from, long to,
+                       uint64_t seed, int threads, MatchRes *r, int progress, char *err,
+                       size_t errlen);
+static int match_run(const Scen *sc, const char *A, const char *B, long seeds, uint64_t seed,
+                     int threads, MatchRes *r, int progress, char *err, size_t errlen) {
+  memset(r, 0, sizeof *r);
+  return match_range(sc, A, B, 0, seeds, seed, threads, r, progress, err, errlen);
+}
+
 static double now_s(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-/* game j: seed index j/2; even j: A French, odd j: B French (sides swapped on the same seed) */
-static int match_run(const Scen *sc, const char *A, const char *B, long seeds, uint64_t seed,
-                     int threads, MatchRes *r, int progress, char *err, size_t errlen) {
-  memset(r, 0, sizeof *r);
-  long n = 2 * seeds;
-  uint8_t *res = calloc((size_t)n, 1);
+/* plays seeds [from, to): game j of the range has seed index from + j/2; even j: A French,
+ * odd j: B French (sides swapped on the same seed).  Adds to *r. */
+static int match_range(const Scen *sc, const char *A, const char *B, long from, long to,
+                       uint64_t seed, int threads, MatchRes *r, int progress, char *err,
+                       size_t errlen) {
+  long n = 2 * (to - from);
+  uint8_t *res = calloc((size_t)n + 1, 1);
   int failed = 0;
   long done = 0;
   double t0 = now_s(), last = 0;
@@ -41,7 +52,7 @@ static int match_run(const Scen *sc, const char *A, const char *B, long seeds, u
 #pragma omp atomic read
     f = failed;
     if (f) continue;
-    long k = j / 2;
+    long k = from + j / 2;
     const char *fr = j % 2 ? B : A, *al = j % 2 ? A : B;
     GameFacts g;
     char e[256];
@@ -58,14 +69,14 @@ static int match_run(const Scen *sc, const char *A, const char *B, long seeds, u
       if (progress && tty && (t - last > 0.2 || done == n)) {
         last = t;
         double rate = done / (t - t0);
-        fprintf(stderr, "\r  %s vs %s: %ld/%ld games, %.2f games/s, ETA %.0f s   ", A, B, done, n,
-                rate, (n - done) / (rate > 0 ? rate : 1));
+        fprintf(stderr, "\r  %s vs %s: %ld/%ld games, %.2f games/s, ETA %.0f s   ", A, B,
+                r->games + done, r->games + n, rate, (n - done) / (rate > 0 ? rate : 1));
         fflush(stderr);
       }
     }
   }
   if (progress && tty) fprintf(stderr, "\r\033[K");
-  r->seconds = now_s() - t0;
+  r->seconds += now_s() - t0;
   if (failed) { free(res); return -1; }
   for (long j = 0; j < n; j++) {
     int a_fr = j % 2 == 0, x = res[j];
@@ -112,16 +123,19 @@ int cmd_match(int argc, char **argv) {
   uint64_t seed = 1815;
   int threads = 0, quiet = 0;
   double sprt0 = NAN, sprt1 = NAN;
+  long batch = 20;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
       printf("usage: waterloo match --scenario short --players A,B --games N [--seed S] "
-             "[--threads T] [--variant V] [--sprt ELO0,ELO1]\n"
+             "[--threads T] [--variant V] [--sprt ELO0,ELO1 [--batch B]]\n"
              "Plays N games between A and B with mirrored seeds: each seed is played twice, "
              "sides swapped.\nPrints 'Score of A vs B: W - L - D [score] N' and 'Elo difference: "
              "x +/- y' (cutechess-cli shapes), and the win rates with 95%% Wilson intervals per "
-             "side.  --sprt prints the log-likelihood ratio of H1: ELO1 against H0: ELO0 with "
-             "bounds +-2.94 (alpha = beta = 0.05).\nWrite A/B when a spec has commas.\n");
+             "side.\n--sprt ELO0,ELO1: sequential probability ratio test of H1: ELO1 against H0: ELO0 "
+             "(alpha = beta = 0.05, bounds +-2.94), checked after every batch of B games "
+             "(default 20, whole mirrored pairs); stops when a bound is crossed, N is the cap.\n"
+             "Write A/B when a spec has commas.\n");
       return 0;
     }
     if (!strcmp(a, "--quiet")) { quiet = 1; continue; }
@@ -134,12 +148,14 @@ int cmd_match(int argc, char **argv) {
     } else if (!strcmp(a, "--games")) games = strtol(v, NULL, 10);
     else if (!strcmp(a, "--seed")) seed = strtoull(v, NULL, 10);
     else if (!strcmp(a, "--threads")) threads = atoi(v);
+    else if (!strcmp(a, "--batch")) batch = strtol(v, NULL, 10);
     else if (!strcmp(a, "--sprt")) {
       if (sscanf(v, "%lf,%lf", &sprt0, &sprt1) != 2) { fprintf(stderr, "match: --sprt ELO0,ELO1\n"); return 2; }
     } else { fprintf(stderr, "match: unknown option '%s' (see --help)\n", a); return 2; }
   }
   if (games < 2) { fprintf(stderr, "match: --games must be at least 2\n"); return 2; }
   if (games % 2) { games++; fprintf(stderr, "match: --games rounded up to %ld (mirrored pairs)\n", games); }
+  if (batch < 2) batch = 2;
   Scen *sc = malloc(sizeof(Scen));
   char err[512];
   if (scen_load(sc, scen_default_dir(), scen, var, err, sizeof err)) {
@@ -148,17 +164,29 @@ int cmd_match(int argc, char **argv) {
     return 2;
   }
   MatchRes r;
-  if (match_run(sc, A, B, games / 2, seed, threads, &r, !quiet, err, sizeof err)) {
-    fprintf(stderr, "match: %s\n", err);
-    free(sc);
-    return 2;
+  memset(&r, 0, sizeof r);
+  double llr = 0;
+  const double bound = log((1 - 0.05) / 0.05); /* 2.94 for alpha = beta = 0.05 */
+  if (isnan(sprt0)) batch = games;
+  for (long from = 0; from < games / 2;) {
+    long to = from + batch / 2 < games / 2 ? from + batch / 2 : games / 2;
+    if (match_range(sc, A, B, from, to, seed, threads, &r, !quiet, err, sizeof err)) {
+      fprintf(stderr, "match: %s\n", err);
+      free(sc);
+      return 2;
+    }
+    from = to;
+    if (!isnan(sprt0)) {
+      llr = sprt_llr(r.w, r.l, r.d, sprt0, sprt1);
+      if (llr >= bound || llr <= -bound) break;
+    }
   }
   double elo, margin;
   elo_wld(r.w, r.l, r.d, &elo, &margin);
   char e[64], p1[64], p2[64], p3[64], p4[64];
   fmt_elo(e, sizeof e, elo, margin);
   printf("Match: %s vs %s, %s/%s, %ld games (%ld seeds, sides swapped), seed %" PRIu64 "\n", A, B,
-         scen, var, r.games, games / 2, seed);
+         scen, var, r.games, r.games / 2, seed);
   printf("Score of %s vs %s: %ld - %ld - %ld [%.3f] %ld\n", A, B, r.w, r.l, r.d,
          (r.w + 0.5 * r.d) / r.games, r.games);
   printf("Elo difference: %s\n", e);
@@ -168,11 +196,10 @@ int cmd_match(int argc, char **argv) {
   printf("%s win rate: as French %s, as Allied %s, overall %s\n", A, p1, p2, p3);
   pct(p4, sizeof p4, r.fr_wins, r.games);
   printf("French win rate (both players): %s; draws %ld\n", p4, r.draws);
-  if (!isnan(sprt0)) {
-    double llr = sprt_llr(r.w, r.l, r.d, sprt0, sprt1);
-    printf("SPRT: llr %.2f (-2.94, 2.94) [%g, %g] %s\n", llr, sprt0, sprt1,
-           llr >= 2.94 ? "H1 accepted" : llr <= -2.94 ? "H0 accepted" : "continue");
-  }
+  if (!isnan(sprt0))
+    printf("SPRT: llr %.2f (%.2f, %.2f) [%g, %g] %s after %ld games\n", llr, -bound, bound, sprt0,
+           sprt1, llr >= bound ? "H1 accepted" : llr <= -bound ? "H0 accepted" : "inconclusive",
+           r.games);
   if (!quiet)
     fprintf(stderr, "match: %.1f s, %.2f games/s\n", r.seconds, r.games / (r.seconds > 0 ? r.seconds : 1));
   free(sc);
