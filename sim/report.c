@@ -158,9 +158,9 @@ static void report_md(const SimCfg *c, Cell *cells, Buf *b) {
           cell_stats(&cells[cell_id(c, si, pi, vi)], &st);
           double n = st.n ? (double)st.n : 1;
           buf_printf(b, "| %s | %ld (%.1f%%) | %ld (%.1f%%) | %ld (%.1f%%) |\n", c->var[vi],
-                     st.cond[COND_3CASTLES], 100 * st.cond[COND_3CASTLES] / n,
-                     st.cond[COND_2CASTLES_MSJ], 100 * st.cond[COND_2CASTLES_MSJ] / n,
-                     st.cond[COND_HOLD], 100 * st.cond[COND_HOLD] / n);
+                     st.cond[COND_3CASTLES], 100 * (st.cond[COND_3CASTLES] / n),
+                     st.cond[COND_2CASTLES_MSJ], 100 * (st.cond[COND_2CASTLES_MSJ] / n),
+                     st.cond[COND_HOLD], 100 * (st.cond[COND_HOLD] / n));
         }
       } else {
         buf_printf(b, "VP margin = French VP − Allied VP at the end of turn 7 (positive: French "
@@ -220,7 +220,7 @@ static void report_md(const SimCfg *c, Cell *cells, Buf *b) {
           Paired p = paired(&cells[cell_id(c, si, pi, vi)], bc);
           double nn = p.n ? (double)p.n : 1;
           buf_printf(b, "| %s | %ld | %.1f%% | %.1f%% | %+.1f [%+.1f, %+.1f] | %ld / %ld | %.3g |\n",
-                     c->var[vi], p.n, 100 * (p.a + p.c) / nn, 100 * (p.a + p.b) / nn,
+                     c->var[vi], p.n, 100 * ((p.a + p.c) / nn), 100 * ((p.a + p.b) / nn),
                      100 * p.diff.p, 100 * p.diff.lo, 100 * p.diff.hi, p.b, p.c, p.p);
         }
       }
