@@ -1,0 +1,297 @@
+/* Shared helpers of the engine tests (test_rules.c, test_engine.c): load a scenario, build a
+ * position by hand, find and apply actions with assertions, drive a battle through its phases.
+ *
+ * Positions are built the way the brief of the test suite says: gs_init, then edit the State
+ * directly (squares, flags, hands, phase) and rebuild the square table.  Every helper that
+ * writes usq calls gs_rebuild_occ itself. */
+#ifndef WATERLOO_TEST_HELPERS_H
+#define WATERLOO_TEST_HELPERS_H
+
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../engine/engine.h"
+
+/* ---------------------------------------------------------------- loading, names */
+static inline Scen *th_load(const char *scen, const char *variants) {
+  Scen *sc = malloc(sizeof *sc);
+  char err[1024];
+  cr_assert(sc);
+  int rc = scen_load(sc, "scenarios", scen, variants, err, sizeof err);
+  cr_assert_eq(rc, 0, "scen_load %s/%s: %s", scen, variants, err);
+  return sc;
+}
+
+static inline Scen *th_load_dir(const char *dir, const char *scen, const char *variants) {
+  Scen *sc = malloc(sizeof *sc);
+  char err[1024];
+  cr_assert(sc);
+  int rc = scen_load(sc, dir, scen, variants, err, sizeof err);
+  cr_assert_eq(rc, 0, "scen_load %s %s/%s: %s", dir, scen, variants, err);
+  return sc;
+}
+
+static inline int th_sq(const Scen *sc, const char *name) {
+  int sq = scen_square(sc, name);
+  cr_assert(sq >= 0 && sq < NSQ, "no square %s", name);
+  return sq;
+}
+
+static inline int th_unit(const Scen *sc, const char *name) {
+  int u = scen_unit(sc, name);
+  cr_assert(u >= 0, "no unit %s", name);
+  return u;
+}
+
+static inline int th_card(const Scen *sc, const char *id) {
+  int c = scen_card(sc, id);
+  cr_assert(c >= 0, "no card %s", id);
+  return c;
+}
+
+static inline uint64_t th_bit(const Scen *sc, const char *id) { return 1ull << th_card(sc, id); }
+
+/* the neighbour of a named square in direction d */
+static inline int th_nb(const Scen *sc, const char *name, int d) { return sc->nb[th_sq(sc, name)][d]; }
+
+/* ---------------------------------------------------------------- edited scenario data */
+/* A private copy of scenarios/ in a new temporary directory (path written to dir). */
+static inline void th_tmpdir(char *dir, size_t len) {
+  snprintf(dir, len, "/tmp/waterloo-test-XXXXXX");
+  cr_assert(mkdtemp(dir) != NULL, "mkdtemp");
+  char cmd[512];
+  snprintf(cmd, sizeof cmd, "cp -r scenarios/. '%s'/", dir);
+  cr_assert_eq(system(cmd), 0, "%s", cmd);
+}
+
+static inline void th_rmdir(const char *dir) {
+  char cmd[512];
+  cr_assert(!strncmp(dir, "/tmp/waterloo-test-", 19));
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+  cr_assert_eq(system(cmd), 0);
+}
+
+static inline void th_write(const char *dir, const char *file, const char *text) {
+  char path[512];
+  snprintf(path, sizeof path, "%s/%s", dir, file);
+  FILE *f = fopen(path, "w");
+  cr_assert(f, "cannot write %s", path);
+  fputs(text, f);
+  fclose(f);
+}
+
+enum { TH_REPLACE = 0, TH_BEFORE = 1 };
+/* Edit dir/file: the first line that starts with `prefix` is replaced by `line` (TH_REPLACE), or
+ * `line` is inserted before it (TH_BEFORE).  Returns the 1-based number of the new line. */
+static inline int th_edit(const char *dir, const char *file, const char *prefix, const char *line,
+                          int mode) {
+  char path[512];
+  snprintf(path, sizeof path, "%s/%s", dir, file);
+  FILE *f = fopen(path, "r");
+  cr_assert(f, "cannot read %s", path);
+  static __thread char buf[1 << 17];
+  size_t n = fread(buf, 1, sizeof buf - 1, f);
+  fclose(f);
+  buf[n] = 0;
+  f = fopen(path, "w");
+  cr_assert(f);
+  int lineno = 0, found = 0;
+  size_t plen = strlen(prefix);
+  for (char *p = buf; *p;) {
+    char *nl = strchr(p, '\n');
+    size_t len = nl ? (size_t)(nl - p) + 1 : strlen(p);
+    lineno++;
+    if (!found && !strncmp(p, prefix, plen)) {
+      found = lineno;
+      fprintf(f, "%s\n", line);
+      if (mode == TH_BEFORE) fwrite(p, 1, len, f);
+    } else {
+      fwrite(p, 1, len, f);
+    }
+    p += len;
+  }
+  fclose(f);
+  cr_assert(found, "%s: no line starts with '%s'", path, prefix);
+  return found;
+}
+
+/* ---------------------------------------------------------------- building positions */
+/* An empty board: every unit gone (Prussians waiting off the map), no cards anywhere, the
+ * leaders parked in the far corners (Napoleon A13, Wellington R1), no battle, no interrupt. */
+static inline void th_clear(const Scen *sc, State *s) {
+  for (int u = 0; u < sc->nunits; u++) {
+    s->usq[u] = sc->unit[u].army == ARMY_PR ? SQ_OFF : SQ_DEAD;
+    s->uflag[u] = 0;
+  }
+  s->leader[0] = (uint8_t)th_sq(sc, "A13");
+  s->leader[1] = (uint8_t)th_sq(sc, "R1");
+  s->hand = s->discard = s->seen = s->pend = s->pend_cmd = s->pend_elite = 0;
+  s->leader_pending = 0;
+  s->evaders = 0;
+  s->ret_phase = 0;
+  gs_rebuild_occ(sc, s);
+}
+
+/* a fresh game of `scen` with an empty board */
+static inline void th_empty(const Scen *sc, State *s, uint64_t seed) {
+  gs_init(sc, s, seed, 0);
+  th_clear(sc, s);
+}
+
+/* put a unit on a square with a facing (clears its flags) */
+static inline int th_put(const Scen *sc, State *s, const char *unit, const char *sq, int facing) {
+  int u = th_unit(sc, unit);
+  s->usq[u] = (uint8_t)th_sq(sc, sq);
+  s->uflag[u] = (uint8_t)(facing & 3);
+  gs_rebuild_occ(sc, s);
+  return u;
+}
+
+static inline void th_leader(const Scen *sc, State *s, int l, const char *sq) {
+  s->leader[l] = (uint8_t)th_sq(sc, sq);
+}
+
+/* add cards to the hands: "F01 F04 B10" */
+static inline void th_give(const Scen *sc, State *s, const char *ids) {
+  char buf[256], *save = NULL;
+  snprintf(buf, sizeof buf, "%s", ids);
+  for (char *t = strtok_r(buf, " ,", &save); t; t = strtok_r(NULL, " ,", &save)) {
+    uint64_t b = th_bit(sc, t);
+    s->hand |= b;
+    s->discard &= ~b;
+    s->seen &= ~b;
+    s->pend &= ~b;
+  }
+}
+
+/* the start of a round of `side`, no card played yet */
+static inline void th_round(State *s, int side) {
+  s->phase = PH_ROUND;
+  s->decider = s->active = (uint8_t)side;
+  s->ncards = 0;
+  s->card = CARD_NONE;
+  s->round_army = 0;
+  s->last_pass = 0;
+  s->turn_first_round = 0;
+  s->moving = UNIT_NONE;
+  s->evade_stop = 0;
+  s->mp = 0;
+}
+
+/* ---------------------------------------------------------------- actions */
+static inline Action th_a(int t, int a, int b, int c) {
+  return (Action){(uint8_t)t, (uint8_t)a, (uint8_t)b, (uint8_t)c};
+}
+
+static inline int th_legal(const Scen *sc, const State *s, int t, int a, int b, int c) {
+  return gs_is_legal(sc, s, th_a(t, a, b, c));
+}
+
+/* how many legal actions of kind t (and, when a >= 0, with that first operand) */
+static inline int th_count(const Scen *sc, const State *s, int t, int a) {
+  ActList *L = malloc(sizeof *L);
+  gs_legal(sc, s, L);
+  int n = 0;
+  for (int i = 0; i < L->n; i++)
+    if (L->a[i].t == t && (a < 0 || L->a[i].a == a)) n++;
+  free(L);
+  return n;
+}
+
+/* describe the legal actions (for failure messages) */
+static inline const char *th_legal_text(const Scen *sc, const State *s) {
+  static __thread char out[4096];
+  ActList *L = malloc(sizeof *L);
+  gs_legal(sc, s, L);
+  size_t n = (size_t)snprintf(out, sizeof out, "[%s, decider %d]", phase_name(s->phase), s->decider);
+  for (int i = 0; i < L->n && n < sizeof out - 64; i++) {
+    char b[96];
+    action_format(sc, s, L->a[i], b, sizeof b);
+    n += (size_t)snprintf(out + n, sizeof out - n, " | %s", b);
+  }
+  free(L);
+  return out;
+}
+
+/* assert legal, then apply */
+#define TH_DO(sc, s, t, a, b, c)                                                              \
+  do {                                                                                        \
+    Action th_x_ = th_a((t), (a), (b), (c));                                                  \
+    cr_assert(gs_is_legal((sc), (s), th_x_), "action %d(%d,%d,%d) not legal; legal: %s", (t), \
+              (a), (b), (c), th_legal_text((sc), (s)));                                       \
+    gs_apply((sc), (s), th_x_);                                                               \
+  } while (0)
+
+/* decline any artillery reaction window of the non-active side */
+static inline void th_skip_react(const Scen *sc, State *s) {
+  while (s->phase == PH_REACT) gs_apply(sc, s, th_a(A_NOFIRE, 0, 0, 0));
+}
+
+/* The active side plays `card` for movement and is in the movement phase. */
+static inline void th_play_move(const Scen *sc, State *s, const char *card) {
+  int c = th_card(sc, card);
+  TH_DO(sc, s, A_PLAY_MOVE, c, 0, 0);
+  cr_assert_eq(s->phase, PH_MOVE);
+  cr_assert_eq(s->mp, sc->card[c].mp);
+}
+
+/* A battle right of `side` with a card of `army` (as after a movement card that moved
+ * nothing): the declare phase, one card counted. */
+static inline void th_declare_phase(State *s, int side, int army) {
+  th_round(s, side);
+  s->phase = PH_DECLARE;
+  s->card_army = (uint8_t)army;
+  s->ncards = 1;
+  s->after_battle = PH_REACT;
+}
+
+/* commit battle cards: "F01 F07:c F19:e" (":c" command, ":e" elite, else battle points),
+ * in the increasing card order the engine asks for */
+static inline void th_bcards(const Scen *sc, State *s, const char *ids) {
+  int cards[16], purpose[16], n = 0;
+  char buf[256], *save = NULL;
+  snprintf(buf, sizeof buf, "%s", ids ? ids : "");
+  for (char *t = strtok_r(buf, " ,", &save); t && n < 16; t = strtok_r(NULL, " ,", &save)) {
+    char *colon = strchr(t, ':');
+    purpose[n] = BP_POINTS;
+    if (colon) {
+      purpose[n] = colon[1] == 'c' ? BP_COMMAND : colon[1] == 'e' ? BP_ELITE : BP_POINTS;
+      *colon = 0;
+    }
+    cards[n++] = th_card(sc, t);
+  }
+  for (int i = 1; i < n; i++)
+    for (int j = i; j > 0 && cards[j] < cards[j - 1]; j--) {
+      int t = cards[j]; cards[j] = cards[j - 1]; cards[j - 1] = t;
+      t = purpose[j]; purpose[j] = purpose[j - 1]; purpose[j - 1] = t;
+    }
+  for (int i = 0; i < n; i++) TH_DO(sc, s, A_BCARD, cards[i], purpose[i], 0);
+  TH_DO(sc, s, A_BDONE, 0, 0, 0);
+}
+
+/* From the declare phase: declare against def_sq from the directions in mask, decline the
+ * defender's artillery, play the attacker's then the defender's cards (NULL: the side has no
+ * card phase, e.g. an empty hand), and leave the state right after the resolution. */
+static inline void th_battle(const Scen *sc, State *s, int def_sq, int mask, const char *att,
+                             const char *def) {
+  TH_DO(sc, s, A_DECLARE, def_sq, mask, 0);
+  if (s->phase == PH_B_FIRE) TH_DO(sc, s, A_NOFIRE, 0, 0, 0);
+  if (s->phase == PH_B_ATTCARDS) th_bcards(sc, s, att);
+  else cr_assert(att == NULL || !*att, "attacker had no card phase (%s)", phase_name(s->phase));
+  if (s->phase == PH_B_DEFCARDS) th_bcards(sc, s, def);
+  else cr_assert(def == NULL || !*def, "defender had no card phase (%s)", phase_name(s->phase));
+}
+
+/* direction bit */
+#define DB(d) (1 << (d))
+
+/* the invariant check holds */
+static inline void th_check(const Scen *sc, const State *s) {
+  char why[256];
+  cr_assert_eq(gs_check(sc, s, why, sizeof why), 0, "gs_check: %s", why);
+}
+
+#endif
