@@ -452,7 +452,7 @@ static int play_batch(Run *R, const Work *w, long nw, char *err, size_t errlen) 
       cl->done++;
       R->total_done++;
       if (R->cfg.progress && R->rank == 0) {
-        if (cl->done == cl->planned && R->size == 1) cell_line(R, cl);
+        if (cl->done == cl->planned && R->size == 1 && R->cfg.until_ci == 0) cell_line(R, cl);
         if (R->tty) progress_bar(R, 0);
       }
     }
@@ -649,7 +649,7 @@ static int sim_run(Run *R) {
       if (!cl->active) continue;
       if (cl->target >= c->games) cl->active = 0;
       else if (c->until_ci > 0 && cell_halfwidth(cl) <= c->until_ci) cl->active = 0;
-      if (c->progress && R->rank == 0 && R->size > 1 && !cl->active) cell_line(R, cl);
+      if (c->progress && R->rank == 0 && (R->size > 1 || c->until_ci > 0) && !cl->active) cell_line(R, cl);
       any |= cl->active;
     }
     if (!any) break;
