@@ -234,6 +234,65 @@ static Rating *rating_of(Rating *rt, int *nr, const char *name) {
   return r;
 }
 
+/* strength journal: finished matches */
+typedef struct {
+  char scen[16], a[128], b[128];
+  long games;
+  uint64_t seed;
+  uint32_t fp;
+  MatchRes r;
+} JRec;
+
+static int journal_read(const char *path, JRec **out) {
+  FILE *f = fopen(path, "r");
+  if (!f) return 0;
+  int n = 0, cap = 0;
+  char *line = NULL;
+  size_t lc = 0;
+  ssize_t len;
+  while ((len = getline(&line, &lc, f)) > 0) {
+    if (line[len - 1] != '\n' || strncmp(line, "M\t", 2)) continue; /* torn or blank */
+    JRec j;
+    memset(&j, 0, sizeof j);
+    char *save = NULL, *t[8];
+    int k = 0;
+    for (char *p = strtok_r(line + 2, "\t\n", &save); p && k < 8; p = strtok_r(NULL, "\t\n", &save)) t[k++] = p;
+    if (k != 7) continue;
+    snprintf(j.scen, sizeof j.scen, "%s", t[0]);
+    snprintf(j.a, sizeof j.a, "%s", t[1]);
+    snprintf(j.b, sizeof j.b, "%s", t[2]);
+    j.games = strtol(t[3], NULL, 10);
+    j.seed = strtoull(t[4], NULL, 10);
+    j.fp = (uint32_t)strtoul(t[5], NULL, 16);
+    MatchRes *r = &j.r;
+    if (sscanf(t[6], "%ld %ld %ld %ld %ld %ld %ld %ld %ld %ld %ld %lf", &r->games, &r->w, &r->l,
+               &r->d, &r->a_fr_games, &r->a_fr_wins, &r->a_al_games, &r->a_al_wins, &r->fr_wins,
+               &r->al_wins, &r->draws, &r->seconds) != 12)
+      continue;
+    if (n == cap) {
+      cap = cap ? 2 * cap : 32;
+      JRec *nj = realloc(*out, sizeof(JRec) * (size_t)cap);
+      if (!nj) break;
+      *out = nj;
+    }
+    (*out)[n++] = j;
+  }
+  free(line);
+  fclose(f);
+  return n;
+}
+
+static int journal_find(const JRec *jr, int n, const char *scen, const char *a, const char *b,
+                        long games, uint64_t seed, uint32_t fp, MatchRes *r) {
+  for (int i = n - 1; i >= 0; i--)
+    if (!strcmp(jr[i].scen, scen) && !strcmp(jr[i].a, a) && !strcmp(jr[i].b, b) &&
+        jr[i].games == games && jr[i].seed == seed && jr[i].fp == fp) {
+      *r = jr[i].r;
+      return 1;
+    }
+  return 0;
+}
+
 int cmd_strength(int argc, char **argv) {
   long games = 40;
   uint64_t seed = 1815;
@@ -241,18 +300,23 @@ int cmd_strength(int argc, char **argv) {
   const char *out = "results/strength.md", *scen_list = "short,long";
   char *pairs_arg = NULL;
   const char *pairs_orig = NULL;
+  int resume = 0;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
       printf("usage: waterloo strength [--games N] [--out results/strength.md] [--seed S]\n"
              "                         [--threads T] [--scenario short,long] [--pairs 'A/B;C/D']\n"
+             "                         [--resume]\n"
              "The strength table of issue 3: mirrored-seed matches (N games each, each seed\n"
              "played twice with sides swapped) of random, heuristic, mcts at every level, mcts at\n"
              "1x, 2x, 4x, 8x the normal budget, and cheat:normal, in both scenarios; win rates\n"
              "with 95%% Wilson intervals, Elo with error bars, and a ladder anchored at\n"
-             "heuristic = 0.  Written as Markdown with the command that reproduces it.\n");
+             "heuristic = 0.  Written as Markdown with the command that reproduces it.\n"
+             "Every finished match is appended to OUT.journal; --resume reuses the matches in it\n"
+             "(same scenario, players, games, seed and engine build) after a killed run.\n");
       return 0;
     }
+    if (!strcmp(a, "--resume")) { resume = 1; continue; }
     if (i + 1 >= argc) { fprintf(stderr, "strength: %s needs a value\n", a); return 2; }
     const char *v = argv[++i];
     if (!strcmp(a, "--games")) games = strtol(v, NULL, 10);
@@ -301,6 +365,20 @@ int cmd_strength(int argc, char **argv) {
                  "Win rates with 95%% Wilson intervals. Ladder: Elo relative to `heuristic`, "
                  "chained through the matches (errors added in quadrature).\n\n",
              games, games / 2);
+  /* the journal: one line per finished match; --resume reuses them */
+  char jpath[1100];
+  snprintf(jpath, sizeof jpath, "%s.journal", out);
+  {
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s", out);
+    char *sl = strrchr(dir, '/');
+    if (sl) { *sl = 0; mkdir_p(dir); }
+  }
+  JRec *jr = NULL;
+  int njr = 0;
+  if (resume) njr = journal_read(jpath, &jr);
+  FILE *jf = fopen(jpath, resume ? "a" : "w");
+  if (jf && resume) { fprintf(jf, "\n"); fflush(jf); }
   int rc = 0;
   for (int si = 0; si < ns && rc == 0; si++) {
     Scen *sc = malloc(sizeof(Scen));
@@ -311,6 +389,7 @@ int cmd_strength(int argc, char **argv) {
       rc = 2;
       break;
     }
+    uint32_t fp = scen_fingerprint(sc);
     buf_printf(&b, "## %s game\n\n| A | B | W - L - D | score | Elo (A − B) | A as French | A as "
                    "Allied | A overall | s/game |\n|---|---|---|---:|---|---|---|---|---:|\n",
                !strcmp(scens[si], "short") ? "Short" : "Long");
@@ -321,11 +400,21 @@ int cmd_strength(int argc, char **argv) {
     MatchRes res[64];
     for (int k = 0; k < np; k++) {
       fprintf(stderr, "strength: %s: %s vs %s, %ld games\n", scens[si], pairs[k].a, pairs[k].b, games);
-      if (match_run(sc, pairs[k].a, pairs[k].b, games / 2, seed, threads, &res[k], 1, err, sizeof err)) {
+      if (journal_find(jr, njr, scens[si], pairs[k].a, pairs[k].b, games, seed, fp, &res[k])) {
+        fprintf(stderr, "  (from the journal %s)\n", jpath);
+      } else if (match_run(sc, pairs[k].a, pairs[k].b, games / 2, seed, threads, &res[k], 1, err, sizeof err)) {
         fprintf(stderr, "strength: %s\n", err);
         buf_printf(&b, "| %s | %s | not played: %s | | | | | | |\n", pairs[k].a, pairs[k].b, err);
         res[k].games = 0;
         continue;
+      }
+      else if (jf) {
+        const MatchRes *q = &res[k];
+        fprintf(jf, "M\t%s\t%s\t%s\t%ld\t%" PRIu64 "\t%08x\t%ld %ld %ld %ld %ld %ld %ld %ld %ld %ld %ld %.3f\n",
+                scens[si], pairs[k].a, pairs[k].b, games, seed, fp, q->games, q->w, q->l, q->d,
+                q->a_fr_games, q->a_fr_wins, q->a_al_games, q->a_al_wins, q->fr_wins, q->al_wins,
+                q->draws, q->seconds);
+        fflush(jf);
       }
       MatchRes *r = &res[k];
       double elo, margin;
@@ -404,5 +493,7 @@ int cmd_strength(int argc, char **argv) {
   }
   buf_free(&b);
   free(pairs_arg);
+  free(jr);
+  if (jf) fclose(jf);
   return rc;
 }

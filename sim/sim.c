@@ -117,17 +117,7 @@ void cfg_line(const SimCfg *c, Buf *b) {
 
 uint32_t engine_fingerprint(const SimCfg *c, Cell *cells) {
   uint32_t h = 2166136261u;
-  for (int si = 0; si < c->nscen; si++) {
-    GameFacts f;
-    char err[256];
-    for (int k = 0; k < 2; k++) {
-      if (run_game_specs(cells[cell_id(c, si, 0, 0)].sc, "random", "random", 1815, (uint64_t)k, &f,
-                         NULL, err, sizeof err))
-        memset(&f, 0xff, sizeof f);
-      const uint8_t *p = (const uint8_t *)&f;
-      for (size_t i = 0; i < sizeof f; i++) h = (h ^ p[i]) * 16777619u;
-    }
-  }
+  for (int si = 0; si < c->nscen; si++) h = (h ^ scen_fingerprint(cells[cell_id(c, si, 0, 0)].sc)) * 16777619u;
   return h;
 }
 

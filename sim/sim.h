@@ -72,6 +72,9 @@ int run_game(const Scen *sc, Player *fr, Player *al, uint64_t seed, uint64_t ind
 int run_game_specs(const Scen *sc, const char *spec_fr, const char *spec_al, uint64_t seed,
                    uint64_t index, GameFacts *f, FILE *log, char *err, size_t errlen);
 
+/* a hash of two random-vs-random games on sc: changes when the engine's behaviour does */
+uint32_t scen_fingerprint(const Scen *sc);
+
 /* ---------------------------------------------------------------- statistics */
 #define Z95 1.959963984540054
 typedef struct { double p, lo, hi; } Interval;
