@@ -122,8 +122,9 @@ static void reduce_unit(const Scen *sc, State *s, int u) {           /* R-8.1, R
   s->usq[u] = SQ_DEAD;
   s->uflag[u] &= UF_FACING;
   s->elim_vp[opp(unit_side(sc, u))] += sc->unit[u].bp_full;
-  int l = leader_of_army(sc->unit[u].army);                         /* */
-  if (l >= 0 && s->leader[l] == sq) s->leader_pending |= (uint8_t)(1u << l);
+  for (int l = 0; l < 2; l++)                                         /* */
+    if (s->leader[l] == sq && side_of_army(leader_army(l)) == unit_side(sc, u))
+      s->leader_pending |= (uint8_t)(1u << l);
 }
 
 /* retreat squares of unit u; only_fr: attacked only from flanks/rear (front allowed) */
@@ -142,10 +143,10 @@ static int retreat_dirs(const Scen *sc, const State *s, int u, int only_fr) {
 
 static void place_unit(const Scen *sc, State *s, int u, int sq, int f, int leader_follows) {
   int from = s->usq[u];
-  if (leader_follows) {
-    int l = leader_of_army(sc->unit[u].army);
-    if (l >= 0 && s->leader[l] == from) s->leader[l] = (uint8_t)sq;
-  }
+  if (leader_follows)                                                   /* */
+    for (int l = 0; l < 2; l++)
+      if (s->leader[l] == from && side_of_army(leader_army(l)) == unit_side(sc, u))
+        s->leader[l] = (uint8_t)sq;
   if (from < NSQ) s->occ[from] = UNIT_NONE;
   s->occ[sq] = (uint8_t)u;
   s->usq[u] = (uint8_t)sq;
@@ -1268,7 +1269,8 @@ int gs_check(const Scen *sc, const State *s, char *why, size_t len) {
     int sq = s->leader[l];
     if (sq >= NSQ) BAD("leader off the map");
     int u = s->occ[sq];
-    if (u != UNIT_NONE && sc->unit[u].army != leader_army(l)) BAD("leader with an enemy unit (R-6.7)");
+    if (u != UNIT_NONE && side_of_army(sc->unit[u].army) != side_of_army(leader_army(l)))
+      BAD("leader with an enemy unit (R-6.7)");
     if (s->leader[0] == s->leader[1]) BAD("both leaders on one square");
   }
   for (int c = 0; c < MAX_CASTLES; c++)
