@@ -1,0 +1,468 @@
+/* The engine beyond single rules: invariants over thousands of random games, notation round
+ * trip, JSON save/load, observation and determinization, scenario loader errors.
+ *
+ * Hot loops check with plain `if` and fail with cr_assert_fail, so that a passing run does not
+ * send millions of assertion events to the Criterion runner. */
+#include <time.h>
+
+#include "helpers.h"
+
+/* ---------------------------------------------------------------- random games */
+typedef struct {
+  long actions;
+  int games;
+  int results[4];
+} GameStats;
+
+/* One game of uniformly random legal actions, checking after every action: gs_check, the
+ * notation round trip, a non-empty legal list for the decider, and that the game ends. */
+static void checked_game(const Scen *sc, uint64_t seed, ActList *L, GameStats *st) {
+  State s;
+  gs_init(sc, &s, seed, seed ^ 0x9e37);
+  Rng r;
+  rng_seed(&r, seed, 77);
+  char why[256], buf[160], err[300];
+  if (gs_check(sc, &s, why, sizeof why)) cr_assert_fail("seed %lu: initial position: %s", (unsigned long)seed, why);
+  long n = 0;
+  while (!gs_over(&s)) {
+    gs_legal(sc, &s, L);
+    if (L->n <= 0) cr_assert_fail("seed %lu: no legal action in phase %s", (unsigned long)seed, phase_name(s.phase));
+    Action a = L->a[rng_below(&r, (uint32_t)L->n)];
+    action_format(sc, &s, a, buf, sizeof buf);
+    Action b;
+    if (action_parse(sc, &s, buf, &b, err, sizeof err))
+      cr_assert_fail("seed %lu action %ld: '%s' does not parse: %s", (unsigned long)seed, n, buf, err);
+    if (memcmp(&a, &b, sizeof a))
+      cr_assert_fail("seed %lu action %ld: '%s' is %d(%d,%d,%d) but parses as %d(%d,%d,%d)",
+                     (unsigned long)seed, n, buf, a.t, a.a, a.b, a.c, b.t, b.a, b.b, b.c);
+    gs_apply(sc, &s, a);
+    n++;
+    if (gs_check(sc, &s, why, sizeof why))
+      cr_assert_fail("seed %lu after action %ld ('%s'): %s", (unsigned long)seed, n, buf, why);
+    if (n > 100000) cr_assert_fail("seed %lu: the game does not end", (unsigned long)seed);
+  }
+  if (s.turn != sc->p.turns) cr_assert_fail("seed %lu: ended on turn %d", (unsigned long)seed, s.turn);
+  if (s.result < 1 || s.result > (sc->scenario == SC_LONG ? 3 : 2))
+    cr_assert_fail("seed %lu: result %d", (unsigned long)seed, s.result);
+  st->actions += n;
+  st->games++;
+  st->results[s.result]++;
+}
+
+static void property_run(const char *scen, const char *variants, uint64_t first, int games) {
+  Scen *sc = th_load(scen, variants);
+  ActList *L = malloc(sizeof *L);
+  GameStats st = {0};
+  for (int g = 0; g < games; g++) checked_game(sc, first + (uint64_t)g, L, &st);
+  cr_assert_eq(st.games, games);
+  /* random play is not a strategy, but both results must be reachable by it */
+  cr_log_info("%s/%s: %d games, %ld actions, French %d Allied %d draws %d", scen, variants, st.games,
+              st.actions, st.results[1], st.results[2], st.results[3]);
+  free(L);
+  free(sc);
+}
+
+/* 3,000 short and 1,000 long games in all (about 5 s on 2 cores), split so that --jobs 2 runs
+ * them side by side */
+Test(engine, property_random_short_games_a, .timeout = 60) { property_run("short", "base", 100000, 1500); }
+Test(engine, property_random_short_games_b, .timeout = 60) { property_run("short", "base", 200000, 1500); }
+Test(engine, property_random_long_games_a, .timeout = 60) { property_run("long", "base", 300000, 500); }
+Test(engine, property_random_long_games_b, .timeout = 60) { property_run("long", "base", 400000, 500); }
+/* the variants change which paths are taken: a few games each */
+Test(engine, property_random_games_variants, .timeout = 60) {
+  property_run("long", "three-player", 500000, 30);
+  property_run("short", "charge-all-cards", 510000, 40);
+  property_run("short", "no-bidding", 520000, 40);
+  property_run("long", "prussians-early,strong-hougoumont", 530000, 30);
+}
+
+/* gs_check has teeth: broken positions are reported */
+Test(engine, gs_check_rejects_broken_positions) {
+  Scen *sc = th_load("short", "base");
+  State s, t;
+  gs_init(sc, &s, 1, 0);
+  th_check(sc, &s);
+  char why[256];
+  t = s; /* two units on one square */
+  t.usq[1] = t.usq[0];
+  gs_rebuild_occ(sc, &t);
+  cr_assert_neq(gs_check(sc, &t, why, sizeof why), 0);
+  t = s; /* a card in the hand and the discards */
+  t.discard |= t.hand & (~t.hand + 1);
+  cr_assert_neq(gs_check(sc, &t, why, sizeof why), 0);
+  t = s; /* a castle point too many */
+  t.cdp[1] = 3;
+  cr_assert_neq(gs_check(sc, &t, why, sizeof why), 0);
+  t = s; /* a moved marker at the start of a round */
+  t.uflag[0] |= UF_MOVED;
+  cr_assert_neq(gs_check(sc, &t, why, sizeof why), 0);
+  t = s; /* Napoleon with a British unit */
+  t.leader[0] = t.usq[th_unit(sc, "br-3/I")];
+  cr_assert_neq(gs_check(sc, &t, why, sizeof why), 0);
+  t = s; /* over too early */
+  t.phase = PH_OVER;
+  t.result = 1;
+  cr_assert_neq(gs_check(sc, &t, why, sizeof why), 0);
+  free(sc);
+}
+
+/* ---------------------------------------------------------------- save / load */
+/* positions of one random game: calls f on every k-th position */
+static void sample_game(const Scen *sc, uint64_t seed, int k, void (*f)(const Scen *, const State *, void *),
+                        void *arg) {
+  State s;
+  gs_init(sc, &s, seed, seed + 1);
+  Rng r;
+  rng_seed(&r, seed, 5);
+  ActList *L = malloc(sizeof *L);
+  long n = 0;
+  while (!gs_over(&s)) {
+    if (n % k == 0) f(sc, &s, arg);
+    gs_legal(sc, &s, L);
+    gs_apply(sc, &s, L->a[rng_below(&r, (uint32_t)L->n)]);
+    n++;
+  }
+  f(sc, &s, arg);
+  free(L);
+}
+
+static void json_round_trip(const Scen *sc, const State *s, void *arg) {
+  int *count = arg;
+  char *text = state_to_json(sc, s);
+  cr_assert(text);
+  State t;
+  memset(&t, 0xa5, sizeof t);
+  char err[256];
+  if (state_from_json(sc, text, &t, err, sizeof err)) cr_assert_fail("state_from_json: %s", err);
+  if (memcmp(s, &t, sizeof t)) {
+    const uint8_t *a = (const uint8_t *)s, *b = (const uint8_t *)&t;
+    size_t i = 0;
+    while (a[i] == b[i]) i++;
+    cr_assert_fail("round trip differs at byte %zu (phase %s)", i, phase_name(s->phase));
+  }
+  free(text);
+  (*count)++;
+}
+
+Test(engine, state_json_round_trip_is_byte_identical) {
+  const char *scen[2] = {"short", "long"};
+  int count = 0;
+  for (int k = 0; k < 2; k++) {
+    Scen *sc = th_load(scen[k], "base");
+    for (int g = 0; g < 12; g++) sample_game(sc, 700 + (uint64_t)g, 7, json_round_trip, &count);
+    free(sc);
+  }
+  cr_assert_gt(count, 1000);
+}
+
+Test(engine, state_json_rejects_bad_text) {
+  Scen *sc = th_load("short", "base");
+  State s, t;
+  gs_init(sc, &s, 3, 0);
+  char err[256];
+  cr_assert_neq(state_from_json(sc, "{ not json", &t, err, sizeof err), 0);
+  cr_assert_neq(state_from_json(sc, "{}", &t, err, sizeof err), 0);
+  char *text = state_to_json(sc, &s);
+  char *p = strstr(text, "\"F0");
+  cr_assert(p);
+  p[1] = 'X'; /* an unknown card id */
+  cr_assert_neq(state_from_json(sc, text, &t, err, sizeof err), 0);
+  free(text);
+  free(sc);
+}
+
+/* a random game of n actions (or to the end when n < 0), recorded */
+static void recorded_game(const Scen *sc, const char *scen, const char *var, uint64_t seed, long n,
+                          GameRec *g, State *s) {
+  gamerec_init(g, scen, var, seed, seed * 3 + 1);
+  gs_init(sc, s, seed, seed * 3 + 1);
+  Rng r;
+  rng_seed(&r, seed, 11);
+  ActList *L = malloc(sizeof *L);
+  for (long i = 0; !gs_over(s) && (n < 0 || i < n); i++) {
+    gs_legal(sc, s, L);
+    Action a = L->a[rng_below(&r, (uint32_t)L->n)];
+    gs_apply(sc, s, a);
+    gamerec_push(g, a);
+  }
+  free(L);
+}
+
+Test(engine, game_save_load_replays_to_the_same_state) {
+  struct { const char *scen, *var; long n; } t[] = {
+      {"short", "base", -1}, {"short", "base", 137}, {"long", "base", -1},
+      {"long", "base", 801}, {"long", "three-player", 455}, {"short", "charge-all-cards", 290}};
+  char dir[64], path[128], err[512];
+  th_tmpdir(dir, sizeof dir);
+  snprintf(path, sizeof path, "%s/game.json", dir);
+  for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+    Scen *sc = th_load(t[i].scen, t[i].var);
+    GameRec g, g2;
+    State s, s2;
+    recorded_game(sc, t[i].scen, t[i].var, 40 + i, t[i].n, &g, &s);
+    cr_assert_eq(game_save(sc, &g, &s, path, err, sizeof err), 0, "%s", err);
+    Scen *sc2 = malloc(sizeof *sc2);
+    memset(&s2, 0, sizeof s2);
+    cr_assert_eq(game_load(sc2, "scenarios", path, &g2, &s2, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(memcmp(&s, &s2, sizeof s), 0, "game %zu: the replayed state differs", i);
+    cr_assert_eq(g2.n, g.n);
+    cr_assert_eq(memcmp(g.acts, g2.acts, (size_t)g.n * sizeof *g.acts), 0);
+    cr_assert_eq(g2.seed, g.seed);
+    cr_assert_eq(g2.stream, g.stream);
+    cr_assert_str_eq(sc2->scen_name, t[i].scen);
+    cr_assert_eq(sc2->p.three_player, sc->p.three_player);
+    cr_assert_eq(sc2->p.charge_all_cards, sc->p.charge_all_cards);
+    /* a saved position that the actions do not reach is refused */
+    if (g.n > 10) {
+      State other = s;
+      other.cdp[0] ^= 1;
+      cr_assert_eq(game_save(sc, &g, &other, path, err, sizeof err), 0, "%s", err);
+      cr_assert_neq(game_load(sc2, "scenarios", path, &g2, &s2, err, sizeof err), 0);
+    }
+    gamerec_free(&g);
+    gamerec_free(&g2);
+    free(sc);
+    free(sc2);
+  }
+  /* a file that does not exist, and one that is not JSON */
+  GameRec g;
+  State s;
+  Scen *sc = malloc(sizeof *sc);
+  cr_assert_neq(game_load(sc, "scenarios", "/nonexistent/waterloo.json", &g, &s, err, sizeof err), 0);
+  th_write(dir, "bad.json", "{\n\"scenario\": \"short\",\n oops\n}\n");
+  snprintf(path, sizeof path, "%s/bad.json", dir);
+  cr_assert_neq(game_load(sc, "scenarios", path, &g, &s, err, sizeof err), 0);
+  cr_assert(strstr(err, "bad.json:"), "%s", err);
+  free(sc);
+  th_rmdir(dir);
+}
+
+Test(engine, game_load_reports_an_illegal_action) {
+  Scen *sc = th_load("short", "base");
+  GameRec g, g2;
+  State s, s2;
+  char dir[64], path[128], err[512];
+  th_tmpdir(dir, sizeof dir);
+  snprintf(path, sizeof path, "%s/game.json", dir);
+  recorded_game(sc, "short", "base", 9, 60, &g, &s);
+  cr_assert_eq(game_save(sc, &g, &s, path, err, sizeof err), 0, "%s", err);
+  /* the first action of turn 1 is a French one: make it an impossible one */
+  char cmd[256];
+  snprintf(cmd, sizeof cmd, "sed -i '0,/\"actions\"/{s/\"actions\":[[:space:]]*\\[/&\"move fr-1\\/I A1 N\",/}' '%s'", path);
+  cr_assert_eq(system(cmd), 0);
+  Scen *sc2 = malloc(sizeof *sc2);
+  cr_assert_neq(game_load(sc2, "scenarios", path, &g2, &s2, err, sizeof err), 0);
+  cr_assert(strstr(err, "action 1"), "%s", err);
+  gamerec_free(&g);
+  free(sc2);
+  free(sc);
+  th_rmdir(dir);
+}
+
+/* ---------------------------------------------------------------- observation, determinization */
+/* swap one hidden card of `army` (hand or unseen discard) with an undrawn one: the same
+ * observation for the other side */
+static int swap_hidden(const Scen *sc, State *s, int army) {
+  uint64_t mine = sc->army_cards[army];
+  uint64_t und = mine & ~(s->hand | s->discard | s->pend);
+  uint64_t held = mine & (s->hand | (s->discard & ~s->seen));
+  if (!und || !held) return 0;
+  int in = __builtin_ctzll(held), out = 63 - __builtin_clzll(und);
+  uint64_t bi = 1ull << in, bo = 1ull << out;
+  if (s->hand & bi) s->hand = (s->hand & ~bi) | bo;
+  else s->discard = (s->discard & ~bi) | bo;
+  return 1;
+}
+
+typedef struct { int n, swapped, differ; } DetStats;
+
+static void det_checks(const Scen *sc, const State *s, void *arg) {
+  DetStats *st = arg;
+  if (gs_over(s)) return;
+  int side = s->decider, other = side ^ 1;
+  uint64_t own = side_cards_mask(sc, side);
+  char why[256];
+  Rng r1, r2;
+  rng_seed(&r1, 1234 + (uint64_t)st->n, 1);
+  rng_seed(&r2, 1234 + (uint64_t)st->n, 1);
+  State d1, d2, d3;
+  gs_determinize(sc, s, side, &r1, &d1);
+  gs_determinize(sc, s, side, &r2, &d2);
+  if (gs_check(sc, &d1, why, sizeof why)) cr_assert_fail("determinized state: %s", why);
+  if (memcmp(&d1, &d2, sizeof d1)) cr_assert_fail("determinization not reproducible by seed");
+  /* own cards and commitments kept */
+  if ((d1.hand & own) != (s->hand & own)) cr_assert_fail("own hand changed");
+  if ((d1.pend & own) != (s->pend & own) || (d1.pend_cmd & own) != (s->pend_cmd & own) ||
+      (d1.pend_elite & own) != (s->pend_elite & own))
+    cr_assert_fail("own commitments changed");
+  if ((d1.discard & own) != (s->discard & own)) cr_assert_fail("own discards changed");
+  /* public information kept */
+  if (memcmp(d1.usq, s->usq, sizeof d1.usq) || memcmp(d1.uflag, s->uflag, sizeof d1.uflag) ||
+      memcmp(d1.leader, s->leader, sizeof d1.leader) || memcmp(d1.occ, s->occ, sizeof d1.occ))
+    cr_assert_fail("the board changed");
+  if (d1.seen != s->seen || (d1.discard & d1.seen) != (s->discard & s->seen))
+    cr_assert_fail("the seen discards changed");
+  if (d1.turn != s->turn || d1.phase != s->phase || d1.decider != s->decider || d1.active != s->active ||
+      d1.ncards != s->ncards || d1.owner != s->owner || memcmp(d1.cdp, s->cdp, sizeof d1.cdp) ||
+      d1.mp != s->mp || d1.bdef_unit != s->bdef_unit || memcmp(d1.batt, s->batt, sizeof d1.batt) ||
+      d1.elim_vp[0] != s->elim_vp[0] || d1.elim_vp[1] != s->elim_vp[1])
+    cr_assert_fail("public state changed");
+  for (int a = 0; a < 3; a++) {
+    uint64_t m = sc->army_cards[a];
+    if (hand_count(sc, &d1, a) != hand_count(sc, s, a)) cr_assert_fail("hand count of army %d changed", a);
+    if (__builtin_popcountll(d1.pend & m) != __builtin_popcountll(s->pend & m) ||
+        __builtin_popcountll(d1.discard & m) != __builtin_popcountll(s->discard & m))
+      cr_assert_fail("committed or discarded count of army %d changed", a);
+  }
+  /* the decider's choices are the same in the sampled world */
+  ActList *L1 = malloc(sizeof *L1), *L2 = malloc(sizeof *L2);
+  gs_legal(sc, s, L1);
+  gs_legal(sc, &d1, L2);
+  if (L1->n != L2->n || memcmp(L1->a, L2->a, (size_t)L1->n * sizeof L1->a[0]))
+    cr_assert_fail("the decider's legal actions differ in a determinization (phase %s)", phase_name(s->phase));
+  free(L1);
+  free(L2);
+  /* hidden cards of the other side: observation and determinization do not see them */
+  State t = *s;
+  int armies[2] = {other == FRENCH ? ARMY_FR : ARMY_BR, other == FRENCH ? ARMY_FR : ARMY_PR};
+  int sw = swap_hidden(sc, &t, armies[0]) | swap_hidden(sc, &t, armies[1]);
+  t.rng.state ^= 0xdeadbeefULL;
+  State o1, o2;
+  gs_observe(sc, s, side, &o1);
+  gs_observe(sc, &t, side, &o2);
+  if (memcmp(&o1, &o2, sizeof o1)) cr_assert_fail("the observation depends on the opponent's hidden cards");
+  Rng r3;
+  rng_seed(&r3, 1234 + (uint64_t)st->n, 1);
+  gs_determinize(sc, &t, side, &r3, &d3);
+  if (memcmp(&d1, &d3, sizeof d1)) cr_assert_fail("the determinization depends on hidden cards");
+  st->swapped += sw;
+  /* other seeds give other worlds, when the opponent holds hidden cards */
+  uint64_t opp_hidden = side_cards_mask(sc, other) & ~s->seen;
+  if (hand_count(sc, s, armies[0]) + (armies[1] != armies[0] ? hand_count(sc, s, armies[1]) : 0) > 0 &&
+      (opp_hidden & ~(s->hand | s->pend | s->discard))) {
+    Rng r4;
+    rng_seed(&r4, 999 + (uint64_t)st->n, 2);
+    State d4;
+    gs_determinize(sc, s, side, &r4, &d4);
+    st->differ += d4.hand != d1.hand;
+  }
+  st->n++;
+}
+
+Test(engine, determinization_keeps_own_and_public_information) {
+  const char *scen[2] = {"short", "long"};
+  DetStats st = {0};
+  for (int k = 0; k < 2; k++) {
+    Scen *sc = th_load(scen[k], "base");
+    for (int g = 0; g < 8; g++) sample_game(sc, 900 + (uint64_t)g, 5, det_checks, &st);
+    free(sc);
+  }
+  cr_log_info("determinization: %d positions, %d with a hidden-card swap, %d differing samples", st.n,
+              st.swapped, st.differ);
+  cr_assert_gt(st.n, 500);
+  cr_assert_gt(st.swapped, st.n / 2, "the swap test ran on most positions");
+  cr_assert_gt(st.differ, 0, "determinizations sample the hidden cards");
+}
+
+Test(engine, observation_hides_the_opponent_hand) {
+  Scen *sc = th_load("short", "base");
+  State s, o;
+  gs_init(sc, &s, 44, 0);
+  gs_observe(sc, &s, FRENCH, &o);
+  cr_assert_eq(o.rng.state, 0);
+  cr_assert_eq(o.rng.inc, 0);
+  cr_assert_eq(o.hand & sc->army_cards[ARMY_FR], s.hand & sc->army_cards[ARMY_FR]);
+  cr_assert_eq(hand_count(sc, &o, ARMY_BR), 12);
+  /* every British hand of the same size gives the same observation */
+  for (int seed = 45; seed < 60; seed++) {
+    State t = s, ot;
+    Rng r;
+    rng_seed(&r, (uint64_t)seed, 0);
+    uint64_t br = sc->army_cards[ARMY_BR], h = 0;
+    for (int i = 0; i < 12; i++) h |= 1ull << mask_pick(&r, br & ~h);
+    t.hand = (t.hand & ~br) | h;
+    gs_observe(sc, &t, FRENCH, &ot);
+    cr_assert_eq(memcmp(&o, &ot, sizeof o), 0);
+  }
+  free(sc);
+}
+
+/* ---------------------------------------------------------------- loader errors */
+/* load from dir and expect one error message starting with "dir/file:line:" */
+static void expect_load_error(const char *dir, const char *file, int line, const char *words) {
+  Scen *sc = malloc(sizeof *sc);
+  char err[2048], want[256];
+  int rc = scen_load(sc, dir, "short", "base", err, sizeof err);
+  cr_assert_eq(rc, -1, "the broken %s loaded", file);
+  snprintf(want, sizeof want, "%s/%s:%d:", dir, file, line);
+  cr_assert(!strncmp(err, want, strlen(want)), "error '%s', expected it to start with '%s'", err, want);
+  cr_assert(strstr(err, words), "error '%s' should say '%s'", err, words);
+  free(sc);
+}
+
+Test(engine, loader_unknown_terrain_letter) {
+  char dir[64];
+  th_tmpdir(dir, sizeof dir);
+  /*                                                  A B C D E F G H I J K L M N O P Q R */
+  int line = th_edit(dir, "map.ini", "row5 ", "row5  =  . . . . . C X . . . . . . C w . . .", TH_REPLACE);
+  expect_load_error(dir, "map.ini", line, "unknown terrain 'X'");
+  th_rmdir(dir);
+}
+
+Test(engine, loader_bad_unit_square) {
+  char dir[64];
+  th_tmpdir(dir, sizeof dir);
+  int line = th_edit(dir, "units.ini", "fr-4/I ",
+                     "fr-4/I      = fr inf 3 2 - Z7 N \"4th Division (Durutte), I Corps\"", TH_REPLACE);
+  expect_load_error(dir, "units.ini", line, "'Z7' is not a square");
+  th_rmdir(dir);
+}
+
+Test(engine, loader_duplicate_card) {
+  char dir[64];
+  th_tmpdir(dir, sizeof dir);
+  int line = th_edit(dir, "cards.ini", "F06 ", "F05 = fr 3 5 - \"At the point of the bayonet, again\"", TH_BEFORE);
+  expect_load_error(dir, "cards.ini", line, "F05 defined twice");
+  th_rmdir(dir);
+}
+
+Test(engine, loader_other_errors_carry_file_and_line) {
+  char dir[64];
+  th_tmpdir(dir, sizeof dir);
+  /* two units on one square */
+  int line = th_edit(dir, "units.ini", "fr-4/I ",
+                     "fr-4/I      = fr inf 3 2 - G7 N \"4th Division (Durutte), I Corps\"", TH_REPLACE);
+  expect_load_error(dir, "units.ini", line, "already holds");
+  th_rmdir(dir);
+  th_tmpdir(dir, sizeof dir);
+  /* an elite Prussian (R-2.3) */
+  line = th_edit(dir, "units.ini", "pr-13 ", "pr-13       = pr inf 4 2 elite @IV - \"13th Brigade\"", TH_REPLACE);
+  expect_load_error(dir, "units.ini", line, "never elite");
+  th_rmdir(dir);
+  th_tmpdir(dir, sizeof dir);
+  /* an edge between squares that do not touch */
+  line = th_edit(dir, "map.ini", "[places]", "ridge = A1-C1", TH_BEFORE);
+  expect_load_error(dir, "map.ini", line, "not orthogonally adjacent");
+  th_rmdir(dir);
+  th_tmpdir(dir, sizeof dir);
+  /* an unknown parameter */
+  line = th_edit(dir, "params.ini", "round_limit", "round_limt = 5", TH_REPLACE);
+  expect_load_error(dir, "params.ini", line, "unknown parameter");
+  th_rmdir(dir);
+  /* a variant with an error: the variant's own file and line */
+  th_tmpdir(dir, sizeof dir);
+  th_write(dir, "variants/broken.ini", "; a broken variant\n[variant]\ndescription = x\n[params]\nelite_mult = two\n");
+  Scen *sc = malloc(sizeof *sc);
+  char err[1024], want[256];
+  cr_assert_eq(scen_load(sc, dir, "short", "broken", err, sizeof err), -1);
+  snprintf(want, sizeof want, "%s/variants/broken.ini:5:", dir);
+  cr_assert(!strncmp(err, want, strlen(want)), "%s", err);
+  cr_assert_eq(scen_load(sc, dir, "short", "no-such-variant", err, sizeof err), -1);
+  free(sc);
+  th_rmdir(dir);
+  /* the copy itself loads: the errors above come from the edits */
+  th_tmpdir(dir, sizeof dir);
+  sc = th_load_dir(dir, "long", "base");
+  free(sc);
+  th_rmdir(dir);
+}
