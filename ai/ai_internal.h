@@ -20,6 +20,7 @@ typedef struct {
   uint8_t sq_obj[NSQ];              /* objective index + 1 on that square, 0 none        */
   float card_val[MAX_CARDS];        /* value of holding a card                           */
   float avg_bp[3];                  /* mean battle value of each army's deck             */
+  float mean_val[3];                /* mean card_val of each army's deck                 */
 } AiCtx;
 
 void ai_ctx_init(AiCtx *c, const Scen *sc);
@@ -63,6 +64,8 @@ typedef struct {
   int mem_mb;         /* arena limit                                                       */
   int scale_small;    /* 1: smaller budgets for small decisions                            */
   int cheat;          /* search the true state                                             */
+  double pb;          /* progressive bias: weight of the heuristic prior (/ (n+1))         */
+  int movesearch;     /* 1: search unit movement steps too; 0: the heuristic moves units   */
 } MctsOpts;
 
 typedef struct {
@@ -82,5 +85,7 @@ void mcts_set_iters(Mcts *m, int iters, int threads);
 
 void mcts_default_opts(MctsOpts *o);
 int mcts_level_opts(const char *level, MctsOpts *o);   /* 0 ok */
+/* options on top of *o: "normal*2,iters=300,cut=0" (a level resets *o first); 0 ok */
+int mcts_parse_opts(const char *opts, MctsOpts *o, char *err, size_t errlen);
 
 #endif

@@ -32,18 +32,26 @@ static int enter_cost(const Scen *sc, int u, int d) {
 }
 
 static void dist_field(const Scen *sc, const uint8_t *targets, int nt, uint8_t *out) {
-  int d[NSQ];
+  int d[NSQ], q[NSQ * 8], qh = 0, qt = 0;
+  uint8_t inq[NSQ];
+  memset(inq, 0, sizeof inq);
   for (int i = 0; i < NSQ; i++) d[i] = AI_INF;
-  for (int i = 0; i < nt; i++) d[targets[i]] = 0;
-  for (int changed = 1; changed;) {
-    changed = 0;
-    for (int u = 0; u < NSQ; u++)
-      for (int k = 0; k < 4; k++) {
-        int c = enter_cost(sc, u, k);
-        if (c < 0) continue;
-        int v = sc->nb[u][k];
-        if (d[v] + c < d[u]) { d[u] = d[v] + c; changed = 1; }
+  for (int i = 0; i < nt; i++) { d[targets[i]] = 0; q[qt++] = targets[i]; inq[targets[i]] = 1; }
+  /* label-correcting search backwards: d[u] = min over moves u->v of cost + d[v] */
+  while (qh != qt) {
+    int v = q[qh];
+    qh = (qh + 1) % (NSQ * 8);
+    inq[v] = 0;
+    for (int k = 0; k < 4; k++) {
+      int u = sc->nb[v][k];
+      if (u == SQ_NONE) continue;
+      int c = enter_cost(sc, u, (k + 2) & 3);
+      if (c < 0 || sc->nb[u][(k + 2) & 3] != v) continue;
+      if (d[v] + c < d[u]) {
+        d[u] = d[v] + c;
+        if (!inq[u]) { inq[u] = 1; q[qt] = u; qt = (qt + 1) % (NSQ * 8); }
       }
+    }
   }
   for (int i = 0; i < NSQ; i++) out[i] = (uint8_t)(d[i] > AI_INF ? AI_INF : d[i]);
 }
@@ -89,6 +97,10 @@ void ai_ctx_init(AiCtx *c, const Scen *sc) {
     if (cd->army < 3) { sum[cd->army] += cd->bp; cnt[cd->army]++; }
   }
   for (int a = 0; a < 3; a++) c->avg_bp[a] = cnt[a] ? (float)(sum[a] / cnt[a]) : 2.0f;
+  double vs[3] = {0, 0, 0};
+  for (int i = 0; i < sc->ncards && i < MAX_CARDS; i++)
+    if (sc->card[i].army < 3) vs[sc->card[i].army] += c->card_val[i];
+  for (int a = 0; a < 3; a++) c->mean_val[a] = cnt[a] ? (float)(vs[a] / cnt[a]) : 1.0f;
 }
 
 int ai_battle_mask(const Scen *sc, const State *s) {
@@ -131,7 +143,7 @@ double ai_eval_french(const AiCtx *c, const State *s) {
     int need = sc->p.short_castles_needed > 0 ? sc->p.short_castles_needed : 3;
     int win = hc >= need || (hc >= need - 1 && msj);
     sc_pts += (2.5 * hc + 2.0 * msj + (win ? 3.0 : 0.0)) * (0.7 + 0.6 * prog);
-    sc_pts -= 2.5; /* the Allies start holding everything: centre the scale */
+    sc_pts -= 1.5; /* the Allies start holding everything: centre the scale */
     scale = 3.0;
   } else {
     int vp[2];
@@ -164,11 +176,18 @@ double ai_eval_french(const AiCtx *c, const State *s) {
   sc_pts += (sc->scenario == SC_SHORT ? 0.35 : 0.2) * mat;
   if (nfr) sc_pts -= 0.12 * (fr_near / nfr) * 3.0;
   /* cards in hand (they only last this turn) */
+  /* cards in hand, as a share of what each side drew this turn: the hands are redrawn every
+   * turn, so only the share left matters (ending a turn early is not a gain) */
   double hv[2] = {0, 0};
   for (uint64_t m = s->hand; m; m &= m - 1) {
     int cd = __builtin_ctzll(m);
     hv[sc->card[cd].army == ARMY_FR ? FRENCH : ALLIED] += c->card_val[cd];
   }
-  sc_pts += 0.2 * (hv[FRENCH] - hv[ALLIED]) * (1.0 - 0.5 * prog);
+  int t = s->turn >= 1 && s->turn <= MAX_TURNS ? s->turn : 1;
+  double full_f = sc->p.hand_fr * c->mean_val[ARMY_FR];
+  double full_a = sc->p.hand_br * c->mean_val[ARMY_BR] + sc->p.hand_pr[t] * c->mean_val[ARMY_PR];
+  if (full_f > 0 && full_a > 0) sc_pts += 2.0 * (hv[FRENCH] / full_f - hv[ALLIED] / full_a);
+  /* time is on the Allies' side: the French must get on with it */
+  sc_pts -= (sc->scenario == SC_SHORT ? 3.0 : 2.0) * prog;
   return 1.0 / (1.0 + exp(-sc_pts / scale));
 }

@@ -14,6 +14,8 @@ typedef struct {
   const State *s;
   int me;                 /* deciding side */
   uint8_t occ[NSQ];       /* unit on each square */
+  uint64_t cached;        /* units whose values at their own square are cached */
+  float c_goal[MAX_UNITS], c_ready[MAX_UNITS], c_exp[MAX_UNITS];
 } H;
 
 static inline int opp(int side) { return side ^ 1; }
@@ -104,6 +106,20 @@ static double exposure(const H *h, int u, int sq, int f, int ignore_sq) {
   if (!e) return 0;
   double mine = unit_bp(sc, h->s, u) * (castle ? 2 : 1);
   return 0.12 * e * (e > mine ? 1.5 : 1.0);
+}
+
+/* goal, readiness and exposure of unit u where it stands, cached per decision */
+static void here(H *h, int u, double *g, double *r, double *e) {
+  if (!((h->cached >> u) & 1)) {
+    int sq = h->s->usq[u], f = facing(h->s, u);
+    h->c_goal[u] = (float)goal(h, u, sq);
+    h->c_ready[u] = (float)ready(h, u, sq, f);
+    h->c_exp[u] = (float)exposure(h, u, sq, f, -1);
+    h->cached |= 1ull << u;
+  }
+  *g = h->c_goal[u];
+  *r = h->c_ready[u];
+  *e = h->c_exp[u];
 }
 
 /* ---------------------------------------------------------------- battle arithmetic */
@@ -299,7 +315,7 @@ static double sc_round(const H *h, Action a, double wm[3]) {
   }
 }
 
-static double sc_move(const H *h, Action a) {
+static double sc_move(H *h, Action a) {
   const Scen *sc = h->sc;
   const State *s = h->s;
   switch (a.t) {
@@ -309,10 +325,12 @@ static double sc_move(const H *h, Action a) {
       if (from >= NSQ) return -1;
       int to = sc->nb[from][a.b];
       if (to == SQ_NONE) return -1;
-      int of = facing(s, u), nf = a.c & 3;
-      double v = goal(h, u, from) - goal(h, u, to);
-      v += ready(h, u, to, nf) - ready(h, u, from, of);
-      v -= exposure(h, u, to, nf, from) - exposure(h, u, from, of, -1);
+      int nf = a.c & 3;
+      double g0, r0, e0;
+      here(h, u, &g0, &r0, &e0);
+      double v = g0 - goal(h, u, to);
+      v += ready(h, u, to, nf) - r0;
+      v -= exposure(h, u, to, nf, from) - e0;
       int oi = h->c->sq_obj[to];
       if (oi) {
         int mine = ((s->owner >> h->c->obj_v[oi - 1]) & 1) == (unit_side(sc, u) == FRENCH);
@@ -327,10 +345,11 @@ static double sc_move(const H *h, Action a) {
       int u = a.a, sq = s->usq[u];
       if (sq >= NSQ) return -1;
       int of = facing(s, u), nf = a.b & 3;
-      double v = ready(h, u, sq, nf) - ready(h, u, sq, of);
-      v -= exposure(h, u, sq, nf, -1) - exposure(h, u, sq, of, -1);
+      double g, r0, e0;
+      here(h, u, &g, &r0, &e0);
+      double v = ready(h, u, sq, nf) - r0;
+      v -= exposure(h, u, sq, nf, -1) - e0;
       int n1 = sc->nb[sq][nf], n0 = sc->nb[sq][of];
-      double g = goal(h, u, sq);
       double g1 = n1 == SQ_NONE || h->occ[n1] != UNIT_NONE ? g + 1 : goal(h, u, n1);
       double g0 = n0 == SQ_NONE || h->occ[n0] != UNIT_NONE ? g + 1 : goal(h, u, n0);
       if (g > 0.5 && s->mp >= 2) v += 0.5 * ((g - g1) - (g - g0 > 0 ? g - g0 : 0));
@@ -559,6 +578,7 @@ void heur_score_all(const AiCtx *c, const State *s, const ActList *L, float *sco
   h.sc = c->sc;
   h.s = s;
   h.me = s->decider;
+  h.cached = 0;
   memset(h.occ, UNIT_NONE, sizeof h.occ);
   for (int u = 0; u < h.sc->nunits; u++)
     if (s->usq[u] < NSQ) h.occ[s->usq[u]] = (uint8_t)u;

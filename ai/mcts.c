@@ -45,25 +45,27 @@ struct Mcts {
 
 void mcts_default_opts(MctsOpts *o) {
   memset(o, 0, sizeof *o);
-  o->iters = 2000;
+  o->iters = 400;
   o->threads = 1;
   o->c = 0.7;
   o->rollout = 1;
   o->eps = 0.1;
-  o->cut = 2;
-  o->max_roll = 300;
+  o->cut = -1;         /* auto: to the end of the short game, 12 rounds of the long one */
+  o->max_roll = 5000;
   o->topk = 10;
   o->mem_mb = 64;
   o->scale_small = 1;
+  o->pb = 0.5;
+  o->movesearch = 1;
 }
 
 /* documented in ai/README.md */
 int mcts_level_opts(const char *level, MctsOpts *o) {
   mcts_default_opts(o);
-  if (!strcmp(level, "easy")) { o->iters = 300; o->topk = 6; o->cut = 1; o->eps = 0.2; }
-  else if (!strcmp(level, "normal")) { o->iters = 2000; }
-  else if (!strcmp(level, "hard")) { o->iters = 8000; o->threads = 2; o->cut = 3; o->topk = 12; }
-  else if (!strcmp(level, "expert")) { o->iters = 32000; o->threads = 2; o->cut = 3; o->topk = 14; o->mem_mb = 256; }
+  if (!strcmp(level, "easy")) { o->iters = 150; o->topk = 6; o->cut = 6; }
+  else if (!strcmp(level, "normal")) { o->iters = 400; }
+  else if (!strcmp(level, "hard")) { o->iters = 1600; o->threads = 2; o->topk = 12; }
+  else if (!strcmp(level, "expert")) { o->iters = 6400; o->threads = 2; o->topk = 14; o->mem_mb = 256; }
   else return -1;
   return 0;
 }
@@ -77,6 +79,7 @@ Mcts *mcts_new(const Scen *sc, const AiCtx *ctx, const MctsOpts *o, uint64_t see
   if (m->o.threads < 1) m->o.threads = 1;
   if (m->o.threads > 64) m->o.threads = 64;
   m->seed = seed;
+  if (m->o.cut < 0) m->o.cut = sc->scenario == SC_SHORT ? 0 : 12;
   m->ntrees = m->o.threads;
   m->trees = calloc((size_t)m->ntrees, sizeof(Tree));
   if (!m->trees) { free(m); return NULL; }
@@ -148,7 +151,7 @@ static double phase_scale(int ph) {
 
 /* candidate indices of L ordered by heuristic score (best first), at most k */
 static int candidates(const AiCtx *ctx, const State *w, const ActList *L, int k, int *idx,
-                      Rng *r) {
+                      float *prior, Rng *r) {
   float sc[MAX_ACTIONS];
   heur_score_all(ctx, w, L, sc);
   /* small random jitter breaks ties differently per sample */
@@ -165,6 +168,9 @@ static int candidates(const AiCtx *ctx, const State *w, const ActList *L, int k,
     int x = tmp[i]; tmp[i] = tmp[b]; tmp[b] = x;
     idx[i] = tmp[i];
   }
+  /* prior in [0,1]: the heuristic's opinion, best candidate 1 */
+  float hi = sc[idx[0]], lo = sc[idx[k - 1]];
+  for (int i = 0; i < k; i++) prior[i] = hi > lo ? (sc[idx[i]] - lo) / (hi - lo) : 1.0f;
   return k;
 }
 
@@ -203,6 +209,7 @@ static void run_tree(Mcts *m, Tree *t, const State *obs, int me, uint64_t seed, 
   (void)root;
   ActList L;
   int idx[MAX_ACTIONS];
+  float prior[MAX_ACTIONS], kprior[MAX_ACTIONS];
   int path[MAX_PATH];
   int rootk = m->o.topk > 0 ? 2 * m->o.topk : 0;
   if (rootk > 0 && rootk < 16) rootk = 16;
@@ -216,6 +223,11 @@ static void run_tree(Mcts *m, Tree *t, const State *obs, int me, uint64_t seed, 
       gs_legal(sc, &w, &L);
       if (L.n <= 0) break;
       if (L.n == 1) { gs_apply(sc, &w, L.a[0]); continue; }
+      if (!m->o.movesearch && w.phase == PH_MOVE) {
+        /* unit movement by the heuristic: the tree holds the strategic choices only */
+        gs_apply(sc, &w, L.a[heur_pick(ctx, &w, &L, &r, 0.0)]);
+        continue;
+      }
       int d = w.decider;
       if (d != me && secret_phase(w.phase)) {
         /* the opponent's secret choice: made by the policy, seen as its class */
@@ -236,7 +248,7 @@ static void run_tree(Mcts *m, Tree *t, const State *obs, int me, uint64_t seed, 
         continue;
       }
       int k = node == 0 ? rootk : m->o.topk;
-      int nc = candidates(ctx, &w, &L, k, idx, &r);
+      int nc = candidates(ctx, &w, &L, k, idx, prior, &r);
       /* keys of the candidates as the searcher sees them (collapse hidden ones) */
       uint32_t keys[MAX_ACTIONS];
       int nk = 0;
@@ -249,6 +261,7 @@ static void run_tree(Mcts *m, Tree *t, const State *obs, int me, uint64_t seed, 
           if (keys[q] == key) { dup = 1; break; }
         if (dup) continue;
         keys[nk] = key;
+        kprior[nk] = prior[j];
         kidx[nk] = idx[j];
         nk++;
       }
@@ -289,7 +302,9 @@ static void run_tree(Mcts *m, Tree *t, const State *obs, int me, uint64_t seed, 
         for (int q = 0; q < nk; q++)
           if (keys[q] == x->key) { j = q; break; }
         if (j < 0) continue;
-        double v = x->n ? x->w / x->n + lc * sqrt(log((double)x->avail) / x->n) : 1e9;
+        double v = x->n ? x->w / x->n + lc * sqrt(log((double)x->avail) / x->n) +
+                              m->o.pb * kprior[j] / (x->n + 1.0)
+                        : 1e9;
         if (v > bestv) { bestv = v; best = c; bestj = j; }
       }
       if (best < 0) break;
@@ -341,6 +356,16 @@ Action mcts_decide(Mcts *m, const State *s, int *iters_done) {
   if (m->o.cheat) obs = *s;
   else gs_observe(sc, s, me, &obs);
   uint64_t h = ai_hash_bytes(&obs, sizeof obs, m->seed ^ 0x9e3779b97f4a7c15ULL);
+  if (!m->o.movesearch && obs.phase == PH_MOVE) {
+    Rng r;
+    rng_seed(&r, h, 0x3017eULL);
+    Action a = L.a[heur_pick(m->ctx, &obs, &L, &r, 0.0)];
+    m->root[0].key = ai_act_key(a);
+    m->root[0].visits = 1;
+    m->root[0].wins = 0.5;
+    m->nroot = 1;
+    return a;
+  }
   double scale = m->o.scale_small ? phase_scale(obs.phase) : 1.0;
   long total = (long)(m->o.iters * scale);
   if (total < 32) total = 32;

@@ -23,6 +23,10 @@ static void seterr(char *err, size_t n, const char *msg, const char *arg) {
 
 static int parse_mcts(const char *opts, MctsOpts *o, char *err, size_t errlen) {
   mcts_level_opts("normal", o);
+  return mcts_parse_opts(opts, o, err, errlen);
+}
+
+int mcts_parse_opts(const char *opts, MctsOpts *o, char *err, size_t errlen) {
   if (!opts || !*opts) return 0;
   char buf[256];
   snprintf(buf, sizeof buf, "%s", opts);
@@ -61,10 +65,12 @@ static int parse_mcts(const char *opts, MctsOpts *o, char *err, size_t errlen) {
     else if (!strcmp(k, "topk")) o->topk = atoi(v);
     else if (!strcmp(k, "mem")) o->mem_mb = atoi(v);
     else if (!strcmp(k, "scale")) o->scale_small = atoi(v);
-    else { seterr(err, errlen, "unknown mcts option (iters time threads c rollout eps cut maxroll topk mem scale)", k); return -1; }
+    else if (!strcmp(k, "pb")) o->pb = atof(v);
+    else if (!strcmp(k, "movesearch")) o->movesearch = atoi(v);
+    else { seterr(err, errlen, "unknown mcts option (iters time threads c rollout eps cut maxroll topk mem scale pb movesearch)", k); return -1; }
   }
   if (o->iters < 1 || o->threads < 1 || o->threads > 64 || o->mem_mb < 1 || o->c < 0 ||
-      o->eps < 0 || o->eps > 1 || o->max_roll < 1 || o->time_ms < 0) {
+      o->eps < 0 || o->eps > 1 || o->max_roll < 1 || o->cut < -1 || o->time_ms < 0) {
     seterr(err, errlen, "mcts option out of range", opts);
     return -1;
   }

@@ -48,19 +48,19 @@ Test(ai, random_and_heuristic_always_legal_long) { legal_everywhere("long", 6); 
 
 Test(ai, honesty_same_observation_same_decision) {
   Scen *sc = load("short");
-  cr_assert_eq(ai_honesty_check(sc, "mcts:iters=200", 11, 20), 0);
-  cr_assert_eq(ai_honesty_check(sc, "mcts:iters=150,threads=2", 12, 10), 0);
+  cr_assert_eq(ai_honesty_check(sc, "mcts:iters=200,cut=2", 11, 20), 0);
+  cr_assert_eq(ai_honesty_check(sc, "mcts:iters=150,threads=2,cut=2", 12, 10), 0);
   cr_assert_eq(ai_honesty_check(sc, "heuristic", 13, 30), 0);
   free(sc);
   sc = load("long");
-  cr_assert_eq(ai_honesty_check(sc, "mcts:iters=200", 14, 20), 0);
+  cr_assert_eq(ai_honesty_check(sc, "mcts:iters=200,cut=2", 14, 20), 0);
   free(sc);
 }
 
 /* the check has teeth: the labelled cheating player fails it */
 Test(ai, honesty_check_detects_cheat) {
   Scen *sc = load("short");
-  cr_assert_gt(ai_honesty_check(sc, "cheat:iters=200", 11, 30), 0);
+  cr_assert_gt(ai_honesty_check(sc, "cheat:iters=200,cut=2", 11, 30), 0);
   free(sc);
 }
 
@@ -69,7 +69,7 @@ Test(ai, mcts_reproducible_with_seed_and_threads) {
   char err[200];
   for (int th = 1; th <= 2; th++) {
     char spec[64];
-    snprintf(spec, sizeof spec, "mcts:iters=400,threads=%d", th);
+    snprintf(spec, sizeof spec, "mcts:iters=400,threads=%d,cut=2", th);
     Player *p1 = player_new(sc, spec, 77, err, sizeof err);
     Player *p2 = player_new(sc, spec, 77, err, sizeof err);
     Player *h = player_new(sc, "heuristic:eps=0.2", 5, err, sizeof err);
@@ -113,7 +113,7 @@ Test(ai, spec_strings) {
 Test(ai, analyze_lists_candidates) {
   Scen *sc = load("short");
   char err[200];
-  Player *p = player_new(sc, "mcts:iters=500", 9, err, sizeof err);
+  Player *p = player_new(sc, "mcts:iters=500,cut=2", 9, err, sizeof err);
   cr_assert(p);
   State s;
   gs_init(sc, &s, 4, 4);
@@ -137,9 +137,9 @@ Test(ai, analyze_lists_candidates) {
 Test(ai, mcts_plays_legal_games) {
   Scen *sc = load("short");
   int n;
-  int r = ai_play_game(sc, "mcts:iters=60", "heuristic:eps=0.1", 8, 8, &n);
+  int r = ai_play_game(sc, "mcts:iters=60,cut=2", "heuristic:eps=0.1", 8, 8, &n);
   cr_assert(r >= 1 && r <= 3, "game failed (%d actions)", n);
-  r = ai_play_game(sc, "random", "cheat:iters=60,threads=2", 9, 9, &n);
+  r = ai_play_game(sc, "random", "cheat:iters=60,threads=2,cut=2", 9, 9, &n);
   cr_assert(r >= 1 && r <= 3, "game failed (%d actions)", n);
   free(sc);
 }
