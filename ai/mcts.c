@@ -41,6 +41,8 @@ struct Mcts {
   RootStat root[MAX_ACTIONS];
   int nroot;
   long last_iters;
+  uint64_t last_hash;   /* observation hash of the last search (its root stats are kept) */
+  int have_last;
 };
 
 void mcts_default_opts(MctsOpts *o) {
@@ -95,6 +97,7 @@ void mcts_free(Mcts *m) {
 
 void mcts_set_iters(Mcts *m, int iters, int threads) {
   m->o.iters = iters;
+  m->have_last = 0;
   if (threads >= 1 && threads != m->o.threads) {
     for (int i = 0; i < m->ntrees; i++) free(m->trees[i].nodes);
     free(m->trees);
@@ -336,16 +339,18 @@ static int ensure_arena(Mcts *m, Tree *t, long iters) {
   return 0;
 }
 
+static Action pick_root(const Mcts *m, const ActList *L);
+
 Action mcts_decide(Mcts *m, const State *s, int *iters_done) {
   const Scen *sc = m->sc;
   int me = s->decider;
   ActList L;
   gs_legal(sc, s, &L);
-  m->nroot = 0;
   if (iters_done) *iters_done = 0;
   Action none = {0, 0, 0, 0};
   if (L.n <= 0) return none;
   if (L.n == 1) {
+    m->have_last = 0;
     m->root[0].key = ai_act_key(L.a[0]);
     m->root[0].visits = 1;
     m->root[0].wins = 0.5;
@@ -356,6 +361,13 @@ Action mcts_decide(Mcts *m, const State *s, int *iters_done) {
   if (m->o.cheat) obs = *s;
   else gs_observe(sc, s, me, &obs);
   uint64_t h = ai_hash_bytes(&obs, sizeof obs, m->seed ^ 0x9e3779b97f4a7c15ULL);
+  if (m->have_last && m->last_hash == h && m->o.time_ms <= 0) {
+    /* the same observation again (analyze, then act): same search, same answer */
+    if (iters_done) *iters_done = (int)m->last_iters;
+    return pick_root(m, &L);
+  }
+  m->have_last = 0;
+  m->nroot = 0;
   if (!m->o.movesearch && obs.phase == PH_MOVE) {
     Rng r;
     rng_seed(&r, h, 0x3017eULL);
@@ -404,6 +416,8 @@ Action mcts_decide(Mcts *m, const State *s, int *iters_done) {
   }
   m->last_iters = iters;
   if (iters_done) *iters_done = (int)iters;
+  m->last_hash = h;
+  m->have_last = 1;
   /* sort by visits, then mean */
   for (int i = 1; i < m->nroot; i++) {
     RootStat x = m->root[i];
@@ -415,10 +429,15 @@ Action mcts_decide(Mcts *m, const State *s, int *iters_done) {
     }
     m->root[j + 1] = x;
   }
+  return pick_root(m, &L);
+}
+
+/* the most visited root action legal in the position */
+static Action pick_root(const Mcts *m, const ActList *L) {
   for (int i = 0; i < m->nroot; i++) {
     Action a = ai_key_act(m->root[i].key);
-    for (int j = 0; j < L.n; j++)
-      if (L.a[j].t == a.t && L.a[j].a == a.a && L.a[j].b == a.b && L.a[j].c == a.c) return L.a[j];
+    for (int j = 0; j < L->n; j++)
+      if (L->a[j].t == a.t && L->a[j].a == a.a && L->a[j].b == a.b && L->a[j].c == a.c) return L->a[j];
   }
-  return L.a[0];
+  return L->a[0];
 }
