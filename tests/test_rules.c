@@ -1390,6 +1390,13 @@ Test(rules, R_7_3_stream_minus_one_after_command) {
   th_declare_phase(&s, FRENCH, ARMY_FR);
   th_battle(sc, &s, th_sq(sc, "L5"), DB(DIR_W), "F05 F07:c", NULL);
   cr_assert_eq(s.last_att, 3 + 2 - 1 + 5);
+  /* docs/RULINGS.md: a stream crossed at a bridge (M5-M4) gives no -1 */
+  th_empty(sc, &s, 2);
+  th_put(sc, &s, "br-3/I", "M4", DIR_S);
+  th_put(sc, &s, "fr-1/I", "M5", DIR_N);
+  int a, d;
+  battle_base_totals(sc, &s, th_sq(sc, "M4"), DB(DIR_S), &a, &d);
+  cr_assert_eq(a, 3);
   free(sc);
 }
 
@@ -2183,13 +2190,19 @@ Test(rules, R_9_6_elite_bonus_doubles_own_elite_units_both_sides) {
   th_put(sc, &s, "br-1/I", "H6", DIR_S);  /* elite 3 */
   th_put(sc, &s, "fr-og", "H7", DIR_N);   /* elite 3, front */
   th_put(sc, &s, "fr-1/I", "G6", DIR_E);  /* 3, flank */
-  th_give(sc, &s, "F19 B16");
+  th_give(sc, &s, "F19 F20 B16");
   th_declare_phase(&s, FRENCH, ARMY_FR);
   int a, d;
   battle_base_totals(sc, &s, th_sq(sc, "H6"), DB(DIR_S) | DB(DIR_W), &a, &d);
   cr_assert_eq(a, 3 + 6);
   cr_assert_eq(d, 3);
-  th_battle(sc, &s, th_sq(sc, "H6"), DB(DIR_S) | DB(DIR_W), "F19:e", "B16:e");
+  TH_DO(sc, &s, A_DECLARE, th_sq(sc, "H6"), DB(DIR_S) | DB(DIR_W), 0);
+  TH_DO(sc, &s, A_NOFIRE, 0, 0, 0);
+  TH_DO(sc, &s, A_BCARD, th_card(sc, "F19"), BP_ELITE, 0);
+  cr_assert(!th_legal(sc, &s, A_BCARD, th_card(sc, "F20"), BP_ELITE, 0),
+            "RULINGS R-7.2: one elite card per side per battle");
+  TH_DO(sc, &s, A_BDONE, 0, 0, 0);
+  th_bcards(sc, &s, "B16:e");
   cr_assert_eq(s.last_att, 3 * 2 + 3 * 2, "fr-og doubled, fr-1/I not; the card's BP not added");
   cr_assert_eq(s.last_def, 3 * 2);
   cr_assert_eq(s.loss_need, 4, "12 is not more than twice 6: the defender chooses");
