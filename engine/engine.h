@@ -234,7 +234,7 @@ enum {
   A_BDONE,
   A_NOFIRE,      /* decline artillery (battle or reaction window)              */
   A_REDUCE,      /* defender loss: reduce                                     */
-  A_RETREAT,     /* a=square b=facing                                         */
+  A_RETREAT,     /* a=square b=facing c=facing (the same)                     */
   A_CDP,         /* defender loss: spend a castle damage point                 */
   A_ADVANCE,     /* a=slot b=facing                                           */
   A_LOSE,        /* a=slot: tied attacking unit reduced                        */

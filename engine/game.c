@@ -971,6 +971,22 @@ static void do_charge(const Scen *sc, State *s, int cav, int n, int att_side) {
   start_battle(sc, s, def, units, BK_CHARGE, att_side, sc->unit[cav].army, PH_DECLARE);
 }
 
+/* enemy cavalry next to the square an infantry unit just moved into may evade */
+static void evasion_check(const Scen *sc, State *s, int u) {
+  if (sc->unit[u].kind != K_INF) return;
+  uint64_t ev = 0;
+  int sq = s->usq[u];
+  for (int d = 0; d < 4; d++) {
+    int t = sc->nb[sq][d];
+    if (t == SQ_NONE) continue;
+    int v = unit_at(sc, s, t);
+    if (v == UNIT_NONE || unit_side(sc, v) == unit_side(sc, u) || sc->unit[v].kind != K_CAV) continue;
+    int front = sc->nb[t][facing(s, v)] == sq;
+    if (retreat_dirs(sc, s, v, !front)) ev |= 1ull << v;
+  }
+  s->evaders = ev;
+}
+
 static void apply_action(const Scen *sc, State *s, Action a) {
   switch (a.t) {
   case A_BID: {
@@ -1080,20 +1096,8 @@ static void apply_action(const Scen *sc, State *s, Action a) {
     if (was_extra) {                                 /* ruling: then it stops */
       s->evade_stop = 0;
       s->moving = UNIT_NONE;
-    } else if (sc->unit[u].kind == K_INF) {
-      /* enemy cavalry next to the infantry's new square may evade */
-      uint64_t ev = 0;
-      int sq = s->usq[u];
-      for (int d = 0; d < 4; d++) {
-        int t = sc->nb[sq][d];
-        if (t == SQ_NONE) continue;
-        int v = unit_at(sc, s, t);
-        if (v == UNIT_NONE || unit_side(sc, v) == unit_side(sc, u) || sc->unit[v].kind != K_CAV)
-          continue;
-        int front = sc->nb[t][facing(s, v)] == sq;
-        if (retreat_dirs(sc, s, v, !front)) ev |= 1ull << v;
-      }
-      s->evaders = ev;
+    } else {
+      evasion_check(sc, s, u);
     }
     break;
   }
@@ -1116,6 +1120,7 @@ static void apply_action(const Scen *sc, State *s, Action a) {
     s->moving = a.a;
     s->uflag[a.a] |= UF_MOVED;
     place_unit(sc, s, a.a, a.b, a.c, 0);
+    evasion_check(sc, s, a.a);
     break;
   }
   case A_DONE:

@@ -2731,7 +2731,7 @@ Test(rules, R_6_7_wellington_shares_with_a_prussian_unit) {
  * advance or a retreat is excluded.
  * ENGINE BUG (reported, disabled until fixed or ruled otherwise): A_ENTER does not open the
  * evasion window (only A_STEP computes the evaders in game.c). */
-Test(rules, R_6_8_entering_infantry_next_to_cavalry_lets_it_evade, .disabled = true) {
+Test(rules, R_6_8_entering_infantry_next_to_cavalry_lets_it_evade) {
   Scen *sc = th_load("long", "base");
   State s;
   th_empty(sc, &s, 8);
