@@ -1,6 +1,7 @@
 /* Shared by the subcommands of ./waterloo. */
 #ifndef WATERLOO_CLI_H
 #define WATERLOO_CLI_H
+#include <stddef.h>
 #include <stdint.h>
 #include "../engine/engine.h"
 
@@ -10,6 +11,7 @@ const char *opt_get(int argc, char **argv, const char *name, const char *def);
 int opt_has(int argc, char **argv, const char *name);
 int opt_check(int argc, char **argv, const char *cmd, const char *known);
 int opt_u64(const char *cmd, const char *name, const char *v, uint64_t *out);
+void cli_level_spec(const char *level, char *spec, size_t len);
 long random_game(const Scen *sc, State *s, uint64_t seed, uint64_t index, long *legal_total);
 
 int cmd_engine(int argc, char **argv);

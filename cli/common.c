@@ -87,3 +87,12 @@ long random_game(const Scen *sc, State *s, uint64_t seed, uint64_t index, long *
   return n;
 }
 
+
+/* a difficulty level (easy normal hard expert) or a full player spec, as a player spec */
+void cli_level_spec(const char *level, char *spec, size_t len) {
+  if (!level || !*level) level = "normal";
+  if (strchr(level, ':') || !strcmp(level, "heuristic") || !strcmp(level, "random"))
+    snprintf(spec, len, "%s", level);
+  else
+    snprintf(spec, len, "mcts:%s", level);
+}

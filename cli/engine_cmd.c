@@ -95,11 +95,7 @@ static void eng_ai(Eng *e, const char *level, int analyze) {
     return;
   }
   char spec[96], err[256];
-  if (!level || !*level) level = "normal";
-  if (strchr(level, ':') || !strcmp(level, "heuristic") || !strcmp(level, "random"))
-    snprintf(spec, sizeof spec, "%s", level);
-  else
-    snprintf(spec, sizeof spec, "mcts:%s", level);
+  cli_level_spec(level, spec, sizeof spec);
   Player *p = player_new(e->sc, spec, e->seed * 1000003u + e->g.n, err, sizeof err);
   if (!p) {
     fail(err);

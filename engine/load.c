@@ -231,6 +231,19 @@ static int map_handler(void *user, const char *section, const char *name, const 
 }
 
 /* ---------------------------------------------------------------- units.ini */
+/* the reinforcement group of that name, made on first mention; -1 when there are too many */
+static int group_index(Loader *L, const char *name) {
+  Scen *sc = L->sc;
+  for (int i = 0; i < sc->ngroups; i++)
+    if (!strcmp(sc->group[i].name, name)) return i;
+  if (sc->ngroups >= MAX_GROUPS) {
+    lerr(L, "too many reinforcement groups (at most %d)", MAX_GROUPS);
+    return -1;
+  }
+  int g = sc->ngroups++;
+  snprintf(sc->group[g].name, sizeof sc->group[g].name, "%s", name);
+  return g;
+}
 static int units_handler(void *user, const char *section, const char *name, const char *value) {
   Loader *L = user;
   Scen *sc = L->sc;
@@ -306,17 +319,8 @@ static int units_handler(void *user, const char *section, const char *name, cons
       lerr(L, "unit %s: Prussian units are never elite or heavy (R-2.3)", name);
     if (tok[5][0] == '@') {
       if (army != ARMY_PR) lerr(L, "unit %s: only Prussian units arrive as reinforcements", name);
-      int g = -1;
-      for (int i = 0; i < sc->ngroups; i++)
-        if (!strcmp(sc->group[i].name, tok[5] + 1)) g = i;
-      if (g < 0) {
-        if (sc->ngroups >= MAX_GROUPS) {
-          lerr(L, "too many reinforcement groups");
-          return 1;
-        }
-        g = sc->ngroups++;
-        snprintf(sc->group[g].name, sizeof sc->group[g].name, "%s", tok[5] + 1);
-      }
+      int g = group_index(L, tok[5] + 1);
+      if (g < 0) return 1;
       u->group = (int8_t)g;
       u->start_sq = SQ_OFF;
       u->start_facing = DIR_W;
@@ -339,17 +343,8 @@ static int units_handler(void *user, const char *section, const char *name, cons
     sc->nunits++;
   } else if (!strcmp(section, "reinforcements")) {
     int n = tokens(buf, tok, 16);
-    int g = -1;
-    for (int i = 0; i < sc->ngroups; i++)
-      if (!strcmp(sc->group[i].name, name)) g = i;
-    if (g < 0) {
-      if (sc->ngroups >= MAX_GROUPS) {
-        lerr(L, "too many reinforcement groups");
-        return 1;
-      }
-      g = sc->ngroups++;
-      snprintf(sc->group[g].name, sizeof sc->group[g].name, "%s", name);
-    }
+    int g = group_index(L, name);
+    if (g < 0) return 1;
     GroupDef *G = &sc->group[g];
     int turn;
     if (n < 2 || parse_int(tok[0], 1, MAX_TURNS, &turn)) {

@@ -151,10 +151,7 @@ static void help(void) {
 
 static Player *make_ai(Play *P, const char *level, int salt, char *err, size_t len) {
   char spec[96];
-  if (strchr(level, ':') || !strcmp(level, "heuristic") || !strcmp(level, "random"))
-    snprintf(spec, sizeof spec, "%s", level);
-  else
-    snprintf(spec, sizeof spec, "mcts:%s", level);
+  cli_level_spec(level, spec, sizeof spec);
   return player_new(P->sc, spec, P->seed * 7919u + (uint64_t)salt, err, len);
 }
 
