@@ -445,9 +445,12 @@ static void enter_declare(const Scen *sc, State *s) {
  * that has a target in front.  The window opens whether or not the hand holds artillery, so
  * its opening tells the other side nothing hidden. */
 static int fire_window(const Scen *sc, const State *s, int side, int battle_only) {
+  int armies = 0;                       /* armies of the side with cards in hand */
+  for (int a = 0; a < 3; a++)
+    if (side_of_army(a) == side && (s->hand & sc->army_cards[a])) armies |= 1 << a;
+  if (!armies) return 0;
   FOR_SIDE(u, side) {
-    if (unit_side(sc, u) != side || !on_map(s, u)) continue;
-    if (!hand_count(sc, s, sc->unit[u].army)) continue;
+    if (!(armies & (1 << sc->unit[u].army))) continue;
     int v = fire_target(sc, s, u);
     if (v == UNIT_NONE) continue;
     if (battle_only && !(s->uflag[v] & UF_INBATTLE)) continue;
@@ -751,7 +754,6 @@ static void legal_move(const Scen *sc, const State *s, ActList *L) {
   int mp = s->mp;
   if (mp == 0) return;
   FOR_ARMY(u, army) {
-    if (sc->unit[u].army != army) continue;
     if (s->usq[u] == SQ_OFF) {                              /* */
       const GroupDef *g = &sc->group[sc->unit[u].group];
       if (!sc->p.prussians || s->turn < g->turn + sc->p.prussian_shift) continue;
@@ -767,21 +769,19 @@ static void legal_move(const Scen *sc, const State *s, ActList *L) {
     if (!on_map(s, u) || (s->uflag[u] & UF_RALLIED)) continue;
     if ((s->uflag[u] & UF_MOVED) && s->moving != u) continue;
     int sq = s->usq[u], f = facing(s, u);
-    int castle = sc->terrain[sq] == T_CASTLE;
-    int only_step = s->evade_stop && s->moving == u;
-    for (int d = 0; d < 4; d++) {
-      if (!castle && d != f) continue;
-      int cost = move_cost(sc, sq, d);
-      if (cost < 0 || cost > mp) continue;
-      if (!sq_free(sc, s, side, sc->nb[sq][d])) continue;
-      if (castle)
-        for (int nf = 0; nf < 4; nf++) push(L, A_STEP, u, d, nf);   /* */
-      else
-        push(L, A_STEP, u, d, f);
+    if (sc->terrain[sq] == T_CASTLE) {
+      for (int d = 0; d < 4; d++) {
+        int t = sc->nb[sq][d];
+        if (sc->cost[sq][d] > mp || !sq_free(sc, s, side, t)) continue;  /* 255: impossible */
+        for (int nf = 0; nf < 4; nf++) push(L, A_STEP, u, d, nf);        /* */
+      }
+      continue;
     }
-    if (!castle && !only_step)
-      for (int nf = 0; nf < 4; nf++)
-        if (nf != f) push(L, A_TURN, u, nf, 0);
+    int t = sc->nb[sq][f];
+    if (sc->cost[sq][f] <= mp && sq_free(sc, s, side, t)) push(L, A_STEP, u, f, f);
+    if (s->evade_stop && s->moving == u) continue;      /* one more step only */
+    for (int nf = 0; nf < 4; nf++)
+      if (nf != f) push(L, A_TURN, u, nf, 0);
   }
   int l = leader_of_army(army);
   if (l >= 0 && s->leader[l] < NSQ) {                        /* */
