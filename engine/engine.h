@@ -118,6 +118,8 @@ typedef struct Scen {
   /* derived */
   uint8_t nb[NSQ][4];         /* neighbour square or SQ_NONE                     */
   uint8_t cost[NSQ][4];       /* MP to cross each side; 255 impossible   */
+  uint8_t nb_open[NSQ][4];    /* neighbour across a side without a pond, or SQ_NONE */
+  uint8_t uside[MAX_UNITS];   /* FRENCH / ALLIED of each unit                    */
   int n_army_units[3];
   uint8_t army_units[3][MAX_UNITS]; /* unit indices of each army                   */
   int n_side_units[2];

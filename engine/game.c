@@ -25,7 +25,7 @@ static inline int in_castle(const Scen *sc, const State *s, int u) {
 static inline int is_disc(int t) { return t == T_WOODS || t == T_VILLAGE || t == T_CASTLE; }
 
 int unit_at(const Scen *sc, const State *s, int sq) {
-  (void)sc;
+  (void)sc;   /* SQ_NONE and the off-map codes are >= NSQ */
   return sq < NSQ ? s->occ[sq] : UNIT_NONE;
 }
 
@@ -415,18 +415,18 @@ static void resolve_bid(const Scen *sc, State *s) {
 }
 
 static int declare_possible(const Scen *sc, const State *s) {
-  int army = s->card_army;
+  int army = s->card_army, side = side_of_army(army);
   FOR_ARMY(u, army) {
-    if (!on_map(s, u) || (s->uflag[u] & (UF_DISORDER | UF_RALLIED | UF_ATTACKED))) continue;
-    int sq = s->usq[u];
-    int castle = sc->terrain[sq] == T_CASTLE;
+    int sq = s->usq[u], fl = s->uflag[u];
+    if (sq >= NSQ || (fl & (UF_DISORDER | UF_RALLIED | UF_ATTACKED))) continue;
+    if (sc->terrain[sq] != T_CASTLE) {
+      int v = unit_at(sc, s, sc->nb_open[sq][fl & UF_FACING]);
+      if (v != UNIT_NONE && sc->uside[v] != side) return 1;
+      continue;
+    }
     for (int d = 0; d < 4; d++) {
-      if (!castle && d != facing(s, u)) continue;
-      int t = sc->nb[sq][d];
-      if (t == SQ_NONE || (sc->edge[sq][d] & E_POND)) continue;
-      int v = s->occ[t];
-      if (v != UNIT_NONE && sc->unit[v].army != army && side_of_army(sc->unit[v].army) != side_of_army(army))
-        return 1;
+      int v = unit_at(sc, s, sc->nb_open[sq][d]);
+      if (v != UNIT_NONE && sc->uside[v] != side) return 1;
     }
   }
   return 0;
@@ -659,8 +659,10 @@ void gs_score(const Scen *sc, const State *s, int vp[2]) {
 }
 
 /* ---------------------------------------------------------------- legal actions */
+/* No bound check: the longest list (every defender with every subset of 4 attackers, or
+ * every card with every firing unit) stays far below MAX_ACTIONS with 56 units and 64 cards. */
 static inline void push(ActList *L, int t, int a, int b, int c) {
-  if (L->n < MAX_ACTIONS) L->a[L->n++] = (Action){(uint8_t)t, (uint8_t)a, (uint8_t)b, (uint8_t)c};
+  L->a[L->n++] = (Action){(uint8_t)t, (uint8_t)a, (uint8_t)b, (uint8_t)c};
 }
 
 static void legal_fire(const Scen *sc, const State *s, ActList *L, int side, int battle_only) {

@@ -659,7 +659,11 @@ static void validate(Loader *L) {
       if ((e & E_STREAM) && !(e & E_BRIDGE)) c++;
       sc->cost[from][d] = (uint8_t)c;
     }
+  for (int sq = 0; sq < NSQ; sq++)
+    for (int d = 0; d < 4; d++)
+      sc->nb_open[sq][d] = (sc->edge[sq][d] & E_POND) ? SQ_NONE : sc->nb[sq][d];
   for (int u = 0; u < sc->nunits; u++) {
+    sc->uside[u] = sc->unit[u].army == ARMY_FR ? FRENCH : ALLIED;
     int a = sc->unit[u].army, side = a == ARMY_FR ? 0 : 1;
     sc->army_units[a][sc->n_army_units[a]++] = (uint8_t)u;
     sc->side_units[side][sc->n_side_units[side]++] = (uint8_t)u;
