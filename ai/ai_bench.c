@@ -122,6 +122,7 @@ static double time_search(const Scen *sc, const AiCtx *ctx, const State *s, cons
   mcts_decide(m, s, &it); /* warm-up: arena allocation, caches */
   double t = 1e30;
   for (int rep = 0; rep < 3; rep++) { /* best of 3: the machine may be shared */
+    mcts_set_iters(m, iters, 0);      /* forget the last search: search again */
     double t0 = omp_get_wtime();
     *a = mcts_decide(m, s, &it);
     double dt = omp_get_wtime() - t0;
