@@ -314,6 +314,10 @@ const char *phase_name(int phase);
 const char *side_name(int side);
 const char *army_name(int army);
 const char *action_kind_name(int action_kind);
+/* what an action caused beyond itself, for logs: a battle's totals and outcome, units reduced,
+ * eliminated or disordered, castle points spent, victory squares changing hands.  Writes ""
+ * and returns 0 when there is nothing to say. */
+int gs_event_text(const Scen *sc, const State *before, const State *after, char *buf, size_t len);
 /* one-line description of the position: turn, phase, who decides */
 void gs_describe(const Scen *sc, const State *s, char *buf, size_t len);
 

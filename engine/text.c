@@ -155,6 +155,37 @@ int action_parse(const Scen *sc, const State *s, const char *text, Action *a, ch
   return -1;
 }
 
+static const char *VNAMES[V_COUNT] = {"Mont St. Jean", "Hougoumont", "La Haye Sainte",
+                                      "Frischermont", "Plancenoit", "Plancenoit", "Plancenoit"};
+
+int gs_event_text(const Scen *sc, const State *b, const State *a, char *buf, size_t len) {
+  size_t n = 0;
+  buf[0] = 0;
+#define ADD(...) (n += (size_t)snprintf(buf + n, n < len ? len - n : 0, __VA_ARGS__))
+  int card_phase = b->phase == PH_B_ATTCARDS || b->phase == PH_B_DEFCARDS;
+  int still = a->phase == PH_B_ATTCARDS || a->phase == PH_B_DEFCARDS;
+  if (card_phase && !still && b->bdef_unit != UNIT_NONE)
+    ADD("battle: attacker %d, defender %d: %s; ", a->last_att, a->last_def,
+        a->last_att > 2 * a->last_def ? "attacker wins by more than double"
+        : a->last_att > a->last_def   ? "attacker wins"
+        : a->last_def > 2 * a->last_att ? "defender wins by more than double"
+                                        : "defender holds");
+  for (int u = 0; u < sc->nunits; u++) {
+    if (b->usq[u] < NSQ && a->usq[u] == SQ_DEAD) ADD("%s eliminated; ", sc->unit[u].name);
+    else if (!(b->uflag[u] & UF_REDUCED) && (a->uflag[u] & UF_REDUCED)) ADD("%s reduced; ", sc->unit[u].name);
+    else if (a->usq[u] < NSQ && !(b->uflag[u] & UF_DISORDER) && (a->uflag[u] & UF_DISORDER))
+      ADD("%s disordered; ", sc->unit[u].name);
+  }
+  for (int c = 0; c < MAX_CASTLES; c++)
+    if (a->cdp[c] < b->cdp[c]) ADD("%s loses a castle point (%d left); ", VNAMES[c + 1], a->cdp[c]);
+  for (int v = 0; v < V_COUNT; v++)
+    if (((a->owner ^ b->owner) >> v) & 1)
+      ADD("%s now held by the %s; ", VNAMES[v], (a->owner >> v) & 1 ? "French" : "Allies");
+#undef ADD
+  if (n >= 2 && n < len) buf[n - 2] = 0;   /* drop the last "; " */
+  return buf[0] != 0;
+}
+
 void gs_describe(const Scen *sc, const State *s, char *buf, size_t len) {
   if (s->phase == PH_OVER) {
     int vp[2];

@@ -97,7 +97,7 @@ static int rebuild(Play *P, int n) {
 /* an action that drew on chance or revealed secret cards is a barrier to undo */
 static void apply(Play *P, Action a, int by_human) {
   State before = P->s;
-  char txt[128], line[256];
+  char txt[128], line[640];
   action_format(P->sc, &P->s, a, txt, sizeof txt);
   gs_apply(P->sc, &P->s, a);
   gamerec_push(&P->g, a);
@@ -109,11 +109,9 @@ static void apply(Play *P, Action a, int by_human) {
   if (!gs_action_public(P->sc, &before, a, P->human)) snprintf(txt, sizeof txt, "(a secret choice)");
   snprintf(line, sizeof line, "[t%d %s] %s (%s): %s", before.turn, phase_name(before.phase), side_name(side), who, txt);
   say(P, "%s", line);
-  if (before.phase != PH_OVER && (P->s.last_att != before.last_att || P->s.last_def != before.last_def ||
-                                  (before.bdef_unit != UNIT_NONE && P->s.bdef_unit == UNIT_NONE &&
-                                   (before.phase == PH_B_DEFCARDS || before.phase == PH_B_ATTCARDS)))) {
-    snprintf(line, sizeof line, "    battle: attacker %d, defender %d -> %s", P->s.last_att, P->s.last_def,
-             P->s.last_att > P->s.last_def ? "attacker wins" : "defender holds");
+  char ev[512];
+  if (gs_event_text(P->sc, &before, &P->s, ev, sizeof ev)) {
+    snprintf(line, sizeof line, "    %s", ev);
     say(P, "%s", line);
   }
   if (P->s.turn != before.turn && !gs_over(&P->s)) {

@@ -108,7 +108,13 @@ int run_game(const Scen *sc, Player *fr, Player *al, uint64_t seed, uint64_t ind
     if (a.t == A_DECLARE) f->battles[side]++;
     if (a.t == A_END && s.ncards == 0) f->passes++;
     if (rec) gamerec_push(rec, a);
+    State before;
+    if (log) before = s;
     gs_apply(sc, &s, a);
+    if (log) {
+      char ev[512];
+      if (gs_event_text(sc, &before, &s, ev, sizeof ev)) fprintf(log, "          %s\n", ev);
+    }
     f->decisions++;
     f->decisions_side[side]++;
     uint8_t newly = (uint8_t)(s.owner & ~owner);
