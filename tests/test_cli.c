@@ -1,0 +1,106 @@
+/* The command line as a user meets it: the engine protocol, solo play from a script, and bad
+ * input giving one clear line and a non-zero exit.  Runs ./waterloo (built before the tests). */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+/* runs `sh -c cmd`, returns its exit status and what it printed (stdout and stderr) */
+static int run(const char *cmd, char *out, size_t len) {
+  char full[2048];
+  snprintf(full, sizeof full, "%s 2>&1", cmd);
+  FILE *p = popen(full, "r");
+  cr_assert_not_null(p, "cannot run %s", cmd);
+  size_t n = fread(out, 1, len - 1, p);
+  out[n] = 0;
+  int st = pclose(p);
+  return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static int count_lines(const char *s) {
+  int n = 0;
+  for (; *s; s++) n += *s == '\n';
+  return n;
+}
+
+Test(cli, engine_protocol_answers_in_gtp_style) {
+  static char out[1 << 16];
+  int rc = run("printf 'turn\\nnew short seed 5\\nlegal\\nplay nonsense\\nresult\\nplay pass\\nturn\\nquit\\n'"
+               " | ./waterloo engine", out, sizeof out);
+  cr_assert_eq(rc, 0);
+  /* before a game: an error answer */
+  cr_assert(strncmp(out, "? no game", 9) == 0, "got: %.80s", out);
+  /* legal lists the pass and at least one card for movement */
+  cr_assert_not_null(strstr(out, "= pass\n"), "legal should start with pass");
+  cr_assert_not_null(strstr(out, " move\n"));
+  cr_assert_not_null(strstr(out, "? 'nonsense' is not a legal action"));
+  cr_assert_not_null(strstr(out, "= running\n"));
+  /* after the French pass it is the Allies' round */
+  cr_assert_not_null(strstr(out, "Allied round"), "the pass should hand the round over");
+  /* every answer ends with a blank line */
+  cr_assert_not_null(strstr(out, "= \n\n"));
+}
+
+Test(cli, engine_genmove_plays_a_legal_action_and_save_load_round_trip) {
+  static char out[1 << 16];
+  int rc = run("printf 'new long prussians-early seed 9\\ngenmove heuristic\\ngenmove heuristic\\n"
+               "save /tmp/waterloo-cli-test.json\\nturn\\nload /tmp/waterloo-cli-test.json\\nturn\\nquit\\n'"
+               " | ./waterloo engine", out, sizeof out);
+  cr_assert_eq(rc, 0);
+  /* both turn answers (before save, after load) are the same line */
+  char *a = strstr(out, "= turn ");
+  cr_assert_not_null(a);
+  char *b = strstr(a + 1, "= turn ");
+  cr_assert_not_null(b, "second turn answer missing: %s", out);
+  size_t la = strcspn(a, "\n"), lb = strcspn(b, "\n");
+  cr_assert_eq(la, lb);
+  cr_assert(strncmp(a, b, la) == 0, "position changed across save/load:\n%.*s\n%.*s", (int)la, a,
+            (int)lb, b);
+  cr_assert_null(strstr(out, "? "), "an error answer: %s", out);
+  remove("/tmp/waterloo-cli-test.json");
+}
+
+Test(cli, solo_play_from_a_script) {
+  static char out[1 << 17];
+  int rc = run("printf 'help\\nlegal\\nodds\\n1\\nundo\\nbogus action\\nquit\\n'"
+               " | ./waterloo play --side french --level heuristic --no-color --seed 3", out, sizeof out);
+  cr_assert_eq(rc, 0);
+  cr_assert_not_null(strstr(out, "You play the French"));
+  cr_assert_not_null(strstr(out, "French hand:"));
+  cr_assert_not_null(strstr(out, "  1  pass"), "legal should number the actions");
+  cr_assert_not_null(strstr(out, "is not a legal action"));
+}
+
+/* bad input: one line, naming the command or file, and a non-zero exit */
+Test(cli, bad_input_gives_one_line_and_nonzero_exit) {
+  static char out[4096];
+  struct { const char *cmd, *must; } cases[] = {
+      {"./waterloo random --games x", "--games"},
+      {"./waterloo show --variant no-such-variant", "variants/no-such-variant.ini"},
+      {"./waterloo show --scenario medium", "medium"},
+      {"./waterloo sim --no-such-option 1", "no-such-option"},
+      {"./waterloo frobnicate", "frobnicate"},
+      {"./waterloo play --side prussian", "prussian"},
+      {"./waterloo engine --help >/dev/null; ./waterloo play --load /nonexistent/game.json", "/nonexistent/game.json"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    int rc = run(cases[i].cmd, out, sizeof out);
+    cr_assert_neq(rc, 0, "%s should fail", cases[i].cmd);
+    cr_assert_not_null(strstr(out, cases[i].must), "%s: message should name '%s', got: %s", cases[i].cmd,
+                       cases[i].must, out);
+    cr_assert_eq(count_lines(out), 1, "%s: expected one line, got: %s", cases[i].cmd, out);
+  }
+}
+
+Test(cli, every_command_has_help) {
+  static char out[1 << 14];
+  const char *cmds[] = {"play", "sim", "match", "strength", "replay", "merge", "engine", "show",
+                        "random", "bench"};
+  for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
+    char c[128];
+    snprintf(c, sizeof c, "./waterloo %s --help", cmds[i]);
+    cr_assert_eq(run(c, out, sizeof out), 0, "%s", c);
+    cr_assert_not_null(strstr(out, "usage"), "%s prints no usage: %s", c, out);
+  }
+}
