@@ -121,29 +121,7 @@ int ai_battle_mask(const Scen *sc, const State *s) {
 void ai_battle_now(const Scen *sc, const State *s, int *att, int *def) {
   int m = ai_battle_mask(sc, s);
   *att = *def = 0;
-  if (!m) return;
-  battle_base_totals(sc, s, s->bdef_sq, m, att, def);
-  if (s->bkind != BK_CHARGE) return;
-  int dsq = s->bdef_sq, du = unit_at(sc, s, dsq);
-  if (du == UNIT_NONE || sc->unit[du].kind == K_CAV) return;
-  int a = 0;
-  for (int d = 0; d < 4; d++) {
-    if (!(m & (1 << d))) continue;
-    int u = unit_at(sc, s, sc->nb[dsq][d]);
-    if (u == UNIT_NONE) continue;
-    int b = unit_bp(sc, s, u);
-    int f = s->uflag[du] & UF_FACING;
-    int castle = sc->terrain[dsq] == T_CASTLE;
-    int pos = castle || d == f ? 0 : (d == ((f + 2) & 3) ? 2 : 1);
-    if (sc->unit[u].kind == K_CAV && pos != 0)
-      b *= sc->unit[u].heavy ? sc->p.heavy_charge : sc->p.light_charge;
-    if (pos == 1) b *= sc->p.flank_mult;
-    else if (pos == 2) b *= sc->p.rear_mult;
-    int e = sc->edge[dsq][d];
-    if ((e & E_RIDGE) || ((e & E_STREAM) && !(e & E_BRIDGE))) b -= 1;
-    a += b < 0 ? 0 : b;
-  }
-  *att = a;
+  if (m) battle_base_totals(sc, s, s->bdef_sq, m, att, def);
 }
 
 /* French advantage in "points" */

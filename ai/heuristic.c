@@ -178,10 +178,6 @@ static double pending_total(const H *h, int attacker, uint64_t mine) {
 }
 
 static int hand_of(const H *h, int army) { return hand_count(h->sc, h->s, army); }
-static int opp_hand(const H *h) {
-  return h->me == FRENCH ? hand_of(h, ARMY_BR) + hand_of(h, ARMY_PR) : hand_of(h, ARMY_FR);
-}
-
 /* what the defender stands to lose */
 static double defender_stake(const H *h, int dsq, int att, int def) {
   int d = h->occ[dsq];

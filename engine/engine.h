@@ -288,7 +288,9 @@ static inline int unit_side(const Scen *sc, int u) { return sc->unit[u].army == 
 int unit_bp(const Scen *sc, const State *s, int u);               /* printed BP now, 0 dead */
 int unit_at(const Scen *sc, const State *s, int sq);              /* UNIT_NONE if empty     */
 int hand_count(const Scen *sc, const State *s, int army);
-/* battle odds for a declared battle as it stands now (before cards): totals */
+/* battle odds before cards: attacker and defender totals of the units attacking def_sq from
+ * the directions in mask (bit d: side d of the defender).  For the battle in progress a charge
+ * keeps its multiplier. */
 void battle_base_totals(const Scen *sc, const State *s, int def_sq, int mask, int *att, int *def);
 
 /* ---------------------------------------------------------------- information */

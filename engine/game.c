@@ -78,7 +78,6 @@ static uint64_t round_cards(const Scen *sc, const State *s) {
   return m;
 }
 
-static int unit_army_ok(const Scen *sc, int u, int army) { return sc->unit[u].army == army; }
 
 /* ---------------------------------------------------------------- ownership, leaders */
 static void on_arrive(const Scen *sc, State *s, int u) {
@@ -283,7 +282,8 @@ void battle_base_totals(const Scen *sc, const State *s, int def_sq, int mask, in
   t.pend = t.pend_cmd = t.pend_elite = 0;
   t.bdef_unit = (uint8_t)unit_at(sc, s, def_sq);
   t.bdef_sq = (uint8_t)def_sq;
-  t.bkind = BK_NORMAL;
+  /* the battle in progress keeps its kind (a charge multiplies); any other is a normal one */
+  t.bkind = (s->bdef_unit != UNIT_NONE && s->bdef_sq == def_sq) ? s->bkind : BK_NORMAL;
   for (int d = 0; d < 4; d++)
     t.batt[d] = (mask & (1 << d)) ? (uint8_t)unit_at(sc, s, sc->nb[def_sq][d]) : UNIT_NONE;
   t.batt_side = (uint8_t)opp(unit_side(sc, t.bdef_unit));

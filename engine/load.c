@@ -79,7 +79,10 @@ void sq_name(int sq, char out[4]) {
     snprintf(out, 4, "--");
     return;
   }
-  snprintf(out, 4, "%c%d", 'A' + sq % MAP_W, sq / MAP_W + 1);
+  int r = sq / MAP_W + 1;               /* 1..13 */
+  out[0] = (char)('A' + sq % MAP_W);
+  if (r >= 10) out[1] = (char)('0' + r / 10), out[2] = (char)('0' + r % 10), out[3] = 0;
+  else out[1] = (char)('0' + r), out[2] = 0;
 }
 
 static int parse_sq(const char *t) {
@@ -584,7 +587,7 @@ static void defaults(Params *p) {
 }
 
 const char *scen_default_dir(void) {
-  static __thread char dir[4096];
+  static __thread char dir[4200];
   const char *env = getenv("WATERLOO_DATA");
   if (env && *env) return env;
   if (access("scenarios/map.ini", R_OK) == 0) return "scenarios";
