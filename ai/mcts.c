@@ -272,8 +272,9 @@ static void run_tree(Mcts *m, Tree *t, const State *obs, int me, uint64_t seed, 
       memset(matched, 0, (size_t)nk);
       int best = -1, bestj = -1;
       double bestv = -1e300;
-      /* availability: every expanded child legal in this world */
+      /* availability: every expanded child legal in this world (remembered for the UCB pass) */
       int nmatch = 0;
+      int mchild[MAX_ACTIONS], mkey[MAX_ACTIONS];
       for (int c = t->nodes[node].child; c >= 0; c = t->nodes[c].next) {
         Node *x = &t->nodes[c];
         int j = -1;
@@ -281,6 +282,8 @@ static void run_tree(Mcts *m, Tree *t, const State *obs, int me, uint64_t seed, 
           if (keys[q] == x->key) { j = q; break; }
         if (j < 0) continue;
         matched[j] = 1;
+        mchild[nmatch] = c;
+        mkey[nmatch] = j;
         nmatch++;
         x->avail++;
       }
@@ -299,12 +302,9 @@ static void run_tree(Mcts *m, Tree *t, const State *obs, int me, uint64_t seed, 
         break;
       }
       double lc = m->o.c;
-      for (int c = t->nodes[node].child; c >= 0; c = t->nodes[c].next) {
+      for (int i = 0; i < nmatch; i++) {
+        int c = mchild[i], j = mkey[i];
         Node *x = &t->nodes[c];
-        int j = -1;
-        for (int q = 0; q < nk; q++)
-          if (keys[q] == x->key) { j = q; break; }
-        if (j < 0) continue;
         double v = x->n ? x->w / x->n + lc * sqrt(log((double)x->avail) / x->n) +
                               m->o.pb * kprior[j] / (x->n + 1.0)
                         : 1e9;

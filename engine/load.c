@@ -150,6 +150,10 @@ static int parse_int(const char *t, int lo, int hi, int *out) {
   return 0;
 }
 
+static int parse_army(const char *t) {
+  return !strcmp(t, "fr") ? ARMY_FR : !strcmp(t, "br") ? ARMY_BR : !strcmp(t, "pr") ? ARMY_PR : -1;
+}
+
 static int parse_dir(const char *t) {
   if (!t || !t[0] || t[1]) return -1;
   const char *d = strchr("NESW", toupper((unsigned char)t[0]));
@@ -282,8 +286,7 @@ static int units_handler(void *user, const char *section, const char *name, cons
       lerr(L, "unit %s: expected 'army kind full reduced flags square facing \"name\"'", name);
       return 1;
     }
-    int army = !strcmp(tok[0], "fr") ? ARMY_FR : !strcmp(tok[0], "br") ? ARMY_BR
-               : !strcmp(tok[0], "pr") ? ARMY_PR : -1;
+    int army = parse_army(tok[0]);
     if (army < 0) {
       lerr(L, "unit %s: unknown army '%s' (fr br pr)", name, tok[0]);
       return 1;
@@ -406,8 +409,7 @@ static int cards_handler(void *user, const char *section, const char *name, cons
     lerr(L, "card %s: expected 'army mp bp action \"Name\"'", name);
     return 1;
   }
-  int army = !strcmp(tok[0], "fr") ? ARMY_FR : !strcmp(tok[0], "br") ? ARMY_BR
-             : !strcmp(tok[0], "pr") ? ARMY_PR : -1;
+  int army = parse_army(tok[0]);
   int mp, bp;
   if (army < 0) {
     lerr(L, "card %s: unknown army '%s' (fr br pr)", name, tok[0]);
