@@ -25,11 +25,18 @@ typedef struct {
   uint8_t who;
 } Node;
 
+/* one tree per thread; each on its own cache line, since every iteration writes used/iters */
 typedef struct {
   Node *nodes;
   int cap, used;
   long iters;
-} Tree;
+} __attribute__((aligned(64))) Tree;
+
+static Tree *trees_new(int n) {
+  Tree *t = aligned_alloc(64, (size_t)n * sizeof(Tree));
+  if (t) memset(t, 0, (size_t)n * sizeof(Tree));
+  return t;
+}
 
 struct Mcts {
   const Scen *sc;
@@ -83,7 +90,7 @@ Mcts *mcts_new(const Scen *sc, const AiCtx *ctx, const MctsOpts *o, uint64_t see
   m->seed = seed;
   if (m->o.cut < 0) m->o.cut = sc->scenario == SC_SHORT ? 0 : 12;
   m->ntrees = m->o.threads;
-  m->trees = calloc((size_t)m->ntrees, sizeof(Tree));
+  m->trees = trees_new(m->ntrees);
   if (!m->trees) { free(m); return NULL; }
   return m;
 }
@@ -103,7 +110,7 @@ void mcts_set_iters(Mcts *m, int iters, int threads) {
     free(m->trees);
     m->o.threads = threads;
     m->ntrees = threads;
-    m->trees = calloc((size_t)threads, sizeof(Tree));
+    m->trees = trees_new(threads);
   }
 }
 
