@@ -21,9 +21,8 @@ typedef struct {
   uint64_t seed;
 } Eng;
 
-static void ok(const char *fmt, const char *text) {
+static void ok(const char *text) {
   printf("= %s\n\n", text ? text : "");
-  (void)fmt;
   fflush(stdout);
 }
 static void fail(const char *msg) {
@@ -112,13 +111,13 @@ static void eng_ai(Eng *e, const char *level, int analyze) {
                100 * c[i].share, 100 * c[i].winrate);
       strncat(out, line, sizeof out - strlen(out) - 1);
     }
-    ok(NULL, out);
+    ok(out);
   } else {
     Action a = player_act(p, &e->s);
     char txt[128];
     action_format(e->sc, &e->s, a, txt, sizeof txt);
     play_action(e, a);
-    ok(NULL, txt);
+    ok(txt);
   }
   player_free(p);
 }
@@ -129,11 +128,8 @@ static void eng_undo(Eng *e) {
     return;
   }
   e->g.n--;
-  State s = e->g.has_start ? e->g.start : (State){0};
-  if (!e->g.has_start) gs_init(e->sc, &s, e->g.seed, e->g.stream);
-  for (int i = 0; i < e->g.n; i++) gs_apply(e->sc, &s, e->g.acts[i]);
-  e->s = s;
-  ok(NULL, "");
+  gamerec_position(e->sc, &e->g, e->g.n, &e->s);
+  ok("");
 }
 
 static const char *COMMANDS =
@@ -170,14 +166,14 @@ int cmd_engine(int argc, char **argv) {
     if (*args) *args++ = 0;
     while (isspace((unsigned char)*args)) args++;
     if (!strcmp(cmd, "quit")) {
-      ok(NULL, "");
+      ok("");
       break;
-    } else if (!strcmp(cmd, "protocol_version")) ok(NULL, "2");
-    else if (!strcmp(cmd, "name")) ok(NULL, "waterloo");
-    else if (!strcmp(cmd, "version")) ok(NULL, "1.0");
-    else if (!strcmp(cmd, "list_commands")) ok(NULL, COMMANDS);
+    } else if (!strcmp(cmd, "protocol_version")) ok("2");
+    else if (!strcmp(cmd, "name")) ok("waterloo");
+    else if (!strcmp(cmd, "version")) ok("1.0");
+    else if (!strcmp(cmd, "list_commands")) ok(COMMANDS);
     else if (!strcmp(cmd, "new")) {
-      if (!eng_new(&e, args)) ok(NULL, "");
+      if (!eng_new(&e, args)) ok("");
     } else if (!strcmp(cmd, "load")) {
       char err[512];
       Scen *sc = malloc(sizeof *sc);
@@ -191,7 +187,7 @@ int cmd_engine(int argc, char **argv) {
         free(e.sc);
         gamerec_free(&e.g);
         e.sc = sc, e.g = g, e.s = s, e.ready = 1, e.seed = g.seed;
-        ok(NULL, "");
+        ok("");
       }
     } else if (!e.ready) {
       fail("no game: use 'new short' or 'new long' first");
@@ -199,10 +195,10 @@ int cmd_engine(int argc, char **argv) {
       char err[512];
       if (!*args) fail("usage: save FILE");
       else if (game_save(e.sc, &e.g, &e.s, args, err, sizeof err)) fail(err);
-      else ok(NULL, "");
+      else ok("");
     } else if (!strcmp(cmd, "show")) {
       char *b = board_text(e.sc, &e.s);
-      ok(NULL, b);
+      ok(b);
       free(b);
     } else if (!strcmp(cmd, "legal")) {
       ActList *L = malloc(sizeof *L);
@@ -215,7 +211,7 @@ int cmd_engine(int argc, char **argv) {
         action_format(e.sc, &e.s, L->a[i], a, sizeof a);
         n += (size_t)snprintf(out + n, cap - n, "%s%s", i ? "\n" : "", a);
       }
-      ok(NULL, out);
+      ok(out);
       free(out);
       free(L);
     } else if (!strcmp(cmd, "play")) {
@@ -225,16 +221,16 @@ int cmd_engine(int argc, char **argv) {
       else if (action_parse(e.sc, &e.s, args, &a, err, sizeof err)) fail(err);
       else {
         play_action(&e, a);
-        ok(NULL, "");
+        ok("");
       }
     } else if (!strcmp(cmd, "state")) {
       char *j = state_to_json(e.sc, &e.s);
-      ok(NULL, j);
+      ok(j);
       free(j);
     } else if (!strcmp(cmd, "turn")) {
       char d[256];
       gs_describe(e.sc, &e.s, d, sizeof d);
-      ok(NULL, d);
+      ok(d);
     } else if (!strcmp(cmd, "result")) {
       int vp[2];
       char d[128];
@@ -243,7 +239,7 @@ int cmd_engine(int argc, char **argv) {
                       : e.s.result == 2 ? "Allied win" : "draw";
       if (e.sc->scenario == SC_LONG) snprintf(d, sizeof d, "%s VP %d %d", r, vp[0], vp[1]);
       else snprintf(d, sizeof d, "%s", r);
-      ok(NULL, d);
+      ok(d);
     } else if (!strcmp(cmd, "undo")) eng_undo(&e);
     else if (!strcmp(cmd, "genmove")) eng_ai(&e, args, 0);
     else if (!strcmp(cmd, "analyze")) eng_ai(&e, args, 1);

@@ -186,7 +186,7 @@ typedef struct {
   uint8_t card_army;     /* army the card commands                                     */
   uint8_t mp;            /* movement points left                                       */
   uint8_t moving;        /* unit in motion or UNIT_NONE                                */
-  uint8_t evade_stop;    /* 1: moving unit may step once more then stops, 2: stop now */
+  uint8_t evade_stop;    /* 1: after an evasion the moving unit may step once more, then stops */
   uint8_t after_battle;  /* phase to go to after the current battle: PH_DECLARE/PH_REACT */
   /* battle */
   uint8_t bkind, batt_side, bdef_unit, bdef_sq;
@@ -342,6 +342,8 @@ void gamerec_init(GameRec *g, const char *scenario, const char *variants, uint64
                   uint64_t stream);
 void gamerec_push(GameRec *g, Action a);
 void gamerec_free(GameRec *g);
+/* the position after the first n actions of the record (n = 0: its start) */
+void gamerec_position(const Scen *sc, const GameRec *g, int n, State *out);
 /* save: JSON with scenario, variants, seed, actions (notation) and final position.
  * Returns 0 or -1 (errno-style message in err).  Written atomically (tmp + rename). */
 int game_save(const Scen *sc, const GameRec *g, const State *s, const char *path, char *err,

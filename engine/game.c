@@ -830,12 +830,12 @@ static void legal_bcards(const Scen *sc, const State *s, ActList *L, int attacki
   }
 }
 
-static void legal_retreats(const Scen *sc, const State *s, ActList *L, int u, int only_fr, int t) {
+/* the defender's retreats: square and free facing (c repeats the facing) */
+static void legal_retreats(const Scen *sc, const State *s, ActList *L, int u, int only_fr) {
   int mask = retreat_dirs(sc, s, u, only_fr);
   for (int d = 0; d < 4; d++)
     if (mask & (1 << d))
-      for (int f = 0; f < 4; f++) push(L, t, t == A_EVADE ? u : sc->nb[s->usq[u]][d],
-                                         t == A_EVADE ? sc->nb[s->usq[u]][d] : f, f);
+      for (int f = 0; f < 4; f++) push(L, A_RETREAT, sc->nb[s->usq[u]][d], f, f);
 }
 
 static int castle_point_ok(const Scen *sc, const State *s) {
@@ -850,12 +850,12 @@ static void legal_loss(const Scen *sc, const State *s, ActList *L) {
   int cp = castle_point_ok(sc, s);
   if (s->loss_need & 4) {
     push(L, A_REDUCE, 0, 0, 0);
-    legal_retreats(sc, s, L, def, only, A_RETREAT);
+    legal_retreats(sc, s, L, def, only);
   } else if (s->loss_need & 1) {
     push(L, A_REDUCE, 0, 0, 0);
   } else {
     int n = L->n;
-    legal_retreats(sc, s, L, def, only, A_RETREAT);
+    legal_retreats(sc, s, L, def, only);
     if (L->n == n) push(L, A_REDUCE, 0, 0, 0);              /* */
   }
   if (cp) push(L, A_CDP, 0, 0, 0);                         /* */
@@ -1047,7 +1047,6 @@ static void apply_action(const Scen *sc, State *s, Action a) {
     break;
   case A_FORCE:
     round_card(sc, s, a.a);
-    s->card_army = sc->card[a.a].army;
     do_charge(sc, s, a.b, a.c, opp(s->active));
     break;
   case A_RALLY:

@@ -263,6 +263,12 @@ void gamerec_push(GameRec *g, Action a) {
   g->acts[g->n++] = a;
 }
 
+void gamerec_position(const Scen *sc, const GameRec *g, int n, State *out) {
+  if (g->has_start) *out = g->start;
+  else gs_init(sc, out, g->seed, g->stream);
+  for (int i = 0; i < n && i < g->n; i++) gs_apply(sc, out, g->acts[i]);
+}
+
 void gamerec_free(GameRec *g) {
   free(g->acts);
   g->acts = NULL;
@@ -282,13 +288,11 @@ int game_save(const Scen *sc, const GameRec *g, const State *s, const char *path
   cJSON_AddStringToObject(o, "stream", num);
   cJSON *acts = cJSON_AddArrayToObject(o, "actions");
   State t;
+  gamerec_position(sc, g, 0, &t);
   if (g->has_start) {
-    t = g->start;
     char *st0 = state_to_json(sc, &t);
     cJSON_AddItemToObject(o, "start", cJSON_Parse(st0));
     free(st0);
-  } else {
-    gs_init(sc, &t, g->seed, g->stream);
   }
   for (int i = 0; i < g->n; i++) {
     char b[128];

@@ -26,8 +26,7 @@ typedef struct {
   FILE *log;          /* optional log file */
 } Play;
 
-static void say(Play *P, const char *fmt, const char *text) {
-  (void)fmt;
+static void say(Play *P, const char *text) {
   printf("%s\n", text);
   if (P->log) fprintf(P->log, "%s\n", text);
 }
@@ -84,16 +83,6 @@ static void odds(Play *P) {
   free(L);
 }
 
-static int rebuild(Play *P, int n) {
-  State s;
-  if (P->g.has_start) s = P->g.start;
-  else gs_init(P->sc, &s, P->g.seed, P->g.stream);
-  for (int i = 0; i < n; i++) gs_apply(P->sc, &s, P->g.acts[i]);
-  P->g.n = n;
-  P->s = s;
-  return 0;
-}
-
 /* an action that drew on chance or revealed secret cards is a barrier to undo */
 static void apply(Play *P, Action a, int by_human) {
   State before = P->s;
@@ -108,15 +97,15 @@ static void apply(Play *P, Action a, int by_human) {
   int side = before.decider;
   if (!gs_action_public(P->sc, &before, a, P->human)) snprintf(txt, sizeof txt, "(a secret choice)");
   snprintf(line, sizeof line, "[t%d %s] %s (%s): %s", before.turn, phase_name(before.phase), side_name(side), who, txt);
-  say(P, "%s", line);
+  say(P, line);
   char ev[512];
   if (gs_event_text(P->sc, &before, &P->s, ev, sizeof ev)) {
     snprintf(line, sizeof line, "    %s", ev);
-    say(P, "%s", line);
+    say(P, line);
   }
   if (P->s.turn != before.turn && !gs_over(&P->s)) {
     snprintf(line, sizeof line, "=== turn %d ===", P->s.turn);
-    say(P, "%s", line);
+    say(P, line);
   }
 }
 
@@ -207,7 +196,6 @@ int cmd_play(int argc, char **argv) {
          side_name(!P.human));
   show(&P);
   ActList *L = malloc(sizeof *L);
-  int rc = 0;
   while (!gs_over(&P.s)) {
     if (gs_decider(&P.s) != P.human) {
       gs_legal(P.sc, &P.s, L);
@@ -248,28 +236,25 @@ int cmd_play(int argc, char **argv) {
         player_free(h);
       } else printf("  %s\n", err);
     } else if (!strcmp(cmd, "undo")) {
-      /* back to the human's previous decision, not past a barrier */
-      int n = P.g.n;
-      State probe;
+      /* back to the human's previous decision, not past a barrier: one forward pass */
+      State t;
+      gamerec_position(P.sc, &P.g, P.barrier, &t);
       int target = -1;
-      for (int k = n - 1; k >= P.barrier; k--) {
-        rebuild(&P, k);
-        probe = P.s;
-        if (gs_decider(&probe) == P.human) {
-          target = k;
-          break;
-        }
+      State at;
+      for (int k = P.barrier; k < P.g.n; k++) {
+        if (gs_decider(&t) == P.human) target = k, at = t;
+        gs_apply(P.sc, &t, P.g.acts[k]);
       }
       if (target < 0) {
-        rebuild(&P, n);
         printf("  cannot undo: a card was revealed or chance was drawn since your last decision\n");
       } else {
+        P.g.n = target;
+        P.s = at;
         printf("  undone to action %d\n", target);
       }
     } else if (!strcmp(cmd, "log")) {
       State t;
-      if (P.g.has_start) t = P.g.start;
-      else gs_init(P.sc, &t, P.g.seed, P.g.stream);
+      gamerec_position(P.sc, &P.g, 0, &t);
       for (int i = 0; i < P.g.n; i++) {
         char txt[128];
         action_format(P.sc, &t, P.g.acts[i], txt, sizeof txt);
@@ -294,7 +279,7 @@ int cmd_play(int argc, char **argv) {
   if (gs_over(&P.s)) {
     char d[256];
     gs_describe(P.sc, &P.s, d, sizeof d);
-    say(&P, "%s", d);
+    say(&P, d);
     int won = (P.s.result == 1 && P.human == FRENCH) || (P.s.result == 2 && P.human == ALLIED);
     printf("%s Replay this game with: waterloo play --seed %" PRIu64 " --scenario %s --variant %s\n",
            P.s.result == 3 ? "A draw." : won ? "You won." : "You lost.", P.seed, P.sc->scen_name,
@@ -305,5 +290,5 @@ int cmd_play(int argc, char **argv) {
   free(L);
   gamerec_free(&P.g);
   free(P.sc);
-  return rc;
+  return 0;
 }
