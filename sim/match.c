@@ -16,7 +16,44 @@ typedef struct {
   long a_al_games, a_al_wins;  /* A playing Allied                        */
   long fr_wins, al_wins, draws;
   double seconds;
+  /* paired margin: per seed, (French margin when A was French - French margin when B was
+   * French) / 2 -- the seed's and the side's effect cancel.  The French margin is VP(French) -
+   * VP(Allied) in the long game, objectives (castles + Mont St. Jean) held by the French at the
+   * end in the short game.  mpairs = 0: not recorded (an old journal line). */
+  long mpairs;
+  double msum, msum2;
 } MatchRes;
+
+/* the French margin of one finished game (see MatchRes) */
+static int french_margin(const Scen *sc, const GameFacts *g) {
+  if (sc->scenario != SC_SHORT) return g->vp[FRENCH] - g->vp[ALLIED];
+  int n = 0;
+  for (int v = V_HOUGOUMONT; v <= V_FRISCHERMONT; v++) n += (g->owner >> v) & 1;
+  return n + ((g->owner >> V_MSJ) & 1);
+}
+
+static const char *margin_unit(const Scen *sc) {
+  return sc->scenario == SC_SHORT ? "objectives" : "VP";
+}
+
+/* "+1.25 +/- 0.80 VP" (95%, normal approximation over the seeds) */
+static void fmt_margin(char *buf, size_t len, const MatchRes *r, const char *unit) {
+  if (r->mpairs <= 0) { snprintf(buf, len, "—"); return; }
+  double n = (double)r->mpairs, mean = r->msum / n;
+  double var = n > 1 ? (r->msum2 - n * mean * mean) / (n - 1) : NAN;
+  if (var < 0) var = 0;
+  double h = Z95 * sqrt(var / n);
+  if (fabs(mean) < 0.005) mean = 0.0;
+  if (isfinite(h)) snprintf(buf, len, "%+.2f +/- %.2f %s", mean, h, unit);
+  else snprintf(buf, len, "%+.2f +/- inf %s", mean, unit);
+}
+
+static double margin_lo(const MatchRes *r) {
+  if (r->mpairs <= 1) return -INFINITY;
+  double n = (double)r->mpairs, mean = r->msum / n;
+  double var = (r->msum2 - n * mean * mean) / (n - 1);
+  return mean - Z95 * sqrt(var > 0 ? var / n : 0);
+}
 
 static double now_s(void);
 static int match_range(const Scen *sc, const char *A, const char *B, long from, long to,
@@ -41,6 +78,7 @@ static int match_range(const Scen *sc, const char *A, const char *B, long from, 
                        size_t errlen) {
   long n = 2 * (to - from);
   uint8_t *res = calloc((size_t)n + 1, 1);
+  int *mar = calloc((size_t)n + 1, sizeof *mar);
   int failed = 0;
   long done = 0;
   double t0 = now_s(), last = 0;
@@ -62,6 +100,7 @@ static int match_range(const Scen *sc, const char *A, const char *B, long from, 
       continue;
     }
     res[j] = g.result;
+    mar[j] = french_margin(sc, &g);
 #pragma omp critical(match_progress)
     {
       done++;
@@ -77,7 +116,13 @@ static int match_range(const Scen *sc, const char *A, const char *B, long from, 
   }
   if (progress && tty) fprintf(stderr, "\r\033[K");
   r->seconds += now_s() - t0;
-  if (failed) { free(res); return -1; }
+  if (failed) { free(res); free(mar); return -1; }
+  for (long j = 0; j + 1 < n; j += 2) {
+    double d = 0.5 * (mar[j] - mar[j + 1]);
+    r->mpairs++;
+    r->msum += d;
+    r->msum2 += d * d;
+  }
   for (long j = 0; j < n; j++) {
     int a_fr = j % 2 == 0, x = res[j];
     r->games++;
@@ -93,6 +138,7 @@ static int match_range(const Scen *sc, const char *A, const char *B, long from, 
     else { r->a_al_games++; r->a_al_wins += a_win; }
   }
   free(res);
+  free(mar);
   return 0;
 }
 
@@ -190,6 +236,11 @@ int cmd_match(int argc, char **argv) {
   printf("Score of %s vs %s: %ld - %ld - %ld [%.3f] %ld\n", A, B, r.w, r.l, r.d,
          (r.w + 0.5 * r.d) / r.games, r.games);
   printf("Elo difference: %s\n", e);
+  {
+    char mg[80];
+    fmt_margin(mg, sizeof mg, &r, margin_unit(sc));
+    printf("Paired margin (A - B, per game, 95%%): %s over %ld seeds\n", mg, r.mpairs);
+  }
   pct(p1, sizeof p1, r.a_fr_wins, r.a_fr_games);
   pct(p2, sizeof p2, r.a_al_wins, r.a_al_games);
   pct(p3, sizeof p3, r.w, r.games);
@@ -207,19 +258,19 @@ int cmd_match(int argc, char **argv) {
 }
 
 /* ---------------------------------------------------------------- strength */
-typedef struct { const char *a, *b; } Pair;
+typedef struct { const char *a, *b; long games; } Pair; /* games 0: --games */
 
 static const Pair default_pairs[] = {
-  {"heuristic", "random"},
-  {"mcts:easy", "heuristic"},
-  {"mcts:normal", "heuristic"},
-  {"mcts:hard", "heuristic"},
-  {"mcts:expert", "heuristic"},
-  {"mcts:normal*2", "mcts:normal"},
-  {"mcts:normal*4", "mcts:normal*2"},
-  {"mcts:normal*8", "mcts:normal*4"},
-  {"cheat:normal", "mcts:normal"},
-  {"cheat:normal", "heuristic"},
+  {"heuristic", "random", 0},
+  {"mcts:easy", "heuristic", 0},
+  {"mcts:normal", "heuristic", 0},
+  {"mcts:hard", "heuristic", 0},
+  {"mcts:expert", "heuristic", 0},
+  {"mcts:normal*2", "mcts:normal", 0},
+  {"mcts:normal*4", "mcts:normal*2", 0},
+  {"mcts:normal*8", "mcts:normal*4", 0},
+  {"cheat:normal", "mcts:normal", 0},
+  {"cheat:normal", "heuristic", 0},
 };
 
 typedef struct { char name[64]; double elo, err2; int known; } Rating;
@@ -265,10 +316,12 @@ static int journal_read(const char *path, JRec **out) {
     j.seed = strtoull(t[4], NULL, 10);
     j.fp = (uint32_t)strtoul(t[5], NULL, 16);
     MatchRes *r = &j.r;
-    if (sscanf(t[6], "%ld %ld %ld %ld %ld %ld %ld %ld %ld %ld %ld %lf", &r->games, &r->w, &r->l,
-               &r->d, &r->a_fr_games, &r->a_fr_wins, &r->a_al_games, &r->a_al_wins, &r->fr_wins,
-               &r->al_wins, &r->draws, &r->seconds) != 12)
-      continue;
+    int nf = sscanf(t[6], "%ld %ld %ld %ld %ld %ld %ld %ld %ld %ld %ld %lf %ld %lf %lf", &r->games,
+                    &r->w, &r->l, &r->d, &r->a_fr_games, &r->a_fr_wins, &r->a_al_games,
+                    &r->a_al_wins, &r->fr_wins, &r->al_wins, &r->draws, &r->seconds, &r->mpairs,
+                    &r->msum, &r->msum2);
+    if (nf != 12 && nf != 15) continue;
+    if (nf == 12) r->mpairs = 0; /* a line from before the margins were recorded */
     if (n == cap) {
       cap = cap ? 2 * cap : 32;
       JRec *nj = realloc(*out, sizeof(JRec) * (size_t)cap);
@@ -336,9 +389,19 @@ int cmd_strength(int argc, char **argv) {
   if (pairs_arg) {
     char *save = NULL;
     for (char *t = strtok_r(pairs_arg, ";", &save); t && np < 64; t = strtok_r(NULL, ";", &save)) {
+      long ng = 0;
+      char *at = strrchr(t, '@');
+      if (at) {
+        char *end;
+        ng = strtol(at + 1, &end, 10);
+        if (*end || ng < 2) { fprintf(stderr, "strength: bad game count in pair '%s' (A/B@N, N >= 2)\n", t); return 2; }
+        if (ng % 2) ng++;
+        *at = 0;
+      }
       if (split_players(t, pa[np], pb[np], 128)) { fprintf(stderr, "strength: bad pair '%s'\n", t); return 2; }
       pairs[np].a = pa[np];
       pairs[np].b = pb[np];
+      pairs[np].games = ng;
       np++;
     }
   } else {
@@ -359,12 +422,19 @@ int cmd_strength(int argc, char **argv) {
              games, seed, scen_list);
   if (pairs_orig) buf_printf(&b, " --pairs '%s'", pairs_orig);
   buf_printf(&b, "\n```\n\n");
-  buf_printf(&b, "Every match: %ld games, %ld seeds each played twice with sides swapped. Score "
+  buf_printf(&b, "Every match: N games (%ld unless the pair says `@N`), N/2 seeds each played "
+                 "twice with sides swapped. Score "
                  "and Elo are from the first player's point of view (cutechess-cli: Elo = "
                  "−400·log10(1/score − 1), error margin from the per-game score variance, 95%%). "
                  "Win rates with 95%% Wilson intervals. Ladder: Elo relative to `heuristic`, "
-                 "chained through the matches (errors added in quadrature).\n\n",
-             games, games / 2);
+                 "chained through the matches (errors added in quadrature).\n\n"
+                 "Margin: a finer, paired measure for games that the side mostly decides. For "
+                 "each seed, the French margin when A played the French minus the French margin "
+                 "when B did, halved: how much more A gets per game than B, with the seed's and "
+                 "the side's effect cancelled. French margin = VP(French) − VP(Allied) in the "
+                 "long game; objectives (castles and Mont St. Jean) the French hold at the end "
+                 "in the short game. Mean ± 95%% (normal approximation over the seeds).\n\n",
+             games);
   /* the journal: one line per finished match; --resume reuses them */
   char jpath[1100];
   snprintf(jpath, sizeof jpath, "%s.journal", out);
@@ -390,8 +460,8 @@ int cmd_strength(int argc, char **argv) {
       break;
     }
     uint32_t fp = scen_fingerprint(sc);
-    buf_printf(&b, "## %s game\n\n| A | B | W - L - D | score | Elo (A − B) | A as French | A as "
-                   "Allied | A overall | s/game |\n|---|---|---|---:|---|---|---|---|---:|\n",
+    buf_printf(&b, "## %s game\n\n| A | B | W - L - D | score | Elo (A − B) | margin (A − B) | A as French | A as "
+                   "Allied | A overall | CPU s/game |\n|---|---|---|---:|---|---|---|---|---|---:|\n",
                !strcmp(scens[si], "short") ? "Short" : "Long");
     Rating rt[64];
     int nr = 0;
@@ -399,36 +469,38 @@ int cmd_strength(int argc, char **argv) {
     h->known = 1;
     MatchRes res[64];
     for (int k = 0; k < np; k++) {
-      fprintf(stderr, "strength: %s: %s vs %s, %ld games\n", scens[si], pairs[k].a, pairs[k].b, games);
-      if (journal_find(jr, njr, scens[si], pairs[k].a, pairs[k].b, games, seed, fp, &res[k])) {
+      long ng = pairs[k].games > 0 ? pairs[k].games : games;
+      fprintf(stderr, "strength: %s: %s vs %s, %ld games\n", scens[si], pairs[k].a, pairs[k].b, ng);
+      if (journal_find(jr, njr, scens[si], pairs[k].a, pairs[k].b, ng, seed, fp, &res[k])) {
         fprintf(stderr, "  (from the journal %s)\n", jpath);
-      } else if (match_run(sc, pairs[k].a, pairs[k].b, games / 2, seed, threads, &res[k], 1, err, sizeof err)) {
+      } else if (match_run(sc, pairs[k].a, pairs[k].b, ng / 2, seed, threads, &res[k], 1, err, sizeof err)) {
         fprintf(stderr, "strength: %s\n", err);
-        buf_printf(&b, "| %s | %s | not played: %s | | | | | | |\n", pairs[k].a, pairs[k].b, err);
+        buf_printf(&b, "| %s | %s | not played: %s | | | | | | | |\n", pairs[k].a, pairs[k].b, err);
         res[k].games = 0;
         continue;
       }
       else if (jf) {
         const MatchRes *q = &res[k];
-        fprintf(jf, "M\t%s\t%s\t%s\t%ld\t%" PRIu64 "\t%08x\t%ld %ld %ld %ld %ld %ld %ld %ld %ld %ld %ld %.3f\n",
-                scens[si], pairs[k].a, pairs[k].b, games, seed, fp, q->games, q->w, q->l, q->d,
+        fprintf(jf, "M\t%s\t%s\t%s\t%ld\t%" PRIu64 "\t%08x\t%ld %ld %ld %ld %ld %ld %ld %ld %ld %ld %ld %.3f %ld %.17g %.17g\n",
+                scens[si], pairs[k].a, pairs[k].b, ng, seed, fp, q->games, q->w, q->l, q->d,
                 q->a_fr_games, q->a_fr_wins, q->a_al_games, q->a_al_wins, q->fr_wins, q->al_wins,
-                q->draws, q->seconds);
+                q->draws, q->seconds, q->mpairs, q->msum, q->msum2);
         fflush(jf);
       }
       MatchRes *r = &res[k];
       double elo, margin;
       elo_wld(r->w, r->l, r->d, &elo, &margin);
-      char e[64], p1[64], p2[64], p3[64];
+      char e[64], p1[64], p2[64], p3[64], mg[80];
       fmt_elo(e, sizeof e, elo, margin);
+      fmt_margin(mg, sizeof mg, r, margin_unit(sc));
       pct(p1, sizeof p1, r->a_fr_wins, r->a_fr_games);
       pct(p2, sizeof p2, r->a_al_wins, r->a_al_games);
       pct(p3, sizeof p3, r->w, r->games);
-      buf_printf(&b, "| %s | %s | %ld - %ld - %ld | %.3f | %s | %s | %s | %s | %.2f |\n", pairs[k].a,
-                 pairs[k].b, r->w, r->l, r->d, (r->w + 0.5 * r->d) / r->games, e, p1, p2, p3,
+      buf_printf(&b, "| %s | %s | %ld - %ld - %ld | %.3f | %s | %s | %s | %s | %s | %.2f |\n", pairs[k].a,
+                 pairs[k].b, r->w, r->l, r->d, (r->w + 0.5 * r->d) / r->games, e, mg, p1, p2, p3,
                  r->seconds / r->games * (threads > 0 ? threads : omp_get_max_threads()));
-      fprintf(stderr, "  Score of %s vs %s: %ld - %ld - %ld [%.3f] %ld; Elo %s\n", pairs[k].a,
-              pairs[k].b, r->w, r->l, r->d, (r->w + 0.5 * r->d) / r->games, r->games, e);
+      fprintf(stderr, "  Score of %s vs %s: %ld - %ld - %ld [%.3f] %ld; Elo %s; margin %s\n", pairs[k].a,
+              pairs[k].b, r->w, r->l, r->d, (r->w + 0.5 * r->d) / r->games, r->games, e, mg);
     }
     /* ladder: propagate known ratings through the matches until nothing changes */
     for (int pass = 0; pass < np; pass++)
@@ -464,8 +536,13 @@ int cmd_strength(int argc, char **argv) {
           (pairs[k].b[star - pairs[k].a] == 0 || pairs[k].b[star - pairs[k].a] == '*')) {
         double elo, margin;
         elo_wld(r->w, r->l, r->d, &elo, &margin);
-        buf_printf(&b, "- %s over %s gains Elo: %+.1f — %s\n", pairs[k].a, pairs[k].b, elo,
-                   elo > 0 ? (elo - margin > 0 ? "met (significant)" : "met (not significant)") : "NOT met");
+        char mg[80];
+        fmt_margin(mg, sizeof mg, r, margin_unit(sc));
+        buf_printf(&b, "- %s over %s gains Elo: %+.1f — %s; margin %s — %s\n", pairs[k].a,
+                   pairs[k].b, elo,
+                   elo > 0 ? (elo - margin > 0 ? "met (significant)" : "met (not significant)") : "NOT met",
+                   mg, r->mpairs <= 0 ? "not recorded" : margin_lo(r) > 0 ? "ahead (significant)"
+                        : r->msum > 0 ? "ahead (not significant)" : "not ahead");
       }
     }
     int kn = -1, kc = -1;
@@ -479,6 +556,18 @@ int cmd_strength(int argc, char **argv) {
       buf_printf(&b, "- honest normal within 10 points of cheat:normal (win rates against "
                      "heuristic): %.1f%% vs %.1f%%, gap %.1f points — %s\n",
                  100 * a, 100 * c, 100 * (c - a), c - a <= 0.10 ? "met" : "NOT met");
+    }
+    for (int k = 0; k < np; k++) {
+      const MatchRes *r = &res[k];
+      if (!r->games || strcmp(pairs[k].a, "cheat:normal") || strcmp(pairs[k].b, "mcts:normal")) continue;
+      /* head to head: the cheat's win rate minus the honest player's, in points */
+      Interval iv = wilson(r->w, r->games, Z95);
+      double hon = (double)r->l / r->games, ch = (double)r->w / r->games;
+      buf_printf(&b, "- honest normal against cheat:normal head to head: the cheat wins %.1f%%, "
+                     "honest %.1f%%, gap %.1f points [%.1f, %.1f] — %s\n",
+                 100 * ch, 100 * hon, 100 * (ch - hon), 100 * (2 * iv.lo - 1), 100 * (2 * iv.hi - 1),
+                 ch - hon <= 0.10 ? (2 * iv.hi - 1 <= 0.10 ? "met (significant)" : "met (not significant)")
+                                  : (2 * iv.lo - 1 > 0.10 ? "NOT met (significant)" : "NOT met (not significant)"));
     }
     buf_printf(&b, "\n");
     free(sc);
