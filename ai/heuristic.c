@@ -16,6 +16,13 @@ typedef struct {
   uint8_t occ[NSQ];       /* unit on each square */
   uint64_t cached;        /* units whose values at their own square are cached */
   float c_goal[MAX_UNITS], c_ready[MAX_UNITS], c_exp[MAX_UNITS];
+  /* movement scoring memos (PH_MOVE only; the same numbers, computed once):
+   * goal of a square for each class of unit (French, British, Prussian) */
+  uint8_t g_ok[3][NSQ];
+  double g_val[3][NSQ];
+  /* the attackers around one (unit, square, ignored square): exposure of each facing */
+  int ex_u, ex_sq, ex_ign;
+  double ex_val[4];
 } H;
 
 static inline int opp(int side) { return side ^ 1; }
@@ -30,7 +37,7 @@ static inline int would_die(const H *h, int u) {
 static inline int army_side(int army) { return army == ARMY_FR ? FRENCH : ALLIED; }
 
 /* goal field: lower is better for side's unit u at square sq */
-static double goal(const H *h, int u, int sq) {
+static double goal_calc(const H *h, int u, int sq) {
   const AiCtx *c = h->c;
   const State *s = h->s;
   int side = unit_side(h->sc, u);
@@ -57,6 +64,16 @@ static double goal(const H *h, int u, int sq) {
   for (int i = 0; i < c->nobj; i++)
     if (c->dist[i][sq] < best) best = c->dist[i][sq];
   return best > 2 ? 0.25 * (best - 2) : 0;
+}
+
+/* goal_calc memoized by class of unit (it depends on the side and on being Prussian only) */
+static double goal_move(H *h, int u, int sq) {
+  int k = unit_side(h->sc, u) == FRENCH ? 0 : h->sc->unit[u].army == ARMY_PR ? 2 : 1;
+  if (!h->g_ok[k][sq]) {
+    h->g_val[k][sq] = goal_calc(h, u, sq);
+    h->g_ok[k][sq] = 1;
+  }
+  return h->g_val[k][sq];
 }
 
 /* multiplier of an attack from square `from` on the unit at `tsq` (1 front, 2 flank, 3 rear) */
@@ -108,11 +125,22 @@ static double exposure(const H *h, int u, int sq, int f, int ignore_sq) {
   return 0.12 * e * (e > mine ? 1.5 : 1.0);
 }
 
+/* exposure() of all four facings at once, memoized for the last (u, sq, ignore_sq) */
+static double exposure_move(H *h, int u, int sq, int f, int ignore_sq) {
+  if (h->ex_u != u || h->ex_sq != sq || h->ex_ign != ignore_sq) {
+    for (int k = 0; k < 4; k++) h->ex_val[k] = exposure(h, u, sq, k, ignore_sq);
+    h->ex_u = u;
+    h->ex_sq = sq;
+    h->ex_ign = ignore_sq;
+  }
+  return h->ex_val[f];
+}
+
 /* goal, readiness and exposure of unit u where it stands, cached per decision */
 static void here(H *h, int u, double *g, double *r, double *e) {
   if (!((h->cached >> u) & 1)) {
     int sq = h->s->usq[u], f = facing(h->s, u);
-    h->c_goal[u] = (float)goal(h, u, sq);
+    h->c_goal[u] = (float)goal_calc(h, u, sq);
     h->c_ready[u] = (float)ready(h, u, sq, f);
     h->c_exp[u] = (float)exposure(h, u, sq, f, -1);
     h->cached |= 1ull << u;
@@ -247,7 +275,7 @@ static double want_move(const H *h, int army) {
     if (s->uflag[u] & (UF_MOVED | UF_RALLIED)) continue;
     double r = ready(h, u, sq, facing(s, u));
     if (r > 0 && !(s->uflag[u] & (UF_DISORDER | UF_ATTACKED))) w += r;
-    double g = goal(h, u, sq);
+    double g = goal_calc(h, u, sq);
     if (g > 0.5 && r == 0) w += 0.15 * (g > 6 ? 6 : g);
   }
   return w;
@@ -324,7 +352,7 @@ static double sc_move(H *h, Action a) {
       int nf = a.c & 3;
       double g0, r0, e0;
       here(h, u, &g0, &r0, &e0);
-      double v = g0 - goal(h, u, to);
+      double v = g0 - goal_move(h, u, to);
       v += ready(h, u, to, nf) - r0;
       v -= exposure(h, u, to, nf, from) - e0;
       int oi = h->c->sq_obj[to];
@@ -344,10 +372,10 @@ static double sc_move(H *h, Action a) {
       double g, r0, e0;
       here(h, u, &g, &r0, &e0);
       double v = ready(h, u, sq, nf) - r0;
-      v -= exposure(h, u, sq, nf, -1) - e0;
+      v -= exposure_move(h, u, sq, nf, -1) - e0;
       int n1 = sc->nb[sq][nf], n0 = sc->nb[sq][of];
-      double g1 = n1 == SQ_NONE || h->occ[n1] != UNIT_NONE ? g + 1 : goal(h, u, n1);
-      double g0 = n0 == SQ_NONE || h->occ[n0] != UNIT_NONE ? g + 1 : goal(h, u, n0);
+      double g1 = n1 == SQ_NONE || h->occ[n1] != UNIT_NONE ? g + 1 : goal_move(h, u, n1);
+      double g0 = n0 == SQ_NONE || h->occ[n0] != UNIT_NONE ? g + 1 : goal_move(h, u, n0);
       if (g > 0.5 && s->mp >= 2) v += 0.5 * ((g - g1) - (g - g0 > 0 ? g - g0 : 0));
       if (s->moving == u) v += 0.1;
       return v - 0.35;
@@ -501,7 +529,7 @@ static double sc_loss(const H *h, Action a) {
     case A_RETREAT: {
       if (d == UNIT_NONE) return 0;
       int to = a.a, f = a.b & 3;
-      double v = 0.5 - exposure(h, d, to, f, dsq) - 0.4 * goal(h, d, to) / 4.0;
+      double v = 0.5 - exposure(h, d, to, f, dsq) - 0.4 * goal_calc(h, d, to) / 4.0;
       v += 0.3 * ready(h, d, to, f);
       if (h->c->sq_obj[dsq]) v -= 2.0;
       if (h->c->sq_obj[to]) v += 0.5;
@@ -575,9 +603,11 @@ void heur_score_all(const AiCtx *c, const State *s, const ActList *L, float *sco
   h.s = s;
   h.me = s->decider;
   h.cached = 0;
-  memset(h.occ, UNIT_NONE, sizeof h.occ);
-  for (int u = 0; u < h.sc->nunits; u++)
-    if (s->usq[u] < NSQ) h.occ[s->usq[u]] = (uint8_t)u;
+  memcpy(h.occ, s->occ, sizeof h.occ); /* the engine keeps it in step with usq */
+  if (s->phase == PH_MOVE) {
+    memset(h.g_ok, 0, sizeof h.g_ok);
+    h.ex_u = -1;
+  }
   double wm[3] = {0, 0, 0};
   if (s->phase == PH_ROUND) {
     if (h.me == FRENCH) wm[ARMY_FR] = want_move(&h, ARMY_FR);

@@ -245,7 +245,7 @@ int cmd_engine(int argc, char **argv) {
     else if (!strcmp(cmd, "analyze")) eng_ai(&e, args, 1);
     else {
       char m[160];
-      snprintf(m, sizeof m, "unknown command '%s' (try list_commands)", cmd);
+      snprintf(m, sizeof m, "unknown command '%.100s' (try list_commands)", cmd);
       fail(m);
     }
   }

@@ -285,7 +285,11 @@ static inline uint64_t side_cards_mask(const Scen *sc, int side) {
   return side == FRENCH ? sc->army_cards[ARMY_FR] : sc->army_cards[ARMY_BR] | sc->army_cards[ARMY_PR];
 }
 static inline int unit_side(const Scen *sc, int u) { return sc->unit[u].army == ARMY_FR ? FRENCH : ALLIED; }
-int unit_bp(const Scen *sc, const State *s, int u);               /* printed BP now, 0 dead */
+/* printed BP now, 0 dead (inline: the AI's policy calls it in its inner loops) */
+static inline int unit_bp(const Scen *sc, const State *s, int u) {
+  if (s->usq[u] >= NSQ) return 0;
+  return (s->uflag[u] & UF_REDUCED) ? sc->unit[u].bp_red : sc->unit[u].bp_full;
+}
 int unit_at(const Scen *sc, const State *s, int sq);              /* UNIT_NONE if empty     */
 int hand_count(const Scen *sc, const State *s, int army);
 /* battle odds before cards: attacker and defender totals of the units attacking def_sq from

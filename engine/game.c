@@ -35,11 +35,6 @@ void gs_rebuild_occ(const Scen *sc, State *s) {
     if (s->usq[u] < NSQ) s->occ[s->usq[u]] = (uint8_t)u;
 }
 
-int unit_bp(const Scen *sc, const State *s, int u) {
-  if (!on_map(s, u)) return 0;
-  return (s->uflag[u] & UF_REDUCED) ? sc->unit[u].bp_red : sc->unit[u].bp_full;
-}
-
 int hand_count(const Scen *sc, const State *s, int army) {
   return __builtin_popcountll(s->hand & sc->army_cards[army]);
 }
