@@ -98,6 +98,7 @@ static int run(const char *const *args) {
   int n = 0;
   for (; args[n]; n++) argv[n] = (char *)args[n];
   argv[n] = NULL;
+  if (!strcmp(args[0], "strength")) return cmd_strength(n, argv);
   return !strcmp(args[0], "sim") ? cmd_sim(n, argv) : !strcmp(args[0], "merge") ? cmd_merge(n, argv)
                                                                                : cmd_replay(n, argv);
 }
@@ -232,4 +233,47 @@ Test(sim_run, replay_reproduces_the_csv_row, .init = mk_tmp, .fini = rm_tmp, .ti
   cr_assert(!memcmp(&f1, &f2, sizeof f1));
   cr_assert(f1.result >= 1 && f1.result <= 2);
   free(sc);
+}
+
+/* A player against itself: each seed gives the same game twice with the players' roles swapped,
+ * so the score is even and the paired margin exactly 0.  Against random, the heuristic's margin
+ * is positive.  A/B@N sets the games of one pair; --resume rebuilds the same table from the
+ * journal without playing. */
+Test(sim_strength, mirror_margin_pair_counts_and_resume, .init = mk_tmp, .fini = rm_tmp, .timeout = 120) {
+  char out[300];
+  snprintf(out, sizeof out, "%s/s.md", tmpbase);
+  const char *a[] = {"strength", "--scenario", "short,long", "--games", "4", "--seed", "5",
+                     "--threads", "2", "--pairs", "heuristic/heuristic;heuristic/random@6",
+                     "--out", out, NULL};
+  cr_assert_eq(run(a), 0);
+  size_t n1 = 0, n2 = 0;
+  char *t1 = slurp(tmpbase, "s.md", &n1);
+  cr_assert_not_null(t1);
+  cr_assert_not_null(strstr(t1, "| heuristic | heuristic | 2 - 2 - 0 | 0.500 | 0.0 +/- "), "%s", t1);
+  cr_assert_not_null(strstr(t1, "| +0.00 +/- 0.00 objectives |"), "%s", t1);
+  cr_assert_not_null(strstr(t1, "| +0.00 +/- 0.00 VP |"), "%s", t1);
+  /* heuristic vs random: 6 games in each scenario, a positive margin */
+  int rows = 0;
+  for (const char *p = strstr(t1, "| heuristic | random | "); p; p = strstr(p + 1, "| heuristic | random | ")) {
+    long w, l, d;
+    cr_assert_eq(sscanf(p, "| heuristic | random | %ld - %ld - %ld", &w, &l, &d), 3);
+    cr_assert_eq(w + l + d, 6);
+    const char *bar = p;
+    for (int k = 0; k < 6 && bar; k++) bar = strchr(bar + 1, '|'); /* to the margin column */
+    cr_assert_not_null(bar);
+    double mg = 0;
+    cr_assert_eq(sscanf(bar + 1, " %lf", &mg), 1);
+    cr_assert_gt(mg, 0.0, "margin %f", mg);
+    rows++;
+  }
+  cr_assert_eq(rows, 2, "%s", t1);
+  /* resume: everything from the journal, the same table */
+  const char *b[] = {"strength", "--scenario", "short,long", "--games", "4", "--seed", "5",
+                     "--threads", "2", "--pairs", "heuristic/heuristic;heuristic/random@6",
+                     "--out", out, "--resume", NULL};
+  cr_assert_eq(run(b), 0);
+  char *t2 = slurp(tmpbase, "s.md", &n2);
+  cr_assert(n1 == n2 && !memcmp(t1, t2, n1), "resumed table differs:\n%s\n---\n%s", t1, t2);
+  free(t1);
+  free(t2);
 }
