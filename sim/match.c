@@ -59,11 +59,6 @@ static double now_s(void);
 static int match_range(const Scen *sc, const char *A, const char *B, long from, long to,
                        uint64_t seed, int threads, MatchRes *r, int progress, char *err,
                        size_t errlen);
-static int match_run(const Scen *sc, const char *A, const char *B, long seeds, uint64_t seed,
-                     int threads, MatchRes *r, int progress, char *err, size_t errlen) {
-  memset(r, 0, sizeof *r);
-  return match_range(sc, A, B, 0, seeds, seed, threads, r, progress, err, errlen);
-}
 
 static double now_s(void) {
   struct timespec ts;
@@ -335,15 +330,20 @@ static int journal_read(const char *path, JRec **out) {
   return n;
 }
 
-static int journal_find(const JRec *jr, int n, const char *scen, const char *a, const char *b,
-                        long games, uint64_t seed, uint32_t fp, MatchRes *r) {
+/* the journal's match of this pair with the most games <= games (same scenario, seed and
+ * build): its games, 0 when none.  A shorter match is the start of a longer one (seeds 0, 1,
+ * ... in order), so a longer match only plays the seeds the shorter did not. */
+static long journal_find(const JRec *jr, int n, const char *scen, const char *a, const char *b,
+                         long games, uint64_t seed, uint32_t fp, MatchRes *r) {
+  long best = 0;
   for (int i = n - 1; i >= 0; i--)
     if (!strcmp(jr[i].scen, scen) && !strcmp(jr[i].a, a) && !strcmp(jr[i].b, b) &&
-        jr[i].games == games && jr[i].seed == seed && jr[i].fp == fp) {
+        jr[i].games <= games && jr[i].games > best && jr[i].r.games == jr[i].games &&
+        jr[i].seed == seed && jr[i].fp == fp) {
       *r = jr[i].r;
-      return 1;
+      best = jr[i].games;
     }
-  return 0;
+  return best;
 }
 
 int cmd_strength(int argc, char **argv) {
@@ -358,15 +358,19 @@ int cmd_strength(int argc, char **argv) {
     const char *a = argv[i];
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
       printf("usage: waterloo strength [--games N] [--out results/strength.md] [--seed S]\n"
-             "                         [--threads T] [--scenario short,long] [--pairs 'A/B;C/D']\n"
+             "                         [--threads T] [--scenario short,long] [--pairs 'A/B[@N];C/D']\n"
              "                         [--resume]\n"
              "The strength table of issue 3: mirrored-seed matches (N games each, each seed\n"
              "played twice with sides swapped) of random, heuristic, mcts at every level, mcts at\n"
              "1x, 2x, 4x, 8x the normal budget, and cheat:normal, in both scenarios; win rates\n"
              "with 95%% Wilson intervals, Elo with error bars, and a ladder anchored at\n"
              "heuristic = 0.  Written as Markdown with the command that reproduces it.\n"
+             "A/B@N: N games for that pair (else --games).\n"
              "Every finished match is appended to OUT.journal; --resume reuses the matches in it\n"
-             "(same scenario, players, games, seed and engine build) after a killed run.\n");
+             "(same scenario, players, seed and engine build) after a killed run, and grows a\n"
+             "match: asked for more games than the journal has, it plays only the new seeds.\n"
+             "The margin column is a paired, finer measure: per seed, A's French margin minus\n"
+             "B's (VP in the long game, objectives held in the short), halved.\n");
       return 0;
     }
     if (!strcmp(a, "--resume")) { resume = 1; continue; }
@@ -471,9 +475,13 @@ int cmd_strength(int argc, char **argv) {
     for (int k = 0; k < np; k++) {
       long ng = pairs[k].games > 0 ? pairs[k].games : games;
       fprintf(stderr, "strength: %s: %s vs %s, %ld games\n", scens[si], pairs[k].a, pairs[k].b, ng);
-      if (journal_find(jr, njr, scens[si], pairs[k].a, pairs[k].b, ng, seed, fp, &res[k])) {
+      long have = journal_find(jr, njr, scens[si], pairs[k].a, pairs[k].b, ng, seed, fp, &res[k]);
+      if (!have) memset(&res[k], 0, sizeof res[k]);
+      if (have > 0 && have < ng)
+        fprintf(stderr, "  (%ld games from the journal %s; playing %ld more)\n", have, jpath, ng - have);
+      if (have == ng) {
         fprintf(stderr, "  (from the journal %s)\n", jpath);
-      } else if (match_run(sc, pairs[k].a, pairs[k].b, ng / 2, seed, threads, &res[k], 1, err, sizeof err)) {
+      } else if (match_range(sc, pairs[k].a, pairs[k].b, have / 2, ng / 2, seed, threads, &res[k], 1, err, sizeof err)) {
         fprintf(stderr, "strength: %s\n", err);
         buf_printf(&b, "| %s | %s | not played: %s | | | | | | | |\n", pairs[k].a, pairs[k].b, err);
         res[k].games = 0;

@@ -274,6 +274,33 @@ Test(sim_strength, mirror_margin_pair_counts_and_resume, .init = mk_tmp, .fini =
   cr_assert_eq(run(b), 0);
   char *t2 = slurp(tmpbase, "s.md", &n2);
   cr_assert(n1 == n2 && !memcmp(t1, t2, n1), "resumed table differs:\n%s\n---\n%s", t1, t2);
+  /* a longer match resumes from the shorter one (plays only the new seeds): the same rows as
+   * a fresh run of the longer match (all but the time column) */
+  const char *c[] = {"strength", "--scenario", "short,long", "--games", "4", "--seed", "5",
+                     "--threads", "2", "--pairs", "heuristic/random@10", "--out", out, "--resume", NULL};
+  cr_assert_eq(run(c), 0);
+  char fresh[300];
+  snprintf(fresh, sizeof fresh, "%s/f.md", tmpbase);
+  const char *d[] = {"strength", "--scenario", "short,long", "--games", "4", "--seed", "5",
+                     "--threads", "2", "--pairs", "heuristic/random@10", "--out", fresh, NULL};
+  cr_assert_eq(run(d), 0);
+  size_t n3 = 0, n4 = 0;
+  char *t3 = slurp(tmpbase, "s.md", &n3), *t4 = slurp(tmpbase, "f.md", &n4);
+  const char *p3 = t3, *p4 = t4;
+  for (int k = 0; k < 2; k++) {
+    p3 = strstr(p3 + 1, "| heuristic | random | ");
+    p4 = strstr(p4 + 1, "| heuristic | random | ");
+    cr_assert(p3 && p4);
+    const char *e3 = p3, *e4 = p4; /* to the end of the overall win rate: the third "] |" */
+    for (int q = 0; q < 3 && e3 && e4; q++) { e3 = strstr(e3 + 1, "] |"); e4 = strstr(e4 + 1, "] |"); }
+    cr_assert(e3 && e4 && e3 - p3 == e4 - p4 && !memcmp(p3, p4, (size_t)(e3 - p3)),
+              "extended match differs from a fresh one:\n%s\n---\n%s", t3, t4);
+    long w, l, dr;
+    cr_assert_eq(sscanf(p3, "| heuristic | random | %ld - %ld - %ld", &w, &l, &dr), 3);
+    cr_assert_eq(w + l + dr, 10);
+  }
   free(t1);
   free(t2);
+  free(t3);
+  free(t4);
 }
