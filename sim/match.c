@@ -16,6 +16,7 @@ typedef struct {
   long a_al_games, a_al_wins;  /* A playing Allied                        */
   long fr_wins, al_wins, draws;
   double seconds;
+  double cpu;                  /* seconds x threads: the core time the games took         */
   /* paired margin: per seed, (French margin when A was French - French margin when B was
    * French) / 2 -- the seed's and the side's effect cancel.  The French margin is VP(French) -
    * VP(Allied) in the long game, objectives (castles + Mont St. Jean) held by the French at the
@@ -111,6 +112,7 @@ static int match_range(const Scen *sc, const char *A, const char *B, long from, 
   }
   if (progress && tty) fprintf(stderr, "\r\033[K");
   r->seconds += now_s() - t0;
+  r->cpu += (now_s() - t0) * threads;
   if (failed) { free(res); free(mar); return -1; }
   for (long j = 0; j + 1 < n; j += 2) {
     double d = 0.5 * (mar[j] - mar[j + 1]);
@@ -311,11 +313,12 @@ static int journal_read(const char *path, JRec **out) {
     j.seed = strtoull(t[4], NULL, 10);
     j.fp = (uint32_t)strtoul(t[5], NULL, 16);
     MatchRes *r = &j.r;
-    int nf = sscanf(t[6], "%ld %ld %ld %ld %ld %ld %ld %ld %ld %ld %ld %lf %ld %lf %lf", &r->games,
+    int nf = sscanf(t[6], "%ld %ld %ld %ld %ld %ld %ld %ld %ld %ld %ld %lf %ld %lf %lf %lf", &r->games,
                     &r->w, &r->l, &r->d, &r->a_fr_games, &r->a_fr_wins, &r->a_al_games,
                     &r->a_al_wins, &r->fr_wins, &r->al_wins, &r->draws, &r->seconds, &r->mpairs,
-                    &r->msum, &r->msum2);
-    if (nf != 12 && nf != 15) continue;
+                    &r->msum, &r->msum2, &r->cpu);
+    if (nf != 12 && nf != 15 && nf != 16) continue;
+    if (nf < 16) r->cpu = -1; /* older line: core time unknown (wall time x threads below) */
     if (nf == 12) r->mpairs = 0; /* a line from before the margins were recorded */
     if (n == cap) {
       cap = cap ? 2 * cap : 32;
@@ -477,6 +480,7 @@ int cmd_strength(int argc, char **argv) {
       fprintf(stderr, "strength: %s: %s vs %s, %ld games\n", scens[si], pairs[k].a, pairs[k].b, ng);
       long have = journal_find(jr, njr, scens[si], pairs[k].a, pairs[k].b, ng, seed, fp, &res[k]);
       if (!have) memset(&res[k], 0, sizeof res[k]);
+      else if (res[k].cpu < 0) res[k].cpu = res[k].seconds * (threads > 0 ? threads : omp_get_max_threads());
       if (have > 0 && have < ng)
         fprintf(stderr, "  (%ld games from the journal %s; playing %ld more)\n", have, jpath, ng - have);
       if (have == ng) {
@@ -489,10 +493,10 @@ int cmd_strength(int argc, char **argv) {
       }
       else if (jf) {
         const MatchRes *q = &res[k];
-        fprintf(jf, "M\t%s\t%s\t%s\t%ld\t%" PRIu64 "\t%08x\t%ld %ld %ld %ld %ld %ld %ld %ld %ld %ld %ld %.3f %ld %.17g %.17g\n",
+        fprintf(jf, "M\t%s\t%s\t%s\t%ld\t%" PRIu64 "\t%08x\t%ld %ld %ld %ld %ld %ld %ld %ld %ld %ld %ld %.3f %ld %.17g %.17g %.3f\n",
                 scens[si], pairs[k].a, pairs[k].b, ng, seed, fp, q->games, q->w, q->l, q->d,
                 q->a_fr_games, q->a_fr_wins, q->a_al_games, q->a_al_wins, q->fr_wins, q->al_wins,
-                q->draws, q->seconds, q->mpairs, q->msum, q->msum2);
+                q->draws, q->seconds, q->mpairs, q->msum, q->msum2, q->cpu);
         fflush(jf);
       }
       MatchRes *r = &res[k];
@@ -506,7 +510,7 @@ int cmd_strength(int argc, char **argv) {
       pct(p3, sizeof p3, r->w, r->games);
       buf_printf(&b, "| %s | %s | %ld - %ld - %ld | %.3f | %s | %s | %s | %s | %s | %.2f |\n", pairs[k].a,
                  pairs[k].b, r->w, r->l, r->d, (r->w + 0.5 * r->d) / r->games, e, mg, p1, p2, p3,
-                 r->seconds / r->games * (threads > 0 ? threads : omp_get_max_threads()));
+                 (r->cpu >= 0 ? r->cpu : r->seconds * (threads > 0 ? threads : omp_get_max_threads())) / r->games);
       fprintf(stderr, "  Score of %s vs %s: %ld - %ld - %ld [%.3f] %ld; Elo %s; margin %s\n", pairs[k].a,
               pairs[k].b, r->w, r->l, r->d, (r->w + 0.5 * r->d) / r->games, r->games, e, mg);
     }
