@@ -108,16 +108,25 @@ static void bench_position(const Scen *sc, State *s) {
   player_free(h);
 }
 
-static double time_search(const Scen *sc, const AiCtx *ctx, const State *s, const char *opts,
-                          int iters, int threads, Action *a, long *done) {
+/* a bench search: the normal level plus opts, one budget for every decision; iters, or a time
+ * limit in ms when ms > 0 */
+static Mcts *bench_mcts(const Scen *sc, const AiCtx *ctx, const char *opts, int iters, int ms,
+                        int threads) {
   MctsOpts o;
   char err[160];
   mcts_level_opts("normal", &o);
-  if (opts && *opts && mcts_parse_opts(opts, &o, err, sizeof err)) return -1;
+  if (opts && *opts && mcts_parse_opts(opts, &o, err, sizeof err)) return NULL;
   o.iters = iters;
+  o.time_ms = ms;
   o.threads = threads;
   o.scale_small = 0;
-  Mcts *m = mcts_new(sc, ctx, &o, 1);
+  return mcts_new(sc, ctx, &o, 1);
+}
+
+static double time_search(const Scen *sc, const AiCtx *ctx, const State *s, const char *opts,
+                          int iters, int threads, Action *a, long *done) {
+  Mcts *m = bench_mcts(sc, ctx, opts, iters, 0, threads);
+  if (!m) return -1;
   int it = 0;
   mcts_decide(m, s, &it); /* warm-up: arena allocation, caches */
   double t = 1e30;
@@ -137,14 +146,8 @@ static double time_search(const Scen *sc, const AiCtx *ctx, const State *s, cons
  * counts the work both cores do (no waiting for the slower tree).  Best of 3 rates. */
 static double rate_timed(const Scen *sc, const AiCtx *ctx, const State *s, const char *opts,
                          int ms, int threads) {
-  MctsOpts o;
-  char err[160];
-  mcts_level_opts("normal", &o);
-  if (opts && *opts && mcts_parse_opts(opts, &o, err, sizeof err)) return -1;
-  o.time_ms = ms;
-  o.threads = threads;
-  o.scale_small = 0;
-  Mcts *m = mcts_new(sc, ctx, &o, 1);
+  Mcts *m = bench_mcts(sc, ctx, opts, 400, ms, threads);
+  if (!m) return -1;
   int it = 0;
   double best = 0;
   for (int rep = 0; rep < 3; rep++) {
