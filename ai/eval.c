@@ -116,8 +116,8 @@ int ai_battle_mask(const Scen *sc, const State *s) {
   return m;
 }
 
-/* base totals of the battle under way.  battle_base_totals always counts a normal battle, so
- * the charge multiplier (R-9.3) of a charge battle is put back here. */
+/* base totals of the battle under way (battle_base_totals keeps the charge multiplier, R-9.3,
+ * of a charge battle in progress) */
 void ai_battle_now(const Scen *sc, const State *s, int *att, int *def) {
   int m = ai_battle_mask(sc, s);
   *att = *def = 0;
