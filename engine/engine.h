@@ -296,6 +296,10 @@ int hand_count(const Scen *sc, const State *s, int army);
  * the directions in mask (bit d: side d of the defender).  For the battle in progress a charge
  * keeps its multiplier. */
 void battle_base_totals(const Scen *sc, const State *s, int def_sq, int mask, int *att, int *def);
+/* the battle in progress as `side` sees it while cards are chosen (R-7.2): the totals with the
+ * cards `side` has committed so far, and in *hidden the number of cards the other side has
+ * committed (secret until both have chosen).  -1 when no battle is in progress. */
+int battle_seen_totals(const Scen *sc, const State *s, int side, int *att, int *def, int *hidden);
 
 /* ---------------------------------------------------------------- information */
 /* Does `observer` see action a exactly when it is played?  (secret bids and battle cards:

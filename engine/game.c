@@ -289,6 +289,19 @@ void battle_base_totals(const Scen *sc, const State *s, int def_sq, int mask, in
   totals(sc, &t, att, def);
 }
 
+int battle_seen_totals(const Scen *sc, const State *s, int side, int *att, int *def, int *hidden) {
+  *att = *def = *hidden = 0;
+  if (s->bdef_unit == UNIT_NONE || s->bdef_sq >= NSQ) return -1;
+  State t = *s;
+  uint64_t mine = side_cards(sc, side);
+  *hidden = __builtin_popcountll(s->pend & ~mine);
+  t.pend &= mine;
+  t.pend_cmd &= t.pend;
+  t.pend_elite &= t.pend;
+  totals(sc, &t, att, def);
+  return 0;
+}
+
 /* mask of directions (from the defender at dsq) of units of `army` able to attack it */
 static int attackers_of(const Scen *sc, const State *s, int dsq, int army) {
   int mask = 0;

@@ -77,6 +77,10 @@ static void odds(Play *P) {
     for (int k = 0; k < 4; k++) mask |= P->s.batt[k] != UNIT_NONE ? 1 << k : 0;
     battle_base_totals(P->sc, &P->s, P->s.bdef_sq, mask, &a, &d);
     printf("  battle in progress: attacker %d vs defender %d before cards (ties go to the defender)\n", a, d);
+    int h;
+    if (battle_seen_totals(P->sc, &P->s, P->human, &a, &d, &h) == 0 && (P->s.pend || h))
+      printf("  with the cards you have committed: attacker %d vs defender %d; the other side has "
+             "committed %d secret card%s\n", a, d, h, h == 1 ? "" : "s");
     any = 1;
   }
   if (!any) printf("  no battle to weigh now\n");

@@ -1319,6 +1319,33 @@ Test(rules, R_7_2_defender_fires_before_reveal_attacker_drops_out) {
   free(sc);
 }
 
+/* battle_seen_totals: while cards are chosen each side sees its own committed cards in the
+ * totals and only the number of the other side's */
+Test(rules, R_7_2_each_side_sees_its_own_committed_cards_only) {
+  SETUP("short");
+  th_put(sc, &s, "br-3/I", "H6", DIR_E);
+  th_put(sc, &s, "fr-1/I", "H7", DIR_N);
+  th_give(sc, &s, "F01 F02 B01 B02");
+  th_declare_phase(&s, FRENCH, ARMY_FR);
+  int a, d, h;
+  cr_assert_eq(battle_seen_totals(sc, &s, FRENCH, &a, &d, &h), -1, "no battle yet");
+  TH_DO(sc, &s, A_DECLARE, th_sq(sc, "H6"), DB(DIR_S), 0);
+  cr_assert_eq(s.phase, PH_B_ATTCARDS);
+  TH_DO(sc, &s, A_BCARD, th_card(sc, "F01"), BP_POINTS, 0);
+  TH_DO(sc, &s, A_BDONE, 0, 0, 0);
+  cr_assert_eq(s.phase, PH_B_DEFCARDS);
+  TH_DO(sc, &s, A_BCARD, th_card(sc, "B01"), BP_POINTS, 0);
+  cr_assert_eq(battle_seen_totals(sc, &s, FRENCH, &a, &d, &h), 0);
+  cr_assert(a == 3 * 2 + 2 && d == 4 && h == 1, "French view %d %d %d", a, d, h);
+  cr_assert_eq(battle_seen_totals(sc, &s, ALLIED, &a, &d, &h), 0);
+  cr_assert(a == 3 * 2 && d == 4 + 3 && h == 1, "Allied view %d %d %d", a, d, h);
+  battle_base_totals(sc, &s, th_sq(sc, "H6"), DB(DIR_S), &a, &d);
+  cr_assert(a == 6 && d == 4, "base %d %d", a, d);
+  TH_DO(sc, &s, A_BDONE, 0, 0, 0);
+  cr_assert(s.last_att == 8 && s.last_def == 7, "both views add up to the revealed totals");
+  free(sc);
+}
+
 Test(rules, R_7_2_attacker_cards_count_against_the_limit_defender_unlimited) {
   SETUP("short");
   th_put(sc, &s, "br-3/I", "H6", DIR_E);
