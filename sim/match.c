@@ -49,11 +49,20 @@ static void fmt_margin(char *buf, size_t len, const MatchRes *r, const char *uni
   else snprintf(buf, len, "%+.2f +/- inf %s", mean, unit);
 }
 
+/* mean paired margin and the variance of that mean; -1 when fewer than 2 seeds */
+static int margin_stats(const MatchRes *r, double *mean, double *se2) {
+  if (r->mpairs <= 1) return -1;
+  double n = (double)r->mpairs;
+  *mean = r->msum / n;
+  double var = (r->msum2 - n * *mean * *mean) / (n - 1);
+  *se2 = var > 0 ? var / n : 0;
+  return 0;
+}
+
 static double margin_lo(const MatchRes *r) {
-  if (r->mpairs <= 1) return -INFINITY;
-  double n = (double)r->mpairs, mean = r->msum / n;
-  double var = (r->msum2 - n * mean * mean) / (n - 1);
-  return mean - Z95 * sqrt(var > 0 ? var / n : 0);
+  double m, se2;
+  if (margin_stats(r, &m, &se2)) return -INFINITY;
+  return m - Z95 * sqrt(se2);
 }
 
 static double now_s(void);
@@ -270,7 +279,13 @@ static const Pair default_pairs[] = {
   {"cheat:normal", "heuristic", 0},
 };
 
-typedef struct { char name[64]; double elo, err2; int known; } Rating;
+typedef struct {
+  char name[64];
+  double elo, err2;  /* Elo relative to the anchor, its variance      */
+  int known;
+  double mg, mg2;    /* paired margin relative to the anchor, variance */
+  int mknown;
+} Rating;
 
 static Rating *rating_of(Rating *rt, int *nr, const char *name) {
   for (int i = 0; i < *nr; i++)
@@ -433,7 +448,7 @@ int cmd_strength(int argc, char **argv) {
                  "twice with sides swapped. Score "
                  "and Elo are from the first player's point of view (cutechess-cli: Elo = "
                  "−400·log10(1/score − 1), error margin from the per-game score variance, 95%%). "
-                 "Win rates with 95%% Wilson intervals. Ladder: Elo relative to `heuristic`, "
+                 "Win rates with 95%% Wilson intervals. Ladder: Elo and margin relative to `heuristic`, "
                  "chained through the matches (errors added in quadrature).\n\n"
                  "Margin: a finer, paired measure for games that the side mostly decides. For "
                  "each seed, the French margin when A played the French minus the French margin "
@@ -526,12 +541,27 @@ int cmd_strength(int argc, char **argv) {
         if (!rb->known) { rb->elo = ra->elo - elo; rb->err2 = ra->err2 + se2; rb->known = 1; }
         else { ra->elo = rb->elo + elo; ra->err2 = rb->err2 + se2; ra->known = 1; }
       }
-    buf_printf(&b, "\nLadder (Elo relative to heuristic, 95%%):\n\n| player | Elo |\n|---|---|\n");
+    /* the same chain for the paired margin (additive; it stays finite when a score is 100%) */
+    h->mknown = 1;
+    for (int pass = 0; pass < np; pass++)
+      for (int k = 0; k < np; k++) {
+        double m, se2;
+        if (!res[k].games || margin_stats(&res[k], &m, &se2)) continue;
+        Rating *ra = rating_of(rt, &nr, pairs[k].a), *rb = rating_of(rt, &nr, pairs[k].b);
+        if (!ra || !rb || ra->mknown == rb->mknown) continue;
+        if (!rb->mknown) { rb->mg = ra->mg - m; rb->mg2 = ra->mg2 + se2; rb->mknown = 1; }
+        else { ra->mg = rb->mg + m; ra->mg2 = rb->mg2 + se2; ra->mknown = 1; }
+      }
+    buf_printf(&b, "\nLadder (relative to heuristic, 95%%; the margin in %s per game):\n\n"
+                   "| player | Elo | margin |\n|---|---|---|\n", margin_unit(sc));
     for (int i = 0; i < nr; i++) {
-      if (!rt[i].known) continue;
-      char e[64];
+      if (!rt[i].known && !rt[i].mknown) continue;
+      char e[64], mg[64];
       fmt_elo(e, sizeof e, rt[i].elo, Z95 * sqrt(rt[i].err2));
-      buf_printf(&b, "| %s | %s |\n", rt[i].name, i == 0 ? "0 (anchor)" : e);
+      if (!rt[i].known) snprintf(e, sizeof e, "—");
+      if (rt[i].mknown) snprintf(mg, sizeof mg, "%+.2f +/- %.2f", rt[i].mg, Z95 * sqrt(rt[i].mg2));
+      else snprintf(mg, sizeof mg, "—");
+      buf_printf(&b, "| %s | %s | %s |\n", rt[i].name, i == 0 ? "0 (anchor)" : e, i == 0 ? "0 (anchor)" : mg);
     }
     /* the targets of issue 3 that the default pairs measure */
     buf_printf(&b, "\nTargets:\n\n");
@@ -551,7 +581,7 @@ int cmd_strength(int argc, char **argv) {
         char mg[80];
         fmt_margin(mg, sizeof mg, r, margin_unit(sc));
         buf_printf(&b, "- %s over %s gains Elo: %+.1f — %s; margin %s — %s\n", pairs[k].a,
-                   pairs[k].b, elo,
+                   pairs[k].b, fabs(elo) < 0.05 ? 0.0 : elo,
                    elo > 0 ? (elo - margin > 0 ? "met (significant)" : "met (not significant)") : "NOT met",
                    mg, r->mpairs <= 0 ? "not recorded" : margin_lo(r) > 0 ? "ahead (significant)"
                         : r->msum > 0 ? "ahead (not significant)" : "not ahead");

@@ -267,6 +267,16 @@ Test(sim_strength, mirror_margin_pair_counts_and_resume, .init = mk_tmp, .fini =
     rows++;
   }
   cr_assert_eq(rows, 2, "%s", t1);
+  /* the ladder chains the margin: random is below the anchor */
+  const char *lad = strstr(t1, "Ladder");
+  cr_assert_not_null(lad);
+  const char *lr = strstr(lad, "| random | ");
+  cr_assert_not_null(lr, "%s", t1);
+  lr = strchr(lr + strlen("| random | "), '|'); /* past the Elo column */
+  cr_assert_not_null(lr);
+  double lm = 0;
+  cr_assert_eq(sscanf(lr + 1, "%lf", &lm), 1);
+  cr_assert_lt(lm, 0.0);
   /* resume: everything from the journal, the same table */
   const char *b[] = {"strength", "--scenario", "short,long", "--games", "4", "--seed", "5",
                      "--threads", "2", "--pairs", "heuristic/heuristic;heuristic/random@6",
