@@ -270,9 +270,9 @@ Test(sim_strength, mirror_margin_pair_counts_and_resume, .init = mk_tmp, .fini =
   /* the ladder chains the margin: random is below the anchor */
   const char *lad = strstr(t1, "Ladder");
   cr_assert_not_null(lad);
-  const char *lr = strstr(lad, "| random | ");
+  const char *lr = strstr(lad, "\n| random | ");
   cr_assert_not_null(lr, "%s", t1);
-  lr = strchr(lr + strlen("| random | "), '|'); /* past the Elo column */
+  lr = strchr(lr + strlen("\n| random | "), '|'); /* past the Elo column */
   cr_assert_not_null(lr);
   double lm = 0;
   cr_assert_eq(sscanf(lr + 1, "%lf", &lm), 1);
