@@ -1321,12 +1321,18 @@ Test(rules, R_7_2_defender_fires_before_reveal_attacker_drops_out) {
 
 /* battle_seen_totals: while cards are chosen each side sees its own committed cards in the
  * totals and only the number of the other side's */
+/* fr-1/I at H7 facing north may attack br-3/I at H6 (facing east: a flank attack); the French
+ * to declare, with these cards in hand */
+static void h6_flank_battle(const Scen *sc, State *s, const char *cards) {
+  th_put(sc, s, "br-3/I", "H6", DIR_E);
+  th_put(sc, s, "fr-1/I", "H7", DIR_N);
+  th_give(sc, s, cards);
+  th_declare_phase(s, FRENCH, ARMY_FR);
+}
+
 Test(rules, R_7_2_each_side_sees_its_own_committed_cards_only) {
   SETUP("short");
-  th_put(sc, &s, "br-3/I", "H6", DIR_E);
-  th_put(sc, &s, "fr-1/I", "H7", DIR_N);
-  th_give(sc, &s, "F01 F02 B01 B02");
-  th_declare_phase(&s, FRENCH, ARMY_FR);
+  h6_flank_battle(sc, &s, "F01 F02 B01 B02");
   int a, d, h;
   cr_assert_eq(battle_seen_totals(sc, &s, FRENCH, &a, &d, &h), -1, "no battle yet");
   TH_DO(sc, &s, A_DECLARE, th_sq(sc, "H6"), DB(DIR_S), 0);
@@ -1348,10 +1354,7 @@ Test(rules, R_7_2_each_side_sees_its_own_committed_cards_only) {
 
 Test(rules, R_7_2_attacker_cards_count_against_the_limit_defender_unlimited) {
   SETUP("short");
-  th_put(sc, &s, "br-3/I", "H6", DIR_E);
-  th_put(sc, &s, "fr-1/I", "H7", DIR_N);
-  th_give(sc, &s, "F01 F02 F04 F05 F06 B01 B02 B03 B04 B05 B06 B07");
-  th_declare_phase(&s, FRENCH, ARMY_FR);
+  h6_flank_battle(sc, &s, "F01 F02 F04 F05 F06 B01 B02 B03 B04 B05 B06 B07");
   s.ncards = 4;
   TH_DO(sc, &s, A_DECLARE, th_sq(sc, "H6"), DB(DIR_S), 0);
   cr_assert_eq(s.phase, PH_B_ATTCARDS);
