@@ -13,16 +13,13 @@ typedef struct {
   const Scen *sc;
   const State *s;
   int me;                 /* deciding side */
-  uint8_t occ[NSQ];       /* unit on each square */
+  const uint8_t *occ;     /* unit on each square: the engine's table, s->occ */
   uint64_t cached;        /* units whose values at their own square are cached */
   float c_goal[MAX_UNITS], c_ready[MAX_UNITS], c_exp[MAX_UNITS];
-  /* movement scoring memos (PH_MOVE only; the same numbers, computed once):
-   * goal of a square for each class of unit (French, British, Prussian) */
+  /* movement scoring memo (PH_MOVE only; the same numbers, computed once): goal of a square
+   * for each class of unit (French, British, Prussian) */
   uint8_t g_ok[3][NSQ];
   double g_val[3][NSQ];
-  /* the attackers around one (unit, square, ignored square): exposure of each facing */
-  int ex_u, ex_sq, ex_ign;
-  double ex_val[4];
 } H;
 
 static inline int opp(int side) { return side ^ 1; }
@@ -123,17 +120,6 @@ static double exposure(const H *h, int u, int sq, int f, int ignore_sq) {
   if (!e) return 0;
   double mine = unit_bp(sc, h->s, u) * (castle ? 2 : 1);
   return 0.12 * e * (e > mine ? 1.5 : 1.0);
-}
-
-/* exposure() of all four facings at once, memoized for the last (u, sq, ignore_sq) */
-static double exposure_move(H *h, int u, int sq, int f, int ignore_sq) {
-  if (h->ex_u != u || h->ex_sq != sq || h->ex_ign != ignore_sq) {
-    for (int k = 0; k < 4; k++) h->ex_val[k] = exposure(h, u, sq, k, ignore_sq);
-    h->ex_u = u;
-    h->ex_sq = sq;
-    h->ex_ign = ignore_sq;
-  }
-  return h->ex_val[f];
 }
 
 /* goal, readiness and exposure of unit u where it stands, cached per decision */
@@ -372,7 +358,7 @@ static double sc_move(H *h, Action a) {
       double g, r0, e0;
       here(h, u, &g, &r0, &e0);
       double v = ready(h, u, sq, nf) - r0;
-      v -= exposure_move(h, u, sq, nf, -1) - e0;
+      v -= exposure(h, u, sq, nf, -1) - e0;
       int n1 = sc->nb[sq][nf], n0 = sc->nb[sq][of];
       double g1 = n1 == SQ_NONE || h->occ[n1] != UNIT_NONE ? g + 1 : goal_move(h, u, n1);
       double g0 = n0 == SQ_NONE || h->occ[n0] != UNIT_NONE ? g + 1 : goal_move(h, u, n0);
@@ -603,11 +589,8 @@ void heur_score_all(const AiCtx *c, const State *s, const ActList *L, float *sco
   h.s = s;
   h.me = s->decider;
   h.cached = 0;
-  memcpy(h.occ, s->occ, sizeof h.occ); /* the engine keeps it in step with usq */
-  if (s->phase == PH_MOVE) {
-    memset(h.g_ok, 0, sizeof h.g_ok);
-    h.ex_u = -1;
-  }
+  h.occ = s->occ; /* the engine keeps it in step with usq */
+  if (s->phase == PH_MOVE) memset(h.g_ok, 0, sizeof h.g_ok);
   double wm[3] = {0, 0, 0};
   if (s->phase == PH_ROUND) {
     if (h.me == FRENCH) wm[ARMY_FR] = want_move(&h, ARMY_FR);
