@@ -37,18 +37,6 @@ static const char *margin_unit(const Scen *sc) {
   return sc->scenario == SC_SHORT ? "objectives" : "VP";
 }
 
-/* "+1.25 +/- 0.80 VP" (95%, normal approximation over the seeds) */
-static void fmt_margin(char *buf, size_t len, const MatchRes *r, const char *unit) {
-  if (r->mpairs <= 0) { snprintf(buf, len, "—"); return; }
-  double n = (double)r->mpairs, mean = r->msum / n;
-  double var = n > 1 ? (r->msum2 - n * mean * mean) / (n - 1) : NAN;
-  if (var < 0) var = 0;
-  double h = Z95 * sqrt(var / n);
-  if (fabs(mean) < 0.005) mean = 0.0;
-  if (isfinite(h)) snprintf(buf, len, "%+.2f +/- %.2f %s", mean, h, unit);
-  else snprintf(buf, len, "%+.2f +/- inf %s", mean, unit);
-}
-
 /* mean paired margin and the variance of that mean; -1 when fewer than 2 seeds */
 static int margin_stats(const MatchRes *r, double *mean, double *se2) {
   if (r->mpairs <= 1) return -1;
@@ -57,6 +45,16 @@ static int margin_stats(const MatchRes *r, double *mean, double *se2) {
   double var = (r->msum2 - n * *mean * *mean) / (n - 1);
   *se2 = var > 0 ? var / n : 0;
   return 0;
+}
+
+/* "+1.25 +/- 0.80 VP" (95%, normal approximation over the seeds) */
+static void fmt_margin(char *buf, size_t len, const MatchRes *r, const char *unit) {
+  if (r->mpairs <= 0) { snprintf(buf, len, "—"); return; }
+  double mean = r->msum, se2;
+  int one = margin_stats(r, &mean, &se2) != 0;   /* one seed: no spread yet */
+  if (fabs(mean) < 0.005) mean = 0.0;
+  if (one) snprintf(buf, len, "%+.2f +/- inf %s", mean, unit);
+  else snprintf(buf, len, "%+.2f +/- %.2f %s", mean, Z95 * sqrt(se2), unit);
 }
 
 static double margin_lo(const MatchRes *r) {
@@ -120,8 +118,9 @@ static int match_range(const Scen *sc, const char *A, const char *B, long from, 
     }
   }
   if (progress && tty) fprintf(stderr, "\r\033[K");
-  r->seconds += now_s() - t0;
-  r->cpu += (now_s() - t0) * threads;
+  double dt = now_s() - t0;
+  r->seconds += dt;
+  r->cpu += dt * threads;
   if (failed) { free(res); free(mar); return -1; }
   for (long j = 0; j + 1 < n; j += 2) {
     double d = 0.5 * (mar[j] - mar[j + 1]);
@@ -279,13 +278,23 @@ static const Pair default_pairs[] = {
   {"cheat:normal", "heuristic", 0},
 };
 
+/* a player's place on the ladder, by measure: Elo, paired margin */
+enum { M_ELO, M_MARGIN, M_COUNT };
 typedef struct {
   char name[64];
-  double elo, err2;  /* Elo relative to the anchor, its variance      */
-  int known;
-  double mg, mg2;    /* paired margin relative to the anchor, variance */
-  int mknown;
+  double val[M_COUNT], var[M_COUNT]; /* relative to the anchor, and its variance */
+  int known[M_COUNT];
 } Rating;
+
+/* A - B of one match by measure, and its variance; -1 when the match does not give it */
+static int match_measure(const MatchRes *r, int m, double *val, double *var) {
+  if (!r->games) return -1;
+  if (m == M_MARGIN) return margin_stats(r, val, var);
+  double margin;
+  elo_wld(r->w, r->l, r->d, val, &margin);
+  *var = isfinite(margin) ? (margin / Z95) * (margin / Z95) : INFINITY;
+  return 0;
+}
 
 static Rating *rating_of(Rating *rt, int *nr, const char *name) {
   for (int i = 0; i < *nr; i++)
@@ -488,7 +497,6 @@ int cmd_strength(int argc, char **argv) {
     Rating rt[64];
     int nr = 0;
     Rating *h = rating_of(rt, &nr, "heuristic");
-    h->known = 1;
     MatchRes res[64];
     for (int k = 0; k < np; k++) {
       long ng = pairs[k].games > 0 ? pairs[k].games : games;
@@ -525,41 +533,35 @@ int cmd_strength(int argc, char **argv) {
       pct(p3, sizeof p3, r->w, r->games);
       buf_printf(&b, "| %s | %s | %ld - %ld - %ld | %.3f | %s | %s | %s | %s | %s | %.2f |\n", pairs[k].a,
                  pairs[k].b, r->w, r->l, r->d, (r->w + 0.5 * r->d) / r->games, e, mg, p1, p2, p3,
-                 (r->cpu >= 0 ? r->cpu : r->seconds * (threads > 0 ? threads : omp_get_max_threads())) / r->games);
+                 r->cpu / r->games);
       fprintf(stderr, "  Score of %s vs %s: %ld - %ld - %ld [%.3f] %ld; Elo %s; margin %s\n", pairs[k].a,
               pairs[k].b, r->w, r->l, r->d, (r->w + 0.5 * r->d) / r->games, r->games, e, mg);
     }
-    /* ladder: propagate known ratings through the matches until nothing changes */
-    for (int pass = 0; pass < np; pass++)
-      for (int k = 0; k < np; k++) {
-        if (!res[k].games) continue;
-        Rating *ra = rating_of(rt, &nr, pairs[k].a), *rb = rating_of(rt, &nr, pairs[k].b);
-        if (!ra || !rb || ra->known == rb->known) continue;
-        double elo, margin;
-        elo_wld(res[k].w, res[k].l, res[k].d, &elo, &margin);
-        double se2 = isfinite(margin) ? (margin / Z95) * (margin / Z95) : INFINITY;
-        if (!rb->known) { rb->elo = ra->elo - elo; rb->err2 = ra->err2 + se2; rb->known = 1; }
-        else { ra->elo = rb->elo + elo; ra->err2 = rb->err2 + se2; ra->known = 1; }
-      }
-    /* the same chain for the paired margin (additive; it stays finite when a score is 100%) */
-    h->mknown = 1;
-    for (int pass = 0; pass < np; pass++)
-      for (int k = 0; k < np; k++) {
-        double m, se2;
-        if (!res[k].games || margin_stats(&res[k], &m, &se2)) continue;
-        Rating *ra = rating_of(rt, &nr, pairs[k].a), *rb = rating_of(rt, &nr, pairs[k].b);
-        if (!ra || !rb || ra->mknown == rb->mknown) continue;
-        if (!rb->mknown) { rb->mg = ra->mg - m; rb->mg2 = ra->mg2 + se2; rb->mknown = 1; }
-        else { ra->mg = rb->mg + m; ra->mg2 = rb->mg2 + se2; ra->mknown = 1; }
-      }
+    /* ladder: propagate known ratings through the matches until nothing changes, for each
+     * measure (the margin is additive too, and stays finite when a score is 100%) */
+    for (int m = 0; m < M_COUNT; m++) {
+      h->known[m] = 1;
+      for (int pass = 0; pass < np; pass++)
+        for (int k = 0; k < np; k++) {
+          double v, var;
+          if (match_measure(&res[k], m, &v, &var)) continue;
+          Rating *ra = rating_of(rt, &nr, pairs[k].a), *rb = rating_of(rt, &nr, pairs[k].b);
+          if (!ra || !rb || ra->known[m] == rb->known[m]) continue;
+          Rating *to = rb->known[m] ? ra : rb, *from = rb->known[m] ? rb : ra;
+          to->val[m] = from->val[m] + (to == ra ? v : -v);
+          to->var[m] = from->var[m] + var;
+          to->known[m] = 1;
+        }
+    }
     buf_printf(&b, "\nLadder (relative to heuristic, 95%%; the margin in %s per game):\n\n"
                    "| player | Elo | margin |\n|---|---|---|\n", margin_unit(sc));
     for (int i = 0; i < nr; i++) {
-      if (!rt[i].known && !rt[i].mknown) continue;
+      const Rating *q = &rt[i];
+      if (!q->known[M_ELO] && !q->known[M_MARGIN]) continue;
       char e[64], mg[64];
-      fmt_elo(e, sizeof e, rt[i].elo, Z95 * sqrt(rt[i].err2));
-      if (!rt[i].known) snprintf(e, sizeof e, "—");
-      if (rt[i].mknown) snprintf(mg, sizeof mg, "%+.2f +/- %.2f", rt[i].mg, Z95 * sqrt(rt[i].mg2));
+      fmt_elo(e, sizeof e, q->val[M_ELO], Z95 * sqrt(q->var[M_ELO]));
+      if (!q->known[M_ELO]) snprintf(e, sizeof e, "—");
+      if (q->known[M_MARGIN]) snprintf(mg, sizeof mg, "%+.2f +/- %.2f", q->val[M_MARGIN], Z95 * sqrt(q->var[M_MARGIN]));
       else snprintf(mg, sizeof mg, "—");
       buf_printf(&b, "| %s | %s | %s |\n", rt[i].name, i == 0 ? "0 (anchor)" : e, i == 0 ? "0 (anchor)" : mg);
     }
