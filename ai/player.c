@@ -1,116 +1,280 @@
-/* Player API: spec parsing and dispatch to the random, heuristic and search players. */
+/* Player API: one registry of player kinds.  Each kind has a name, a line of help, its levels,
+ * and one option table (name, type, range, help, offset into its options struct) that drives
+ * parsing, range checks, `waterloo players` and the canonical spec.  A spec is validated by
+ * player_spec_check before any game starts; player_new then cannot fail on it.
+ *
+ * Spec grammar:  KIND[:TOKEN[,TOKEN...]]
+ *   TOKEN = LEVEL[*K]   (first token only: a named level, K multiplies the kind's budget)
+ *         | NAME=VALUE  (an option of the kind's table, strictly parsed and range checked) */
+#include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "ai_internal.h"
 
-enum { P_RANDOM, P_HEURISTIC, P_MCTS };
+/* ---------------------------------------------------------------- option tables */
+typedef enum { OPT_INT, OPT_REAL, OPT_CHOICE } OptType;
 
-struct Player {
-  int kind;
-  char name[128];
-  const Scen *sc;
-  AiCtx ctx;
-  Rng rng;
-  uint64_t seed;
-  double eps;        /* heuristic player: randomness */
-  Mcts *mcts;
+typedef struct {
+  const char *name;
+  OptType type;
+  size_t off;           /* offset of the int or double in the kind's options struct     */
+  double lo, hi;        /* inclusive range                                                */
+  const char *choices;  /* OPT_CHOICE: space-separated names, stored as their index (int) */
+  const char *help;
+} OptDef;
+
+typedef struct {
+  const char *name;
+  const char *help;
+  const char *levels;                 /* space-separated; "" when the kind has none        */
+  const OptDef *opts;
+  int nopts;
+  const char *budget;                 /* option a *K multiplier scales; NULL: no budget    */
+  size_t opts_size;
+  void (*defaults)(void *opts);
+  int (*level)(const char *name, void *opts); /* 0 ok; NULL when levels is ""             */
+} KindDef;
+
+/* caps: generous for any real use, small enough that nothing overflows or runs for days */
+#define MAX_ITERS 10000000
+#define MAX_TIME_MS 3600000
+#define MAX_MULT 1000
+
+#define MO(f) offsetof(MctsOpts, f)
+static const OptDef MCTS_OPTS[] = {
+    {"iters", OPT_INT, MO(iters), 1, MAX_ITERS, NULL, "iterations per full decision"},
+    {"time", OPT_INT, MO(time_ms), 0, MAX_TIME_MS, NULL, "time limit per decision in ms (0: use iters)"},
+    {"threads", OPT_INT, MO(threads), 1, 64, NULL, "search threads (root parallel)"},
+    {"c", OPT_REAL, MO(c), 0, 100, NULL, "UCB exploration constant"},
+    {"rollout", OPT_CHOICE, MO(rollout), 0, 1, "random heuristic", "rollout policy"},
+    {"eps", OPT_REAL, MO(eps), 0, 1, NULL, "random-move share of the heuristic rollout"},
+    {"cut", OPT_INT, MO(cut), -1, 1000, NULL, "rollout cut-off in rounds (0 to the end, -1 auto)"},
+    {"maxroll", OPT_INT, MO(max_roll), 1, 1000000, NULL, "cap on rollout actions"},
+    {"topk", OPT_INT, MO(topk), 0, MAX_ACTIONS, NULL, "candidate actions per node (0 all)"},
+    {"mem", OPT_INT, MO(mem_mb), 1, 4096, NULL, "tree memory per thread in MB"},
+    {"scale", OPT_INT, MO(scale_small), 0, 1, NULL, "1: smaller budgets for small decisions"},
+    {"pb", OPT_REAL, MO(pb), 0, 100, NULL, "progressive bias weight of the heuristic prior"},
+    {"movesearch", OPT_INT, MO(movesearch), 0, 1, NULL, "1: search unit steps; 0: heuristic moves"},
+};
+#undef MO
+
+typedef struct { double eps; } HeurOpts;
+static const OptDef HEUR_OPTS[] = {
+    {"eps", OPT_REAL, offsetof(HeurOpts, eps), 0, 1, NULL, "share of uniformly random moves"},
 };
 
+static void heur_defaults(void *o) { ((HeurOpts *)o)->eps = 0; }
+static void none_defaults(void *o) { (void)o; }
+static void mcts_defaults(void *o) { mcts_level_opts("normal", o); }
+static int mcts_level(const char *name, void *o) { return mcts_level_opts(name, o); }
+
+enum { K_RANDOM, K_HEURISTIC, K_MCTS, K_CHEAT, NKINDS };
+
+#define NOPTS(t) ((int)(sizeof t / sizeof t[0]))
+static const KindDef KINDS[NKINDS] = {
+    [K_RANDOM] = {"random", "uniform over the legal actions", "", NULL, 0, NULL, 1, none_defaults, NULL},
+    [K_HEURISTIC] = {"heuristic", "fast rule-based player", "", HEUR_OPTS, NOPTS(HEUR_OPTS), NULL,
+                     sizeof(HeurOpts), heur_defaults, NULL},
+    [K_MCTS] = {"mcts", "information-set MCTS on sampled worlds (honest)", "easy normal hard expert",
+                MCTS_OPTS, NOPTS(MCTS_OPTS), "iters", sizeof(MctsOpts), mcts_defaults, mcts_level},
+    [K_CHEAT] = {"cheat", "the same search on the true state: labelled cheating, never a level",
+                 "easy normal hard expert", MCTS_OPTS, NOPTS(MCTS_OPTS), "iters", sizeof(MctsOpts),
+                 mcts_defaults, mcts_level},
+};
+
+/* ---------------------------------------------------------------- parsing */
 static void seterr(char *err, size_t n, const char *msg, const char *arg) {
   if (err && n) snprintf(err, n, "%s%s%s", msg, arg ? ": " : "", arg ? arg : "");
 }
 
-static int parse_mcts(const char *opts, MctsOpts *o, char *err, size_t errlen) {
-  mcts_level_opts("normal", o);
-  return mcts_parse_opts(opts, o, err, errlen);
+/* strict number: the whole text, finite */
+static int parse_real(const char *v, double *out) {
+  if (!v || !*v) return -1;
+  char *end;
+  errno = 0;
+  double x = strtod(v, &end);
+  if (*end || errno == ERANGE || !isfinite(x)) return -1;
+  *out = x;
+  return 0;
 }
 
-int mcts_parse_opts(const char *opts, MctsOpts *o, char *err, size_t errlen) {
-  if (!opts || !*opts) return 0;
-  char buf[256];
-  snprintf(buf, sizeof buf, "%s", opts);
-  char *save = NULL;
-  int first = 1;
-  for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save), first = 0) {
-    char *eq = strchr(tok, '=');
-    if (!eq) {
-      /* a level, with an optional *K budget multiplier */
-      double mult = 1;
-      char *star = strchr(tok, '*');
-      if (star) {
-        *star = 0;
-        mult = atof(star + 1);
-        if (mult <= 0) { seterr(err, errlen, "bad budget multiplier", star + 1); return -1; }
-      }
-      if (!first) { seterr(err, errlen, "the level must come first", tok); return -1; }
-      if (mcts_level_opts(tok, o)) { seterr(err, errlen, "unknown level (easy, normal, hard, expert)", tok); return -1; }
-      o->iters = (int)(o->iters * mult + 0.5);
-      if (o->iters < 1) o->iters = 1;
-      continue;
-    }
-    *eq = 0;
-    const char *k = tok, *v = eq + 1;
-    if (!strcmp(k, "iters")) o->iters = atoi(v);
-    else if (!strcmp(k, "time")) o->time_ms = atoi(v);
-    else if (!strcmp(k, "threads")) o->threads = atoi(v);
-    else if (!strcmp(k, "c")) o->c = atof(v);
-    else if (!strcmp(k, "rollout")) {
-      if (!strcmp(v, "random")) o->rollout = 0;
-      else if (!strcmp(v, "heuristic")) o->rollout = 1;
-      else { seterr(err, errlen, "rollout must be random or heuristic", v); return -1; }
-    } else if (!strcmp(k, "eps")) o->eps = atof(v);
-    else if (!strcmp(k, "cut")) o->cut = atoi(v);
-    else if (!strcmp(k, "maxroll")) o->max_roll = atoi(v);
-    else if (!strcmp(k, "topk")) o->topk = atoi(v);
-    else if (!strcmp(k, "mem")) o->mem_mb = atoi(v);
-    else if (!strcmp(k, "scale")) o->scale_small = atoi(v);
-    else if (!strcmp(k, "pb")) o->pb = atof(v);
-    else if (!strcmp(k, "movesearch")) o->movesearch = atoi(v);
-    else { seterr(err, errlen, "unknown mcts option (iters time threads c rollout eps cut maxroll topk mem scale pb movesearch)", k); return -1; }
-  }
-  if (o->iters < 1 || o->threads < 1 || o->threads > 64 || o->mem_mb < 1 || o->c < 0 ||
-      o->eps < 0 || o->eps > 1 || o->max_roll < 1 || o->cut < -1 || o->time_ms < 0) {
-    seterr(err, errlen, "mcts option out of range", opts);
+static int *opt_int(void *o, const OptDef *d) { return (int *)((char *)o + d->off); }
+static double *opt_real(void *o, const OptDef *d) { return (double *)((char *)o + d->off); }
+
+static int set_option(const KindDef *k, void *o, const char *name, const char *v, char *err,
+                      size_t errlen) {
+  const OptDef *d = NULL;
+  for (int i = 0; i < k->nopts; i++)
+    if (!strcmp(k->opts[i].name, name)) d = &k->opts[i];
+  if (!d) {
+    char list[256] = "";
+    for (int i = 0; i < k->nopts; i++)
+      snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? " " : "", k->opts[i].name);
+    if (err && errlen)
+      snprintf(err, errlen, "unknown %s option '%.40s' (%s)", k->name, name, k->nopts ? list : "it takes none");
     return -1;
+  }
+  if (d->type == OPT_CHOICE) {
+    char buf[128];
+    snprintf(buf, sizeof buf, "%s", d->choices);
+    int idx = 0;
+    char *save = NULL;
+    for (char *c = strtok_r(buf, " ", &save); c; c = strtok_r(NULL, " ", &save), idx++)
+      if (!strcmp(c, v)) { *opt_int(o, d) = idx; return 0; }
+    if (err && errlen) snprintf(err, errlen, "%s must be one of: %s (not '%.40s')", name, d->choices, v);
+    return -1;
+  }
+  double x;
+  if (parse_real(v, &x) || (d->type == OPT_INT && x != floor(x)) || x < d->lo || x > d->hi) {
+    if (err && errlen)
+      snprintf(err, errlen, "%s=%.40s: %s %.*f..%.*f", name, v,
+               d->type == OPT_INT ? "needs a whole number in" : "needs a number in",
+               d->type == OPT_INT ? 0 : 1, d->lo, d->type == OPT_INT ? 0 : 1, d->hi);
+    return -1;
+  }
+  if (d->type == OPT_INT) *opt_int(o, d) = (int)x;
+  else *opt_real(o, d) = x;
+  return 0;
+}
+
+/* a level with an optional *K multiplier of the kind's budget */
+static int set_level(const KindDef *k, void *o, char *tok, char *err, size_t errlen) {
+  double mult = 1;
+  char *star = strchr(tok, '*');
+  if (star) {
+    *star = 0;
+    if (!k->budget || parse_real(star + 1, &mult) || mult <= 0 || mult > MAX_MULT) {
+      if (err && errlen) snprintf(err, errlen, "budget multiplier '*%.40s' must be a number in (0, %d]", star + 1, MAX_MULT);
+      return -1;
+    }
+  }
+  if (!k->level || k->level(tok, o)) {
+    if (err && errlen)
+      snprintf(err, errlen, "unknown %s level '%.40s'%s%s%s", k->name, tok, *k->levels ? " (" : "",
+               k->levels, *k->levels ? ")" : "");
+    return -1;
+  }
+  if (star) {
+    const OptDef *b = NULL;
+    for (int i = 0; i < k->nopts; i++)
+      if (!strcmp(k->opts[i].name, k->budget)) b = &k->opts[i];
+    int *n = opt_int(o, b);
+    double scaled = floor(*n * mult + 0.5);
+    if (scaled > b->hi) {
+      if (err && errlen) snprintf(err, errlen, "%s*%g: %s %.0f exceeds the cap %.0f", tok, mult, b->name, scaled, b->hi);
+      return -1;
+    }
+    *n = scaled < 1 ? 1 : (int)scaled;
   }
   return 0;
 }
 
-Player *player_new(const Scen *sc, const char *spec, uint64_t seed, char *err, size_t errlen) {
-  if (!spec || !*spec) spec = "mcts";
-  Player *p = calloc(1, sizeof *p);
-  if (!p) { seterr(err, errlen, "out of memory", NULL); return NULL; }
-  snprintf(p->name, sizeof p->name, "%s", spec);
-  p->sc = sc;
-  p->seed = seed;
-  rng_seed(&p->rng, seed, 0xa1a1ULL);
-  ai_ctx_init(&p->ctx, sc);
-  char base[32];
+/* options on top of *o (already set to the kind's defaults) */
+static int parse_opts(const KindDef *k, const char *text, void *o, char *err, size_t errlen) {
+  if (!text || !*text) return 0;
+  size_t len = strlen(text);
+  char *buf = malloc(len + 1);
+  if (!buf) { seterr(err, errlen, "out of memory", NULL); return -1; }
+  memcpy(buf, text, len + 1);
+  int rc = 0, first = 1;
+  char *save = NULL;
+  for (char *tok = strtok_r(buf, ",", &save); tok && !rc; tok = strtok_r(NULL, ",", &save), first = 0) {
+    char *eq = strchr(tok, '=');
+    if (eq) {
+      *eq = 0;
+      rc = set_option(k, o, tok, eq + 1, err, errlen);
+    } else if (!first) {
+      if (err && errlen) snprintf(err, errlen, "the level must come first ('%.40s')", tok);
+      rc = -1;
+    } else {
+      rc = set_level(k, o, tok, err, errlen);
+    }
+  }
+  free(buf);
+  return rc;
+}
+
+int mcts_parse_opts(const char *opts, MctsOpts *o, char *err, size_t errlen) {
+  return parse_opts(&KINDS[K_MCTS], opts, o, err, errlen);
+}
+
+/* the kind of a spec and the text of its options */
+static const KindDef *spec_kind(const char *spec, const char **opts, char *err, size_t errlen) {
   const char *colon = strchr(spec, ':');
   size_t bl = colon ? (size_t)(colon - spec) : strlen(spec);
-  if (bl >= sizeof base) bl = sizeof base - 1;
-  memcpy(base, spec, bl);
-  base[bl] = 0;
-  const char *opts = colon ? colon + 1 : "";
-  if (!strcmp(base, "random")) {
-    p->kind = P_RANDOM;
-  } else if (!strcmp(base, "heuristic")) {
-    p->kind = P_HEURISTIC;
-    p->eps = 0;
-    if (!strncmp(opts, "eps=", 4)) p->eps = atof(opts + 4);
-    else if (*opts) { seterr(err, errlen, "heuristic takes only eps=X", opts); free(p); return NULL; }
-  } else if (!strcmp(base, "mcts") || !strcmp(base, "cheat")) {
-    MctsOpts o;
-    if (parse_mcts(opts, &o, err, errlen)) { free(p); return NULL; }
-    o.cheat = !strcmp(base, "cheat");
-    p->kind = P_MCTS;
-    p->mcts = mcts_new(sc, &p->ctx, &o, seed);
-    if (!p->mcts) { seterr(err, errlen, "out of memory", NULL); free(p); return NULL; }
-  } else {
-    seterr(err, errlen, "unknown player (random, heuristic, mcts[:level], cheat[:level])", spec);
+  *opts = colon ? colon + 1 : "";
+  for (int i = 0; i < NKINDS; i++)
+    if (strlen(KINDS[i].name) == bl && !strncmp(KINDS[i].name, spec, bl)) return &KINDS[i];
+  if (err && errlen) {
+    char list[128] = "";
+    for (int i = 0; i < NKINDS; i++)
+      snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "", KINDS[i].name);
+    snprintf(err, errlen, "unknown player '%.*s' (%s; see `waterloo players`)", (int)(bl > 40 ? 40 : bl),
+             spec, list);
+  }
+  return NULL;
+}
+
+/* parses a spec into its kind and options (opts: at least sizeof(MctsOpts) bytes) */
+typedef union { MctsOpts mcts; HeurOpts heur; } AnyOpts;
+
+static const KindDef *spec_parse(const char *spec, AnyOpts *o, char *err, size_t errlen) {
+  if (!spec || !*spec) spec = "mcts";
+  const char *text;
+  const KindDef *k = spec_kind(spec, &text, err, errlen);
+  if (!k) return NULL;
+  memset(o, 0, sizeof *o);
+  k->defaults(o);
+  if (parse_opts(k, text, o, err, errlen)) return NULL;
+  return k;
+}
+
+int player_spec_check(const char *spec, char *err, size_t errlen) {
+  AnyOpts o;
+  char e[256];
+  if (spec_parse(spec, &o, e, sizeof e)) return 0;
+  if (err && errlen) snprintf(err, errlen, "player '%.60s': %s", spec ? spec : "", e);
+  return -1;
+}
+
+/* ---------------------------------------------------------------- players */
+struct Player {
+  const KindDef *kind;
+  char *name;
+  const Scen *sc;
+  AiCtx ctx;
+  Rng rng;
+  double eps;        /* heuristic player: randomness */
+  Mcts *mcts;
+};
+
+Player *player_new(const Scen *sc, const char *spec, uint64_t seed, char *err, size_t errlen) {
+  if (!spec || !*spec) spec = "mcts";
+  AnyOpts o;
+  const KindDef *k = spec_parse(spec, &o, err, errlen);
+  if (!k) return NULL;
+  Player *p = calloc(1, sizeof *p);
+  if (p) p->name = strdup(spec);
+  if (!p || !p->name) {
     free(p);
+    seterr(err, errlen, "out of memory", NULL);
     return NULL;
+  }
+  p->kind = k;
+  p->sc = sc;
+  rng_seed(&p->rng, seed, 0xa1a1ULL);
+  ai_ctx_init(&p->ctx, sc);
+  if (k == &KINDS[K_HEURISTIC]) p->eps = o.heur.eps;
+  if (k->opts == MCTS_OPTS) {
+    o.mcts.cheat = k == &KINDS[K_CHEAT];
+    p->mcts = mcts_new(sc, &p->ctx, &o.mcts, seed);
+    if (!p->mcts) {
+      player_free(p);
+      seterr(err, errlen, "out of memory", NULL);
+      return NULL;
+    }
   }
   return p;
 }
@@ -124,15 +288,13 @@ static Action heuristic_act(Player *p, const State *s, const ActList *L) {
 }
 
 Action player_act(Player *p, const State *s) {
+  if (p->mcts) return mcts_decide(p->mcts, s, NULL);
   ActList L;
   gs_legal(p->sc, s, &L);
   Action none = {0, 0, 0, 0};
   if (L.n <= 0) return none;
-  switch (p->kind) {
-    case P_RANDOM: return L.a[rng_below(&p->rng, (uint32_t)L.n)];
-    case P_HEURISTIC: return L.n == 1 ? L.a[0] : heuristic_act(p, s, &L);
-    default: return mcts_decide(p->mcts, s, NULL);
-  }
+  if (p->kind == &KINDS[K_RANDOM]) return L.a[rng_below(&p->rng, (uint32_t)L.n)];
+  return L.n == 1 ? L.a[0] : heuristic_act(p, s, &L);
 }
 
 const char *player_name(const Player *p) { return p->name; }
@@ -140,12 +302,13 @@ const char *player_name(const Player *p) { return p->name; }
 void player_free(Player *p) {
   if (!p) return;
   mcts_free(p->mcts);
+  free(p->name);
   free(p);
 }
 
 int player_analyze(Player *p, const State *s, Candidate *out, int max) {
   if (max <= 0) return 0;
-  if (p->kind != P_MCTS) {
+  if (!p->mcts) {
     Rng save = p->rng;
     Action a = player_act(p, s);
     p->rng = save;
@@ -172,4 +335,50 @@ int player_analyze(Player *p, const State *s, Candidate *out, int max) {
     k++;
   }
   return k;
+}
+
+/* ---------------------------------------------------------------- help and canonical specs */
+static void fmt_value(const OptDef *d, const void *o, char *buf, size_t len) {
+  if (d->type == OPT_REAL) { snprintf(buf, len, "%g", *(const double *)((const char *)o + d->off)); return; }
+  int v = *(const int *)((const char *)o + d->off);
+  if (d->type == OPT_INT) { snprintf(buf, len, "%d", v); return; }
+  char c[128];
+  snprintf(c, sizeof c, "%s", d->choices);
+  char *save = NULL, *w = strtok_r(c, " ", &save);
+  for (int i = 0; w && i < v; i++) w = strtok_r(NULL, " ", &save);
+  snprintf(buf, len, "%s", w ? w : "?");
+}
+
+int player_spec_canonical(const char *spec, char *out, size_t len, char *err, size_t errlen) {
+  AnyOpts o;
+  const KindDef *k = spec_parse(spec, &o, err, errlen);
+  if (!k) return -1;
+  size_t n = (size_t)snprintf(out, len, "%s", k->name);
+  for (int i = 0; i < k->nopts && n < len; i++) {
+    char v[64];
+    fmt_value(&k->opts[i], &o, v, sizeof v);
+    n += (size_t)snprintf(out + n, len - n, "%s%s=%s", i ? "," : ":", k->opts[i].name, v);
+  }
+  return n < len ? 0 : -1;
+}
+
+void player_help(FILE *f) {
+  fprintf(f, "Player specs: KIND[:LEVEL[*K]][,OPTION=VALUE...]   (LEVEL first; *K multiplies the budget)\n");
+  for (int i = 0; i < NKINDS; i++) {
+    const KindDef *k = &KINDS[i];
+    fprintf(f, "\n%s: %s\n", k->name, k->help);
+    if (*k->levels) fprintf(f, "  levels: %s (default normal)\n", k->levels);
+    AnyOpts o;
+    memset(&o, 0, sizeof o);
+    k->defaults(&o);
+    for (int j = 0; j < k->nopts; j++) {
+      const OptDef *d = &k->opts[j];
+      char v[64], range[96];
+      fmt_value(d, &o, v, sizeof v);
+      if (d->type == OPT_CHOICE) snprintf(range, sizeof range, "%s", d->choices);
+      else snprintf(range, sizeof range, "%.*f..%.*f", d->type == OPT_INT ? 0 : 1, d->lo,
+                    d->type == OPT_INT ? 0 : 1, d->hi);
+      fprintf(f, "  %-11s %-22s default %-6s %s\n", d->name, range, v, d->help);
+    }
+  }
 }

@@ -6,6 +6,15 @@
 
 typedef struct Player Player;
 
+/* The registry of player kinds (ai/player.c): `waterloo players` prints it. */
+/* 0 if spec names a known kind with valid, in-range options; else -1 and one line in err.
+ * Every command checks its specs with this before any game starts. */
+int player_spec_check(const char *spec, char *err, size_t errlen);
+/* the spec with every option of its kind written out (kind:opt=v,...): equal strings, equal
+ * players */
+int player_spec_canonical(const char *spec, char *out, size_t len, char *err, size_t errlen);
+void player_help(FILE *f);
+
 /* spec examples: "random", "heuristic", "mcts" (= mcts:normal), "mcts:easy", "mcts:hard",
  * "mcts:expert", "mcts:normal*4" (4x the normal budget), "mcts:iters=3000,threads=2,c=0.7",
  * "cheat:normal" (same search on the true state: the labelled cheating player).

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "../ai/player.h"
 
 static int cmd_random(int argc, char **argv) {
   if (opt_has(argc, argv, "--help")) {
@@ -112,6 +113,30 @@ static int cmd_show(int argc, char **argv) {
   return 0;
 }
 
+/* ---------------------------------------------------------------- players */
+static int cmd_players(int argc, char **argv) {
+  if (opt_has(argc, argv, "--help")) {
+    printf("usage: waterloo players [--check SPEC] [--canonical SPEC]\n"
+           "Lists the computer players, their levels and every option with its range and default.\n"
+           "--check SPEC says whether a spec is valid; --canonical SPEC writes it with every option.\n");
+    return 0;
+  }
+  if (opt_check(argc, argv, "players", "--check --canonical")) return 2;
+  const char *chk = opt_get(argc, argv, "--check", NULL), *can = opt_get(argc, argv, "--canonical", NULL);
+  char err[300], out[1024];
+  if (chk && player_spec_check(chk, err, sizeof err)) { fprintf(stderr, "waterloo players: %s\n", err); return 2; }
+  if (can) {
+    if (player_spec_canonical(can, out, sizeof out, err, sizeof err)) {
+      fprintf(stderr, "waterloo players: %s\n", err);
+      return 2;
+    }
+    printf("%s\n", out);
+  }
+  if (chk && !can) printf("%s: valid\n", chk);
+  if (!chk && !can) player_help(stdout);
+  return 0;
+}
+
 /* ---------------------------------------------------------------- dispatch */
 typedef struct { const char *name; int (*fn)(int, char **); const char *help; } Cmd;
 
@@ -125,6 +150,7 @@ static const Cmd CMDS[] = {
     {"replay", cmd_replay, "replay one simulated game and print its log"},
     {"merge", cmd_merge, "merge sharded simulation outputs"},
     {"engine", cmd_engine, "text protocol on stdin/stdout (GTP style)"},
+    {"players", cmd_players, "the computer players, their levels and options"},
     {"show", cmd_show, "print the board, units, decks and parameters"},
     {"random", cmd_random, "play random games to the end"},
     {"bench", cmd_bench, "benchmarks: state size, playouts/s, legal-move time, AI and sim speed"},

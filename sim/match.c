@@ -175,6 +175,7 @@ int cmd_match(int argc, char **argv) {
   int threads = 0, quiet = 0;
   double sprt0 = NAN, sprt1 = NAN;
   long batch = 20;
+  char err0[300];
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -205,6 +206,10 @@ int cmd_match(int argc, char **argv) {
     } else { fprintf(stderr, "match: unknown option '%s' (see --help)\n", a); return 2; }
   }
   if (games < 2) { fprintf(stderr, "match: --games must be at least 2\n"); return 2; }
+  if (player_spec_check(A, err0, sizeof err0) || player_spec_check(B, err0, sizeof err0)) {
+    fprintf(stderr, "match: %s\n", err0);
+    return 2;
+  }
   if (games % 2) { games++; fprintf(stderr, "match: --games rounded up to %ld (mirrored pairs)\n", games); }
   if (batch < 2) batch = 2;
   Scen *sc = malloc(sizeof(Scen));
@@ -438,6 +443,13 @@ int cmd_strength(int argc, char **argv) {
   } else {
     np = (int)(sizeof default_pairs / sizeof default_pairs[0]);
     memcpy(pairs, default_pairs, sizeof default_pairs);
+  }
+  for (int i = 0; i < np; i++) {
+    char e[300];
+    if (player_spec_check(pairs[i].a, e, sizeof e) || player_spec_check(pairs[i].b, e, sizeof e)) {
+      fprintf(stderr, "strength: %s\n", e);
+      return 2;
+    }
   }
   char scens[2][16];
   int ns = 0;

@@ -534,9 +534,7 @@ static int sim_run(Run *R) {
   for (int pi = 0; pi < c->npair; pi++) {
     const char *sp[2] = {c->pf[pi], c->pa[pi]};
     for (int s = 0; s < 2; s++) {
-      Player *p = player_new(R->cells[0].sc, sp[s], 1, err, sizeof err);
-      if (!p) { fprintf(stderr, "sim: player '%s': %s\n", sp[s], err); return 2; }
-      player_free(p);
+      if (player_spec_check(sp[s], err, sizeof err)) { fprintf(stderr, "sim: %s\n", err); return 2; }
     }
   }
   c->fp = engine_fingerprint(c, R->cells);

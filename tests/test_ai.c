@@ -158,3 +158,49 @@ Test(ai, heuristic_beats_random) {
   cr_assert_geq(won * 100, 75 * games, "heuristic won %d of %d", won, games);
   free(sc);
 }
+
+/* the player registry: specs are checked strictly, with caps, before any game */
+Test(players, registry_rejects_bad_specs_with_one_line) {
+  const char *bad[] = {"foo", "mcts:easy*1e300", "mcts:iters=2000000000", "mcts:time=", "mcts:mem=99999",
+                       "mcts:iters=12abc", "mcts:threads=0", "mcts:c=nan", "mcts:zzz", "mcts:iters=5,easy",
+                       "heuristic:eps=2", "random:eps=0.1", "mcts:easy*0", "mcts:rollout=fast", "mcts:ultra"};
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    char err[300] = "";
+    cr_assert_eq(player_spec_check(bad[i], err, sizeof err), -1, "accepted '%s'", bad[i]);
+    cr_assert(strlen(err) > 0 && !strchr(err, '\n'), "'%s': message '%s'", bad[i], err);
+  }
+  const char *good[] = {"random", "heuristic", "heuristic:eps=0.25", "mcts", "mcts:easy", "mcts:normal*4",
+                        "mcts:iters=3000,threads=2,c=0.7", "cheat:normal", "mcts:hard,time=1500"};
+  for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+    char err[300] = "";
+    cr_assert_eq(player_spec_check(good[i], err, sizeof err), 0, "'%s': %s", good[i], err);
+  }
+}
+
+Test(players, canonical_spec_names_equal_players_equally) {
+  char a[1024], b[1024], err[300];
+  cr_assert_eq(player_spec_canonical("mcts:normal*2", a, sizeof a, err, sizeof err), 0, "%s", err);
+  cr_assert_eq(player_spec_canonical("mcts:iters=800", b, sizeof b, err, sizeof err), 0, "%s", err);
+  cr_assert_str_eq(a, b);
+  cr_assert_eq(player_spec_canonical("mcts:easy", b, sizeof b, err, sizeof err), 0, "%s", err);
+  cr_assert_str_neq(a, b);
+  cr_assert(strstr(b, "iters=150") && strstr(b, "topk=6"), "%s", b);
+}
+
+/* a budget multiplier scales the level's iterations: the same search as writing them out */
+Test(players, budget_multiplier_is_the_same_player_as_explicit_iterations) {
+  Scen *sc = load("short");
+  char err[200];
+  Player *p = player_new(sc, "mcts:easy*2", 7, err, sizeof err);
+  Player *q = player_new(sc, "mcts:easy,iters=300", 7, err, sizeof err);
+  cr_assert(p && q, "%s", err);
+  State s;
+  gs_init(sc, &s, 3, 0);
+  Candidate cp[4], cq[4];
+  int np = player_analyze(p, &s, cp, 4), nq = player_analyze(q, &s, cq, 4);
+  cr_assert_eq(np, nq);
+  for (int i = 0; i < np; i++) cr_assert_eq(cp[i].visits, cq[i].visits);
+  player_free(p);
+  player_free(q);
+  free(sc);
+}
