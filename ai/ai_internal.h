@@ -36,6 +36,17 @@ void heur_score_all(const AiCtx *c, const State *s, const ActList *L, float *sco
 /* epsilon-greedy choice: index into L */
 int heur_pick(const AiCtx *c, const State *s, const ActList *L, Rng *r, double eps);
 
+/* Light policy (light.c): table look-ups in the movement phase, the heuristic elsewhere. */
+void light_score_all(const AiCtx *c, const State *s, const ActList *L, float *score);
+int light_pick(const AiCtx *c, const State *s, const ActList *L, Rng *r, double eps);
+int ai_light_candidates(const AiCtx *ctx, const State *s, const ActList *L, int k, Rng *r,
+                        int *idx);
+enum { ROLL_RANDOM = 0, ROLL_HEUR = 1, ROLL_LIGHT = 2 };
+/* a rollout of w by the policy (epsilon-greedy) to the end or `cut` rounds (0: the end);
+ * returns the evaluation (the result when over) */
+double ai_rollout(const Scen *sc, const AiCtx *ctx, State *w, Rng *r, int policy, double eps,
+                  int cut, int max_roll);
+
 /* helpers */
 int ai_battle_mask(const Scen *sc, const State *s);
 void ai_battle_now(const Scen *sc, const State *s, int *att, int *def);
@@ -87,5 +98,22 @@ void mcts_default_opts(MctsOpts *o);
 int mcts_level_opts(const char *level, MctsOpts *o);   /* 0 ok */
 /* options on top of *o: "normal*2,iters=300,cut=0" (a level resets *o first); 0 ok */
 int mcts_parse_opts(const char *opts, MctsOpts *o, char *err, size_t errlen);
+
+/* ---------------------------------------------------------------- flat Monte Carlo baseline */
+typedef struct {
+  int playouts;       /* per decision (sequential halving over the candidates)             */
+  int k;              /* candidates kept by the light rule                                 */
+  double eps;         /* epsilon of the rollout policy                                     */
+  int cut;            /* rollout cut-off in rounds (0: to the end of the game)             */
+  int max_roll;
+  int rollout;        /* ROLL_*                                                            */
+} FlatOpts;
+typedef struct Flat Flat;
+void flat_default_opts(FlatOpts *o);
+Flat *flat_new(const Scen *sc, const AiCtx *ctx, const FlatOpts *o, uint64_t seed);
+void flat_free(Flat *f);
+Action flat_decide(Flat *f, const State *s);
+int flat_root(const Flat *f, RootStat *out, int max);
+long flat_last_playouts(const Flat *f);
 
 #endif

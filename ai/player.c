@@ -65,18 +65,33 @@ static const OptDef HEUR_OPTS[] = {
     {"eps", OPT_REAL, offsetof(HeurOpts, eps), 0, 1, NULL, "share of uniformly random moves"},
 };
 
+#define FO(f) offsetof(FlatOpts, f)
+static const OptDef FLAT_OPTS[] = {
+    {"n", OPT_INT, FO(playouts), 1, MAX_ITERS, NULL, "playouts per decision (sequential halving)"},
+    {"k", OPT_INT, FO(k), 1, MAX_ACTIONS, NULL, "candidate actions kept by the light rule"},
+    {"eps", OPT_REAL, FO(eps), 0, 1, NULL, "random-move share of the rollouts"},
+    {"cut", OPT_INT, FO(cut), 0, 1000, NULL, "rollout cut-off in rounds (0 to the end)"},
+    {"rollout", OPT_CHOICE, FO(rollout), 0, 2, "random heuristic light", "rollout policy"},
+};
+#undef FO
+static void flat_defaults(void *o) { flat_default_opts(o); }
+
 static void heur_defaults(void *o) { ((HeurOpts *)o)->eps = 0; }
 static void none_defaults(void *o) { (void)o; }
 static void mcts_defaults(void *o) { mcts_level_opts("normal", o); }
 static int mcts_level(const char *name, void *o) { return mcts_level_opts(name, o); }
 
-enum { K_RANDOM, K_HEURISTIC, K_MCTS, K_CHEAT, NKINDS };
+enum { K_RANDOM, K_HEURISTIC, K_LIGHT, K_BASELINE, K_MCTS, K_CHEAT, NKINDS };
 
 #define NOPTS(t) ((int)(sizeof t / sizeof t[0]))
 static const KindDef KINDS[NKINDS] = {
     [K_RANDOM] = {"random", "uniform over the legal actions", "", NULL, 0, NULL, 1, none_defaults, NULL},
     [K_HEURISTIC] = {"heuristic", "fast rule-based player", "", HEUR_OPTS, NOPTS(HEUR_OPTS), NULL,
                      sizeof(HeurOpts), heur_defaults, NULL},
+    [K_LIGHT] = {"light", "the light rule alone (table look-ups for movement; the rollout policy of baseline)",
+                 "", HEUR_OPTS, NOPTS(HEUR_OPTS), NULL, sizeof(HeurOpts), heur_defaults, NULL},
+    [K_BASELINE] = {"baseline", "reference yardstick: determinized flat Monte Carlo, sequential halving (honest)",
+                    "", FLAT_OPTS, NOPTS(FLAT_OPTS), NULL, sizeof(FlatOpts), flat_defaults, NULL},
     [K_MCTS] = {"mcts", "information-set MCTS on sampled worlds (honest)", "easy normal hard expert",
                 MCTS_OPTS, NOPTS(MCTS_OPTS), "iters", sizeof(MctsOpts), mcts_defaults, mcts_level},
     [K_CHEAT] = {"cheat", "the same search on the true state: labelled cheating, never a level",
@@ -218,7 +233,7 @@ static const KindDef *spec_kind(const char *spec, const char **opts, char *err, 
 }
 
 /* parses a spec into its kind and options (opts: at least sizeof(MctsOpts) bytes) */
-typedef union { MctsOpts mcts; HeurOpts heur; } AnyOpts;
+typedef union { MctsOpts mcts; HeurOpts heur; FlatOpts flat; } AnyOpts;
 
 static const KindDef *spec_parse(const char *spec, AnyOpts *o, char *err, size_t errlen) {
   if (!spec || !*spec) spec = "mcts";
@@ -248,6 +263,7 @@ struct Player {
   Rng rng;
   double eps;        /* heuristic player: randomness */
   Mcts *mcts;
+  Flat *flat;
 };
 
 Player *player_new(const Scen *sc, const char *spec, uint64_t seed, char *err, size_t errlen) {
@@ -266,7 +282,15 @@ Player *player_new(const Scen *sc, const char *spec, uint64_t seed, char *err, s
   p->sc = sc;
   rng_seed(&p->rng, seed, 0xa1a1ULL);
   ai_ctx_init(&p->ctx, sc);
-  if (k == &KINDS[K_HEURISTIC]) p->eps = o.heur.eps;
+  if (k == &KINDS[K_HEURISTIC] || k == &KINDS[K_LIGHT]) p->eps = o.heur.eps;
+  if (k == &KINDS[K_BASELINE]) {
+    p->flat = flat_new(sc, &p->ctx, &o.flat, seed);
+    if (!p->flat) {
+      player_free(p);
+      seterr(err, errlen, "out of memory", NULL);
+      return NULL;
+    }
+  }
   if (k->opts == MCTS_OPTS) {
     o.mcts.cheat = k == &KINDS[K_CHEAT];
     p->mcts = mcts_new(sc, &p->ctx, &o.mcts, seed);
@@ -289,11 +313,17 @@ static Action heuristic_act(Player *p, const State *s, const ActList *L) {
 
 Action player_act(Player *p, const State *s) {
   if (p->mcts) return mcts_decide(p->mcts, s, NULL);
+  if (p->flat) return flat_decide(p->flat, s);
   ActList L;
   gs_legal(p->sc, s, &L);
   Action none = {0, 0, 0, 0};
   if (L.n <= 0) return none;
   if (p->kind == &KINDS[K_RANDOM]) return L.a[rng_below(&p->rng, (uint32_t)L.n)];
+  if (p->kind == &KINDS[K_LIGHT] && L.n > 1) {
+    State obs;
+    gs_observe(p->sc, s, s->decider, &obs);
+    return L.a[light_pick(&p->ctx, &obs, &L, &p->rng, p->eps)];
+  }
   return L.n == 1 ? L.a[0] : heuristic_act(p, s, &L);
 }
 
@@ -302,13 +332,14 @@ const char *player_name(const Player *p) { return p->name; }
 void player_free(Player *p) {
   if (!p) return;
   mcts_free(p->mcts);
+  flat_free(p->flat);
   free(p->name);
   free(p);
 }
 
 int player_analyze(Player *p, const State *s, Candidate *out, int max) {
   if (max <= 0) return 0;
-  if (!p->mcts) {
+  if (!p->mcts && !p->flat) {
     Rng save = p->rng;
     Action a = player_act(p, s);
     p->rng = save;
@@ -321,9 +352,15 @@ int player_analyze(Player *p, const State *s, Candidate *out, int max) {
     out[0].visits = 1;
     return 1;
   }
-  mcts_decide(p->mcts, s, NULL);
   RootStat rs[64];
-  int n = mcts_root(p->mcts, rs, 64);
+  int n;
+  if (p->flat) {
+    flat_decide(p->flat, s);
+    n = flat_root(p->flat, rs, 64);
+  } else {
+    mcts_decide(p->mcts, s, NULL);
+    n = mcts_root(p->mcts, rs, 64);
+  }
   long tot = 0;
   for (int i = 0; i < n; i++) tot += rs[i].visits;
   int k = 0;

@@ -1,0 +1,105 @@
+/* The light policy and the flat Monte Carlo baseline: legality, honesty, sequential halving. */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../ai/ai_bench.h"
+#include "../ai/player.h"
+
+static Scen *load(const char *name) {
+  Scen *sc = malloc(sizeof *sc);
+  char err[512];
+  cr_assert(sc);
+  int rc = scen_load(sc, scen_default_dir(), name, "base", err, sizeof err);
+  cr_assert_eq(rc, 0, "scen_load %s: %s", name, err);
+  return sc;
+}
+
+/* the light rule plays whole games with legal actions only, and they end */
+static void light_games(const char *scen, int games) {
+  Scen *sc = load(scen);
+  char err[200];
+  for (int g = 0; g < games; g++) {
+    Player *a = player_new(sc, "light", 10 + g, err, sizeof err);
+    Player *b = player_new(sc, "light:eps=0.1", 20 + g, err, sizeof err);
+    cr_assert(a && b, "%s", err);
+    State s;
+    gs_init(sc, &s, 700 + g, g);
+    int n = 0;
+    while (!gs_over(&s)) {
+      Player *p = s.decider == (g & 1) ? a : b;
+      Action x = player_act(p, &s);
+      cr_assert(gs_is_legal(sc, &s, x), "light: illegal action in phase %s", phase_name(s.phase));
+      gs_apply(sc, &s, x);
+      cr_assert_lt(++n, 50000, "game does not end");
+    }
+    player_free(a);
+    player_free(b);
+  }
+  free(sc);
+}
+Test(search, light_always_legal_short) { light_games("short", 10); }
+Test(search, light_always_legal_long) { light_games("long", 4); }
+
+Test(search, baseline_honest) {
+  Scen *sc = load("short");
+  cr_assert_eq(ai_honesty_check(sc, "baseline:n=24,cut=2", 21, 15), 0);
+  free(sc);
+  sc = load("long");
+  cr_assert_eq(ai_honesty_check(sc, "baseline:n=24,cut=2", 22, 10), 0);
+  free(sc);
+}
+
+/* sequential halving: the chosen action is the candidate with the most playouts, every
+ * candidate got some, the total stays within the budget */
+Test(search, baseline_sequential_halving) {
+  Scen *sc = load("short");
+  char err[200];
+  Player *p = player_new(sc, "baseline:n=120,k=6,cut=2", 3, err, sizeof err);
+  Player *h = player_new(sc, "heuristic:eps=0.3", 4, err, sizeof err);
+  cr_assert(p && h, "%s", err);
+  State s;
+  gs_init(sc, &s, 99, 1);
+  int checked = 0;
+  for (int step = 0; step < 400 && !gs_over(&s) && checked < 6; step++) {
+    ActList L;
+    gs_legal(sc, &s, &L);
+    if (L.n >= 6) {
+      Candidate c[8];
+      int n = player_analyze(p, &s, c, 8);
+      cr_assert_eq(n, 6);
+      int tot = 0;
+      for (int i = 0; i < n; i++) {
+        cr_assert(gs_is_legal(sc, &s, c[i].a));
+        cr_assert_gt(c[i].visits, 0);
+        cr_assert_geq(c[0].visits, c[i].visits);
+        tot += c[i].visits;
+      }
+      cr_assert_leq(tot, 120);
+      Action a = player_act(p, &s);
+      cr_assert_eq(memcmp(&a, &c[0].a, sizeof a), 0, "the survivor is played");
+      checked++;
+    }
+    gs_apply(sc, &s, player_act(h, &s));
+  }
+  cr_assert_gt(checked, 0);
+  player_free(p);
+  player_free(h);
+  free(sc);
+}
+
+Test(search, baseline_spec_errors) {
+  Scen *sc = load("short");
+  char err[200];
+  const char *bad[] = {"baseline:n=0", "baseline:k=0", "baseline:foo=1", "baseline:rollout=x",
+                       "baseline:800", "light:x"};
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+    Player *p = player_new(sc, bad[i], 1, err, sizeof err);
+    cr_assert_null(p, "%s accepted", bad[i]);
+    cr_assert_gt(strlen(err), 0);
+  }
+  Player *p = player_new(sc, "baseline:n=50,k=3,eps=0.2,cut=4,rollout=heuristic", 1, err, sizeof err);
+  cr_assert(p, "%s", err);
+  player_free(p);
+  free(sc);
+}
