@@ -5,12 +5,8 @@
 #include <omp.h>
 #include "ai_bench.h"
 #include "ai_internal.h"
+#include "../engine/util.h"
 
-static uint64_t mix64(uint64_t x) {
-  x ^= x >> 30; x *= 0xbf58476d1ce4e5b9ULL;
-  x ^= x >> 27; x *= 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
 
 int ai_play_game(const Scen *sc, const char *spec_fr, const char *spec_al, uint64_t seed,
                  uint64_t stream, int *nact) {

@@ -8,8 +8,9 @@
 #define AI_INF 250          /* unreachable distance */
 #define AI_MAX_OBJ 8
 
-/* Static knowledge derived once per scenario: distance fields, card values. Read-only after
- * ai_ctx_init, so one context may be shared by threads. */
+/* Static knowledge derived from the scenario (each player builds its own when it is made):
+ * distance fields, card values.  Read-only after ai_ctx_init, so one context may be shared by
+ * threads. */
 typedef struct {
   const Scen *sc;
   int nobj;                         /* active victory squares                            */

@@ -3,13 +3,9 @@
 #include <math.h>
 #include <string.h>
 #include "ai_internal.h"
+#include "../engine/util.h"
 
-uint64_t ai_hash_bytes(const void *p, size_t n, uint64_t h) {
-  const unsigned char *b = (const unsigned char *)p;
-  if (!h) h = 1469598103934665603ULL;
-  for (size_t i = 0; i < n; i++) { h ^= b[i]; h *= 1099511628211ULL; }
-  return h;
-}
+uint64_t ai_hash_bytes(const void *p, size_t n, uint64_t h) { return hash_fnv1a(p, n, h); }
 
 /* MP to enter nb[u][d] from u, or -1 when impossible */
 static int enter_cost(const Scen *sc, int u, int d) {

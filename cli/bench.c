@@ -7,12 +7,12 @@
 
 #include "cli.h"
 
-void ai_bench(const Scen *sc, FILE *out) __attribute__((weak));
-void sim_bench(FILE *out) __attribute__((weak));
+#include "../ai/ai_bench.h"
+#include "../sim/sim.h"
 
 /* FNV-1a over the legal-action lists of fixed random games: changes only when behaviour does */
 static uint64_t signature(const Scen *sc, int games, long *legal_total, long *decisions) {
-  uint64_t h = 1469598103934665603ULL;
+  uint64_t h = FNV1A_OFFSET;
   ActList *L = malloc(sizeof *L);
   for (int g = 0; g < games; g++) {
     State s;
@@ -26,11 +26,11 @@ static uint64_t signature(const Scen *sc, int games, long *legal_total, long *de
       for (int i = 0; i < L->n; i++) {
         uint32_t w;
         memcpy(&w, &L->a[i], 4);
-        h = (h ^ w) * 1099511628211ULL;
+        h = hash_fnv1a_word(h, w);
       }
       gs_apply(sc, &s, L->a[rng_below(&pol, (uint32_t)L->n)]);
     }
-    h = (h ^ s.result) * 1099511628211ULL;
+    h = hash_fnv1a_word(h, s.result);
   }
   free(L);
   return h;
@@ -52,13 +52,13 @@ int cmd_bench(int argc, char **argv) {
   for (int k = 0; k < 2; k++) {
     Scen *sc = malloc(sizeof *sc);
     if (cli_scen(sc, scens[k], "base")) return 2;
-    double t0 = now_sec();
+    double t0 = clock_wall();
     long games = 0, decisions = 0;
-    while (now_sec() - t0 < secs) {
+    while (clock_wall() - t0 < secs) {
       State s;
       for (int i = 0; i < 20; i++, games++) decisions += random_game(sc, &s, 99, (uint64_t)games, NULL);
     }
-    double dt = now_sec() - t0;
+    double dt = clock_wall() - t0;
     printf("%-5s random playouts: %.0f games/s on one core (%.0f decisions per game)\n", scens[k],
            games / dt, (double)decisions / (double)games);
     /* legal generation on the positions of a few games */
@@ -78,20 +78,20 @@ int cmd_bench(int argc, char **argv) {
     }
     ActList *L = malloc(sizeof *L);
     long calls = 0, acts = 0;
-    t0 = now_sec();
-    while (now_sec() - t0 < secs / 2)
+    t0 = clock_wall();
+    while (clock_wall() - t0 < secs / 2)
       for (int i = 0; i < npos; i++, calls++) acts += gs_legal(sc, &pos[i], L);
-    dt = now_sec() - t0;
+    dt = clock_wall() - t0;
     printf("%-5s legal-action generation: %.0f ns per call (%.1f actions per list)\n", scens[k],
            dt * 1e9 / (double)calls, (double)acts / (double)calls);
     long lt = 0, nd = 0;
     uint64_t sig = signature(sc, 50, &lt, &nd);
     printf("%-5s signature: %016" PRIx64 " (%ld legal actions over %ld decisions of 50 seeded games)\n",
            scens[k], sig, lt, nd);
-    if (k == 1 && ai_bench && !opt_has(argc, argv, "--engine-only")) ai_bench(sc, stdout);
+    if (k == 1 && !opt_has(argc, argv, "--engine-only")) ai_bench(sc, stdout);
     free(L);
     free(sc);
   }
-  if (sim_bench && !opt_has(argc, argv, "--engine-only")) sim_bench(stdout);
+  if (!opt_has(argc, argv, "--engine-only")) sim_bench(stdout);
   return 0;
 }

@@ -4,9 +4,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "../engine/engine.h"
+#include "../engine/util.h"
 
 int cli_scen(Scen *sc, const char *scenario, const char *variant);
-double now_sec(void);
 const char *opt_get(int argc, char **argv, const char *name, const char *def);
 int opt_has(int argc, char **argv, const char *name);
 int opt_check(int argc, char **argv, const char *cmd, const char *known);
@@ -16,11 +16,11 @@ long random_game(const Scen *sc, State *s, uint64_t seed, uint64_t index, long *
 
 int cmd_engine(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
-/* subcommands from other folders; weak so that a partial build still links */
-int cmd_play(int argc, char **argv) __attribute__((weak));
-int cmd_sim(int argc, char **argv) __attribute__((weak));
-int cmd_merge(int argc, char **argv) __attribute__((weak));
-int cmd_replay(int argc, char **argv) __attribute__((weak));
-int cmd_match(int argc, char **argv) __attribute__((weak));
-int cmd_strength(int argc, char **argv) __attribute__((weak));
+/* subcommands from other folders */
+int cmd_play(int argc, char **argv);
+int cmd_sim(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
+int cmd_replay(int argc, char **argv);
+int cmd_match(int argc, char **argv);
+int cmd_strength(int argc, char **argv);
 #endif

@@ -16,12 +16,6 @@ int cli_scen(Scen *sc, const char *scenario, const char *variant) {
   return 0;
 }
 
-double now_sec(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 /* option parsing shared by the subcommands: --name value */
 const char *opt_get(int argc, char **argv, const char *name, const char *def) {
   for (int i = 1; i + 1 < argc; i++)

@@ -8,11 +8,6 @@
 #include "../ai/player.h"
 #include "cli.h"
 
-#pragma weak player_new
-#pragma weak player_act
-#pragma weak player_free
-#pragma weak player_analyze
-
 typedef struct {
   Scen *sc;
   State s;
@@ -85,10 +80,6 @@ static void play_action(Eng *e, Action a) {
 }
 
 static void eng_ai(Eng *e, const char *level, int analyze) {
-  if (!player_new) {
-    fail("no AI players in this build");
-    return;
-  }
   if (gs_over(&e->s)) {
     fail("the game is over");
     return;

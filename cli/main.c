@@ -169,10 +169,6 @@ int main(int argc, char **argv) {
   if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) return cmd_help(argc, argv);
   for (size_t i = 0; i < sizeof CMDS / sizeof CMDS[0]; i++)
     if (!strcmp(argv[1], CMDS[i].name)) {
-      if (!CMDS[i].fn) {
-        fprintf(stderr, "waterloo: '%s' is not built in this version\n", argv[1]);
-        return 2;
-      }
       return CMDS[i].fn(argc - 1, argv + 1);
     }
   fprintf(stderr, "waterloo: unknown command '%s' (try: waterloo help)\n", argv[1]);

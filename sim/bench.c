@@ -6,23 +6,14 @@
 #include <time.h>
 
 #include "sim.h"
+#include "../engine/util.h"
 
-static double now_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
-static double cpu_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 /* plays games 0..n-1 with `threads` threads; returns the wall time; *dec: decisions made */
 static double play_n(const Scen *sc, const char *a, const char *b, long n, int threads,
                      double *dec) {
-  double t0 = now_s();
+  double t0 = clock_wall();
   double d = 0;
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads) reduction(+ : d)
   for (long i = 0; i < n; i++) {
@@ -32,7 +23,7 @@ static double play_n(const Scen *sc, const char *a, const char *b, long n, int t
       d += f.decisions;
   }
   if (dec) *dec = d;
-  return now_s() - t0;
+  return clock_wall() - t0;
 }
 
 void sim_bench(FILE *out) {
@@ -83,11 +74,11 @@ void sim_bench(FILE *out) {
       n = nn > n * 8 ? n * 8 : nn;
     }
     if (n % 2) n++;
-    double c0 = cpu_s();
+    double c0 = clock_cpu();
     t1 = play_n(sc, a, a, n, 1, NULL);
-    double c1 = cpu_s();
+    double c1 = clock_cpu();
     double t2 = play_n(sc, a, a, n, 2, NULL);
-    double c2 = cpu_s();
+    double c2 = clock_cpu();
     fprintf(out, "sim: 1->2 thread efficiency (short, %s vs %s, %ld games): 1 thread %.2f s, "
                  "2 threads %.2f s, speedup %.2fx, efficiency %.0f%% (%d cores available; "
                  "CPU time %.2f s vs %.2f s: %.0f%% of the work per core when other load "

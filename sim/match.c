@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "sim.h"
+#include "../engine/util.h"
 
 typedef struct {
   long games, w, l, d;         /* from A's point of view                  */
@@ -63,16 +64,10 @@ static double margin_lo(const MatchRes *r) {
   return m - Z95 * sqrt(se2);
 }
 
-static double now_s(void);
 static int match_range(const Scen *sc, const char *A, const char *B, long from, long to,
                        uint64_t seed, int threads, MatchRes *r, int progress, char *err,
                        size_t errlen);
 
-static double now_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 /* plays seeds [from, to): game j of the range has seed index from + j/2; even j: A French,
  * odd j: B French (sides swapped on the same seed).  Adds to *r. */
@@ -84,7 +79,7 @@ static int match_range(const Scen *sc, const char *A, const char *B, long from, 
   int *mar = calloc((size_t)n + 1, sizeof *mar);
   int failed = 0;
   long done = 0;
-  double t0 = now_s(), last = 0;
+  double t0 = clock_wall(), last = 0;
   int tty = isatty(2);
   if (threads <= 0) threads = omp_get_max_threads();
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
@@ -107,7 +102,7 @@ static int match_range(const Scen *sc, const char *A, const char *B, long from, 
 #pragma omp critical(match_progress)
     {
       done++;
-      double t = now_s();
+      double t = clock_wall();
       if (progress && tty && (t - last > 0.2 || done == n)) {
         last = t;
         double rate = done / (t - t0);
@@ -118,7 +113,7 @@ static int match_range(const Scen *sc, const char *A, const char *B, long from, 
     }
   }
   if (progress && tty) fprintf(stderr, "\r\033[K");
-  double dt = now_s() - t0;
+  double dt = clock_wall() - t0;
   r->seconds += dt;
   r->cpu += dt * threads;
   if (failed) { free(res); free(mar); return -1; }

@@ -3,18 +3,13 @@
 #include <string.h>
 
 #include "sim.h"
+#include "../engine/util.h"
 
 #define MAX_GAME_ACTIONS 400000
 
-static uint64_t mix64(uint64_t z) {
-  z += 0x9e3779b97f4a7c15ULL;
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
 
 uint64_t sim_player_seed(uint64_t seed, uint64_t index, int side) {
-  return mix64(mix64(mix64(seed ^ 0x57617465726c6f6fULL) + index) + (uint64_t)side + 1);
+  return splitmix64(splitmix64(splitmix64(seed ^ 0x57617465726c6f6fULL) + index) + (uint64_t)side + 1);
 }
 
 const char *cond_name(int cond) {

@@ -14,16 +14,12 @@
 #endif
 
 #include "sim_int.h"
+#include "../engine/util.h"
 
 #define DEFAULT_GAMES 2000
 #define DEFAULT_SEED 1815
 #define DEFAULT_BATCH 100
 
-static double now_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 /* ---------------------------------------------------------------- lists */
 /* split s at sep into out[max][len]; returns the count or -1 */
@@ -384,7 +380,7 @@ static void fmt_dur(double s, char *out, size_t len) {
 }
 
 static void progress_bar(Run *R, int force) {
-  double t = now_s();
+  double t = clock_wall();
   if (!force && t - R->last_print < 0.2) return;
   R->last_print = t;
   double el = t - R->t0, rate = el > 0 ? R->total_done / el : 0;
@@ -408,7 +404,7 @@ static void cell_line(Run *R, const Cell *cl) {
   Interval iv = wilson(w, n, Z95);
   fprintf(stderr, "%s%s/%s %s vs %s: %ld games, French %.1f%% [%.1f, %.1f]  (%.0f s)\n",
           R->tty ? "\r\033[K" : "", R->cfg.scen[cl->si], R->cfg.var[cl->vi], R->cfg.pf[cl->pi],
-          R->cfg.pa[cl->pi], n, 100 * iv.p, 100 * iv.lo, 100 * iv.hi, now_s() - R->t0);
+          R->cfg.pa[cl->pi], n, 100 * iv.p, 100 * iv.lo, 100 * iv.hi, clock_wall() - R->t0);
 }
 
 /* ---------------------------------------------------------------- one batch */
@@ -592,7 +588,7 @@ static int sim_run(Run *R) {
     fflush(R->journal);
   }
   R->tty = isatty(2);
-  R->t0 = now_s();
+  R->t0 = clock_wall();
   long batch = c->until_ci > 0 ? c->batch : c->games;
   for (int ci = 0; ci < R->nc; ci++) R->cells[ci].target = 0;
   /* total for the progress bar: the cap */
@@ -647,7 +643,7 @@ static int sim_run(Run *R) {
   fclose(R->journal);
   R->journal = NULL;
   if (rc) return rc;
-  double el = now_s() - R->t0;
+  double el = clock_wall() - R->t0;
   if (c->progress && R->rank == 0)
     fprintf(stderr, "sim: %ld games played in %.1f s (%.1f games/s)\n", R->total_done, el,
             el > 0 ? R->total_done / el : 0.0);
