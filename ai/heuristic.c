@@ -112,7 +112,7 @@ static double exposure(const H *h, int u, int sq, int f, int ignore_sq) {
     if (n == SQ_NONE || n == ignore_sq) continue;
     int t = h->occ[n];
     if (t == UNIT_NONE || t == u || unit_side(sc, t) == side) continue;
-    if (sc->nb[n][facing(h->s, t)] != sq) continue;
+    if (sc->nb[n][facing(h->s, t)] != sq && !in_castle_inf(h, t)) continue; /* */
     if (h->s->uflag[t] & UF_DISORDER) continue;
     int m = castle ? 1 : (d == f ? 1 : (d == ((f + 2) & 3) ? 3 : 2));
     e += unit_bp(sc, h->s, t) * m;
@@ -290,7 +290,7 @@ static double sc_round(const H *h, Action a, double wm[3]) {
       int u = a.b;
       int sq = s->usq[u];
       if (sq >= NSQ) return -1;
-      int fr = sc->nb[sq][facing(s, u)];
+      int fr = sc->nb[sq][a.c ? (a.c - 1) & 3 : facing(s, u)];   /* c from a castle */
       int t = fr == SQ_NONE ? UNIT_NONE : h->occ[fr];
       if (t == UNIT_NONE || unit_side(sc, t) == h->me || in_castle_inf(h, t)) return -2;
       double v;
@@ -487,7 +487,7 @@ static double sc_fire(const H *h, Action a) {
   /* reaction fire */
   int u = a.b, sq = s->usq[u];
   if (sq >= NSQ) return -1;
-  int fr = sc->nb[sq][facing(s, u)];
+  int fr = sc->nb[sq][a.c ? (a.c - 1) & 3 : facing(s, u)];     /* c from a castle */
   int t = fr == SQ_NONE ? UNIT_NONE : h->occ[fr];
   if (t == UNIT_NONE || unit_side(sc, t) == h->me || in_castle_inf(h, t)) return -2;
   double v;

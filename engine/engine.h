@@ -219,7 +219,7 @@ void gs_rebuild_occ(const Scen *sc, State *s);
 enum {
   A_END = 1,     /* end the round (a pass when no card was played)            */
   A_PLAY_MOVE,   /* a=card                                                    */
-  A_ARTY,        /* a=card b=firing unit            (own round or reaction)    */
+  A_ARTY,        /* a=card b=firing unit c=0, or 1+side fired across from a castle */
   A_CHARGE,      /* a=card b=cavalry c=squares(1,2)                           */
   A_FORCE,       /* a=card b=enemy cavalry c=squares(1,2)                      */
   A_RALLY,       /* a=card b=unit (disorder rally; then PH_RALLY2)              */

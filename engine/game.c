@@ -18,6 +18,11 @@ static inline int leader_army(int l) { return l == 0 ? ARMY_FR : ARMY_BR; }
 static inline int in_castle(const Scen *sc, const State *s, int u) {
   return sc->terrain[s->usq[u]] == T_CASTLE;
 }
+/* R-6.6, R-10.2: infantry in a castle has its front on all sides; cavalry in a castle keeps
+ * its facing and gets none of the castle's benefits */
+static inline int all_fronts(const Scen *sc, const State *s, int u) {
+  return sc->unit[u].kind == K_INF && in_castle(sc, s, u);
+}
 #define FOR_ARMY(u, army) \
   for (int u##_i = 0, u; u##_i < sc->n_army_units[army] && ((u = sc->army_units[army][u##_i]), 1); u##_i++)
 #define FOR_SIDE(u, side) \
@@ -91,18 +96,22 @@ static void on_arrive(const Scen *sc, State *s, int u) {
       if (sc->nb[sq][d] == lsq) s->leader_pending |= (uint8_t)(1u << l);
 }
 
-/* squares a displaced leader may go to: the nearest holding a friendly unit of its army */
+/* squares a displaced leader may go to: the nearest holding a friendly unit of its army;
+ * when its army has no unit on the map, the nearest holding a unit of its side (Wellington
+ * joins the Prussians); none at all: 0 (the leader is removed, R-6.7/R-11.1 ruling) */
 static int leader_targets(const Scen *sc, const State *s, int l, uint8_t *out) {
-  int army = leader_army(l), best = 1 << 30, n = 0;
+  int army = leader_army(l), side = side_of_army(army), best = 1 << 30, n = 0;
   int from = s->leader[l];
   int fr = from / MAP_W, fc = from % MAP_W;
-  FOR_ARMY(u, army) {
-    if (!on_map(s, u) || sc->unit[u].army != army || s->usq[u] == from) continue;
-    int sq = s->usq[u];
-    int d = abs(sq / MAP_W - fr) + abs(sq % MAP_W - fc);
-    if (d < best) best = d, n = 0;
-    if (d == best) out[n++] = (uint8_t)sq;
-  }
+  for (int pass = 0; pass < 2 && n == 0; pass++)
+    FOR_SIDE(u, side) {
+      if (!on_map(s, u) || s->usq[u] == from) continue;
+      if (pass == 0 && sc->unit[u].army != army) continue;
+      int sq = s->usq[u];
+      int d = abs(sq / MAP_W - fr) + abs(sq % MAP_W - fc);
+      if (d < best) best = d, n = 0;
+      if (d == best) out[n++] = (uint8_t)sq;
+    }
   return n;
 }
 
@@ -124,7 +133,7 @@ static void reduce_unit(const Scen *sc, State *s, int u) {           /* R-8.1, R
 /* retreat squares of unit u; only_fr: attacked only from flanks/rear (front allowed) */
 static int retreat_dirs(const Scen *sc, const State *s, int u, int only_fr) {
   int sq = s->usq[u], f = facing(s, u), mask = 0;
-  int castle = in_castle(sc, s, u);
+  int castle = all_fronts(sc, s, u);
   for (int d = 0; d < 4; d++) {
     if (d == f && !only_fr && !castle) continue;
     int t = sc->nb[sq][d];
@@ -149,10 +158,15 @@ static void place_unit(const Scen *sc, State *s, int u, int sq, int f, int leade
 }
 
 /* ---------------------------------------------------------------- artillery */
-/* target of unit u's fire, or UNIT_NONE when the fire could have no effect */
-static int fire_target(const Scen *sc, const State *s, int u) {
+/* the side unit u fires across: c of A_ARTY is 0 for the facing, 1 + side for infantry in a
+ * castle, which has its front on all sides (R-9.1 ruling) */
+static inline int fire_side(const State *s, int u, int c) { return c ? (c - 1) & 3 : facing(s, u); }
+
+/* target of unit u's fire across side d, or UNIT_NONE when the fire could have no effect */
+static int fire_target(const Scen *sc, const State *s, int u, int d) {
   if (sc->unit[u].kind != K_INF || !on_map(s, u) || (s->uflag[u] & UF_DISORDER)) return UNIT_NONE;
-  int t = sc->nb[s->usq[u]][facing(s, u)];
+  if (d != facing(s, u) && !in_castle(sc, s, u)) return UNIT_NONE;
+  int t = sc->nb[s->usq[u]][d];
   if (t == SQ_NONE) return UNIT_NONE;
   int v = unit_at(sc, s, t);
   if (v == UNIT_NONE || unit_side(sc, v) == unit_side(sc, u)) return UNIT_NONE;
@@ -160,6 +174,22 @@ static int fire_target(const Scen *sc, const State *s, int u) {
   if ((s->uflag[v] & UF_DISORDER) && ((s->uflag[v] & UF_REDUCED) || sc->unit[v].bp_red == 0))
     return UNIT_NONE;                                               /* */
   return v;
+}
+
+/* the A_ARTY c codes with a target for unit u (bit c set), battle_only: targets in the battle */
+static int fire_codes(const Scen *sc, const State *s, int u, int battle_only) {
+  if (sc->unit[u].kind != K_INF || !on_map(s, u)) return 0;
+  int codes = 0;
+  if (!in_castle(sc, s, u)) {
+    int v = fire_target(sc, s, u, facing(s, u));
+    if (v != UNIT_NONE && (!battle_only || (s->uflag[v] & UF_INBATTLE))) codes = 1;
+    return codes;
+  }
+  for (int d = 0; d < 4; d++) {
+    int v = fire_target(sc, s, u, d);
+    if (v != UNIT_NONE && (!battle_only || (s->uflag[v] & UF_INBATTLE))) codes |= 1 << (d + 1);
+  }
+  return codes;
 }
 
 static void fire_at(const Scen *sc, State *s, int v) {              /* */
@@ -176,7 +206,7 @@ static void fire_at(const Scen *sc, State *s, int v) {              /* R-8.3 */
 static int charge_target(const Scen *sc, const State *s, int c, int n) {
   if (sc->unit[c].kind != K_CAV || !on_map(s, c) || (s->uflag[c] & UF_DISORDER)) return UNIT_NONE;
   int sq = s->usq[c], f = facing(s, c), side = unit_side(sc, c);
-  if (in_castle(sc, s, c)) return UNIT_NONE; /* RULING: a charge goes straight ahead from open ground */
+  /* cavalry in a castle keeps its facing and may charge out of it */
   for (int i = 0; i < n; i++) {
     int e = sc->edge[sq][f];
     int t = sc->nb[sq][f];
@@ -195,7 +225,7 @@ static int charge_target(const Scen *sc, const State *s, int c, int n) {
 /* ---------------------------------------------------------------- battles */
 static int pos_of(const Scen *sc, const State *s, int def, int d) {
   /* attacker at side d of the defender: 0 front, 1 flank, 2 rear */
-  if (sc->unit[def].kind == K_INF && in_castle(sc, s, def)) return 0;   /* */
+  if (all_fronts(sc, s, def)) return 0;                               /* */
   int f = facing(s, def);
   if (d == f) return 0;
   if (d == ((f + 2) & 3)) return 2;
@@ -311,7 +341,7 @@ static int attackers_of(const Scen *sc, const State *s, int dsq, int army) {
     int u = unit_at(sc, s, asq);
     if (u == UNIT_NONE || sc->unit[u].army != army) continue;
     if (s->uflag[u] & (UF_DISORDER | UF_RALLIED | UF_ATTACKED)) continue;
-    if (facing(s, u) != ((d + 2) & 3) && sc->terrain[asq] != T_CASTLE) continue;
+    if (facing(s, u) != ((d + 2) & 3) && !all_fronts(sc, s, u)) continue;   /* */
     mask |= 1 << d;
   }
   return mask;
@@ -427,7 +457,7 @@ static int declare_possible(const Scen *sc, const State *s) {
   FOR_ARMY(u, army) {
     int sq = s->usq[u], fl = s->uflag[u];
     if (sq >= NSQ || (fl & (UF_DISORDER | UF_RALLIED | UF_ATTACKED))) continue;
-    if (sc->terrain[sq] != T_CASTLE) {
+    if (sc->terrain[sq] != T_CASTLE || sc->unit[u].kind != K_INF) {
       int v = unit_at(sc, s, sc->nb_open[sq][fl & UF_FACING]);
       if (v != UNIT_NONE && sc->uside[v] != side) return 1;
       continue;
@@ -459,10 +489,7 @@ static int fire_window(const Scen *sc, const State *s, int side, int battle_only
   if (!armies) return 0;
   FOR_SIDE(u, side) {
     if (!(armies & (1 << sc->unit[u].army))) continue;
-    int v = fire_target(sc, s, u);
-    if (v == UNIT_NONE) continue;
-    if (battle_only && !(s->uflag[v] & UF_INBATTLE)) continue;
-    return 1;
+    if (fire_codes(sc, s, u, battle_only)) return 1;
   }
   return 0;
 }
@@ -682,11 +709,10 @@ static void legal_fire(const Scen *sc, const State *s, ActList *L, int side, int
   if (!arty) return;
   FOR_SIDE(u, side) {
     if (unit_side(sc, u) != side) continue;
-    int v = fire_target(sc, s, u);
-    if (v == UNIT_NONE) continue;
-    if (battle_only && !(s->uflag[v] & UF_INBATTLE)) continue;
-    for (uint64_t m = arty & sc->army_cards[sc->unit[u].army]; m; m &= m - 1)
-      push(L, A_ARTY, __builtin_ctzll(m), u, 0);
+    int codes = fire_codes(sc, s, u, battle_only);
+    for (uint64_t m = arty & sc->army_cards[sc->unit[u].army]; codes && m; m &= m - 1)
+      for (int k = 0; k < 5; k++)
+        if (codes & (1 << k)) push(L, A_ARTY, __builtin_ctzll(m), u, k);
   }
 }
 
@@ -698,10 +724,14 @@ static void legal_round(const Scen *sc, const State *s, ActList *L) {
   /* what each kind of action could do this round, worked out once for all cards */
   uint64_t kinds = 0;
   for (uint64_t m = cards; m; m &= m - 1) kinds |= 1ull << sc->card[__builtin_ctzll(m)].action;
-  uint8_t fire[MAX_UNITS], chg[2 * MAX_UNITS], frc[2 * MAX_UNITS], ral[MAX_UNITS], res[MAX_UNITS];
+  uint8_t fire[4 * MAX_UNITS], chg[2 * MAX_UNITS], frc[2 * MAX_UNITS], ral[MAX_UNITS], res[MAX_UNITS];
   int nfire = 0, nchg = 0, nfrc = 0, nral = 0, nres = 0;
   if (kinds & (1u << ACT_ARTILLERY))
-    FOR_SIDE(u, side) if (fire_target(sc, s, u) != UNIT_NONE) fire[nfire++] = (uint8_t)u;
+    FOR_SIDE(u, side) {
+      int codes = fire_codes(sc, s, u, 0);
+      for (int k = 0; k < 5; k++)
+        if (codes & (1 << k)) fire[nfire++] = (uint8_t)(u * 5 + k);
+    }
   if (kinds & (1u << ACT_CHARGE))
     FOR_SIDE(u, side) {
       if (sc->unit[u].kind != K_CAV || (s->uflag[u] & (UF_ATTACKED | UF_RALLIED))) continue;
@@ -734,7 +764,7 @@ static void legal_round(const Scen *sc, const State *s, ActList *L) {
     switch (cd->action) {
     case ACT_ARTILLERY:
       for (int i = 0; i < nfire; i++)
-        if (sc->unit[fire[i]].army == cd->army) push(L, A_ARTY, c, fire[i], 0);
+        if (sc->unit[fire[i] / 5].army == cd->army) push(L, A_ARTY, c, fire[i] / 5, fire[i] % 5);
       break;
     case ACT_CHARGE:
       for (int i = 0; i < nchg; i++)
@@ -779,16 +809,21 @@ static void legal_move(const Scen *sc, const State *s, ActList *L) {
     if (!on_map(s, u) || (s->uflag[u] & UF_RALLIED)) continue;
     if ((s->uflag[u] & UF_MOVED) && s->moving != u) continue;
     int sq = s->usq[u], f = facing(s, u);
-    if (sc->terrain[sq] == T_CASTLE) {
+    if (all_fronts(sc, s, u)) {                                          /* */
       for (int d = 0; d < 4; d++) {
         int t = sc->nb[sq][d];
         if (sc->cost[sq][d] > mp || !sq_free(sc, s, side, t)) continue;  /* 255: impossible */
-        for (int nf = 0; nf < 4; nf++) push(L, A_STEP, u, d, nf);        /* */
+        for (int nf = 0; nf < 4; nf++) push(L, A_STEP, u, d, nf);
       }
       continue;
     }
     int t = sc->nb[sq][f];
-    if (sc->cost[sq][f] <= mp && sq_free(sc, s, side, t)) push(L, A_STEP, u, f, f);
+    if (sc->cost[sq][f] <= mp && sq_free(sc, s, side, t)) {
+      if (sc->terrain[sq] == T_CASTLE)            /* cavalry leaves by its front, any facing */
+        for (int nf = 0; nf < 4; nf++) push(L, A_STEP, u, f, nf);
+      else
+        push(L, A_STEP, u, f, f);
+    }
     if (s->evade_stop && s->moving == u) continue;      /* one more step only */
     for (int nf = 0; nf < 4; nf++)
       if (nf != f) push(L, A_TURN, u, nf, 0);
@@ -1024,12 +1059,12 @@ static void apply_action(const Scen *sc, State *s, Action a) {
   case A_ARTY:
     if (s->phase == PH_ROUND) {
       round_card(sc, s, a.a);
-      int v = fire_target(sc, s, a.b);
+      int v = fire_target(sc, s, a.b, fire_side(s, a.b, a.c));
       fire_at(sc, s, v);
       enter_declare(sc, s);
     } else {                                     /* reaction, R-5.4: not counted */
       play_card(sc, s, a.a);
-      int v = fire_target(sc, s, a.b);
+      int v = fire_target(sc, s, a.b, fire_side(s, a.b, a.c));
       int was_in_battle = s->uflag[v] & UF_INBATTLE;
       fire_at(sc, s, v);
       if (s->phase == PH_B_FIRE && was_in_battle) {
@@ -1230,8 +1265,8 @@ static void settle(const Scen *sc, State *s) {
       int l = __builtin_ctz(s->leader_pending);
       uint8_t t[NSQ];
       int n = leader_targets(sc, s, l, t);
-      if (n <= 1) {
-        if (n == 1) s->leader[l] = t[0];
+      if (n <= 1) {                       /* ruling: none at all, removed */
+        s->leader[l] = n == 1 ? t[0] : SQ_DEAD;
         s->leader_pending &= (uint8_t)~(1u << l);
         continue;
       }
@@ -1281,6 +1316,7 @@ int gs_check(const Scen *sc, const State *s, char *why, size_t len) {
     if (s->occ[sq] != UNIT_NONE && s->usq[s->occ[sq]] != sq) BAD("square table names a unit elsewhere");
   for (int l = 0; l < 2; l++) {
     int sq = s->leader[l];
+    if (sq == SQ_DEAD) continue;        /* removed: his side had no unit on the map (R-6.7 ruling) */
     if (sq >= NSQ) BAD("leader off the map");
     int u = s->occ[sq];
     if (u != UNIT_NONE && side_of_army(sc->unit[u].army) != side_of_army(leader_army(l)))

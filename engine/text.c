@@ -37,7 +37,10 @@ int action_format(const Scen *sc, const State *s, Action a, char *buf, size_t le
   case A_END:
     return snprintf(buf, len, s->phase == PH_ROUND && s->ncards == 0 ? "pass" : "end");
   case A_PLAY_MOVE: return snprintf(buf, len, "play %s move", card_id(sc, a.a));
-  case A_ARTY: return snprintf(buf, len, "play %s fire %s", card_id(sc, a.a), unit_name(sc, a.b));
+  case A_ARTY:                          /* c: 0 across the facing, 1 + side from a castle */
+    if (!a.c) return snprintf(buf, len, "play %s fire %s", card_id(sc, a.a), unit_name(sc, a.b));
+    sq_name(a.b < sc->nunits && s->usq[a.b] < NSQ ? sc->nb[s->usq[a.b]][(a.c - 1) & 3] : -1, q);
+    return snprintf(buf, len, "play %s fire %s at %s", card_id(sc, a.a), unit_name(sc, a.b), q);
   case A_CHARGE:
     return snprintf(buf, len, "play %s charge %s %d", card_id(sc, a.a), unit_name(sc, a.b), a.c);
   case A_FORCE:

@@ -1062,6 +1062,81 @@ Test(rules, R_6_6_unit_in_castle_leaves_across_any_side_with_any_facing) {
   free(sc);
 }
 
+Test(rules, R_6_6_infantry_in_a_castle_does_not_turn) {
+  SETUP("short");
+  int u = th_put(sc, &s, "fr-1/I", "C7", DIR_S);
+  th_give(sc, &s, "F03");
+  th_round(&s, FRENCH);
+  th_play_move(sc, &s, "F03");
+  cr_assert_eq(th_count(sc, &s, A_TURN, u), 0, "its front is on all sides already");
+  free(sc);
+}
+
+/* §10 "Ciò non viene applicato alla Cavalleria": cavalry in a castle keeps its facing */
+Test(rules, R_6_6_cavalry_in_a_castle_moves_forward_only_and_turns_for_one_mp) {
+  SETUP("short");
+  int u = th_put(sc, &s, "fr-c-jacq-1", "C7", DIR_N);
+  th_give(sc, &s, "F03");
+  th_round(&s, FRENCH);
+  th_play_move(sc, &s, "F03");
+  for (int d = 0; d < 4; d++)
+    for (int f = 0; f < 4; f++)
+      cr_assert_eq(th_legal(sc, &s, A_STEP, u, d, f), d == DIR_N,
+                   "leave across %c facing %c", "NESW"[d], "NESW"[f]);
+  cr_assert_eq(th_count(sc, &s, A_TURN, u), 3, "it turns like any unit");
+  TH_DO(sc, &s, A_TURN, u, DIR_E, 0);
+  cr_assert_eq(s.mp, 5, "a turn costs 1 MP");
+  cr_assert_eq(s.usq[u], th_sq(sc, "C7"));
+  cr_assert_eq(th_count(sc, &s, A_STEP, u), 4, "now only across its new front, east");
+  TH_DO(sc, &s, A_STEP, u, DIR_E, DIR_S); /* out to D7 (clear, 1 MP) facing south, for free */
+  cr_assert_eq(s.usq[u], th_sq(sc, "D7"));
+  cr_assert_eq(s.uflag[u] & UF_FACING, DIR_S);
+  cr_assert_eq(s.mp, 4);
+  free(sc);
+}
+
+Test(rules, R_6_6_cavalry_in_a_castle_attacks_only_the_enemy_in_front) {
+  SETUP("short");
+  int cav = th_put(sc, &s, "fr-cuir-12", "C7", DIR_N);
+  th_put(sc, &s, "br-3/I", "C6", DIR_S);
+  th_put(sc, &s, "br-5/R", "D7", DIR_W);
+  th_put(sc, &s, "br-6/R", "B7", DIR_E);
+  th_declare_phase(&s, FRENCH, ARMY_FR);
+  cr_assert(th_legal(sc, &s, A_DECLARE, th_sq(sc, "C6"), DB(DIR_S), 0), "the enemy in front");
+  cr_assert(!th_legal(sc, &s, A_DECLARE, th_sq(sc, "D7"), DB(DIR_W), 0), "not at its flank");
+  cr_assert(!th_legal(sc, &s, A_DECLARE, th_sq(sc, "B7"), DB(DIR_E), 0), "not at its flank");
+  cr_assert_eq(th_count(sc, &s, A_DECLARE, -1), 1);
+  /* infantry in the castle: every adjacent enemy (R-10.2, R-7.1) */
+  s.usq[cav] = SQ_DEAD;
+  th_put(sc, &s, "fr-1/I", "C7", DIR_N);
+  th_declare_phase(&s, FRENCH, ARMY_FR);
+  cr_assert(th_legal(sc, &s, A_DECLARE, th_sq(sc, "C6"), DB(DIR_S), 0));
+  cr_assert(th_legal(sc, &s, A_DECLARE, th_sq(sc, "D7"), DB(DIR_W), 0));
+  cr_assert(th_legal(sc, &s, A_DECLARE, th_sq(sc, "B7"), DB(DIR_E), 0));
+  free(sc);
+}
+
+/* R-9.3 forbids charging at a unit in a castle, not charging out of one */
+Test(rules, R_6_6_cavalry_may_charge_out_of_a_castle) {
+  SETUP("short");
+  int cav = th_put(sc, &s, "fr-cuir-12", "C7", DIR_N);
+  int t = th_put(sc, &s, "br-3/I", "C5", DIR_E); /* its flank faces the charge */
+  th_give(sc, &s, "F15");
+  th_round(&s, FRENCH);
+  int k = th_card(sc, "F15");
+  cr_assert(th_legal(sc, &s, A_CHARGE, k, cav, 1), "%s", th_legal_text(sc, &s));
+  cr_assert(!th_legal(sc, &s, A_CHARGE, k, cav, 2), "the target is one square beyond C6");
+  TH_DO(sc, &s, A_CHARGE, k, cav, 1);
+  cr_assert_eq(s.usq[cav], th_sq(sc, "C6"), "straight ahead out of the castle");
+  cr_assert_eq(s.uflag[cav] & UF_FACING, DIR_N, "without turning");
+  cr_assert_eq(s.bkind, BK_CHARGE);
+  cr_assert_eq(s.bdef_unit, t);
+  int a, d;
+  battle_base_totals(sc, &s, th_sq(sc, "C5"), DB(DIR_S), &a, &d);
+  cr_assert_eq(a, 3 * 3 * 2, "heavy x3 on the flank x2");
+  free(sc);
+}
+
 Test(rules, R_6_7_leaders_one_mp_any_terrain_share_with_friend_never_enemy) {
   SETUP("short");
   th_leader(sc, &s, 0, "P7");
@@ -1927,6 +2002,35 @@ Test(rules, R_9_1_artillery_infantry_fires_at_the_unit_in_front) {
   free(sc);
 }
 
+/* R-9.1 ruling: infantry in a castle has its front on all sides, for fire too */
+Test(rules, R_9_1_infantry_in_a_castle_fires_at_any_adjacent_enemy) {
+  SETUP("short");
+  int f = th_put(sc, &s, "fr-1/I", "C7", DIR_N);
+  int e = th_put(sc, &s, "br-3/I", "D7", DIR_W);
+  int n = th_put(sc, &s, "br-5/R", "C6", DIR_S);
+  int cav = th_put(sc, &s, "fr-c-jacq-1", "F5", DIR_N); /* cavalry in La Haye Sainte: no fire */
+  th_put(sc, &s, "br-6/R", "G5", DIR_W);
+  th_give(sc, &s, "F10");
+  th_round(&s, FRENCH);
+  int k = th_card(sc, "F10");
+  cr_assert(th_legal(sc, &s, A_ARTY, k, f, 1 + DIR_E), "at its side");
+  cr_assert(th_legal(sc, &s, A_ARTY, k, f, 1 + DIR_N), "across the facing it entered with");
+  cr_assert(!th_legal(sc, &s, A_ARTY, k, f, 1 + DIR_S), "no enemy there");
+  cr_assert(!th_legal(sc, &s, A_ARTY, k, f, 0));
+  cr_assert_eq(th_count(sc, &s, A_ARTY, k), 2, "%s", th_legal_text(sc, &s));
+  (void)cav;
+  char buf[96], err[200];
+  Action a = th_a(A_ARTY, k, f, 1 + DIR_E), b;
+  action_format(sc, &s, a, buf, sizeof buf);
+  cr_assert_str_eq(buf, "play F10 fire fr-1/I at D7");
+  cr_assert_eq(action_parse(sc, &s, buf, &b, err, sizeof err), 0, "%s", err);
+  cr_assert(!memcmp(&a, &b, sizeof a));
+  TH_DO(sc, &s, A_ARTY, k, f, 1 + DIR_E);
+  cr_assert(s.uflag[e] & UF_DISORDER);
+  cr_assert(!(s.uflag[n] & UF_DISORDER));
+  free(sc);
+}
+
 Test(rules, R_9_1_artillery_reaction_after_an_opponent_card) {
   SETUP("short");
   int b = th_put(sc, &s, "br-3/I", "H6", DIR_S);
@@ -2753,6 +2857,54 @@ Test(rules, R_6_7_wellington_shares_with_a_prussian_unit) {
   cr_assert_eq(s.usq[p], SQ_DEAD);
   cr_assert_eq(s.leader[1], th_sq(sc, "C6"), "to the British unit");
   th_check(sc, &s);
+  free(sc);
+}
+
+/* Issue 12 item 1, ruling R-6.7/R-11.1 (docs/RULINGS.md): a leader whose army has no unit left
+ * is displaced to the nearest unit of his side, else removed; never overrun by an advance. */
+Test(rules, R_6_7_leader_whose_army_has_no_unit_left_is_never_overrun) {
+  Scen *sc = th_load("long", "base");
+  State s;
+  th_empty(sc, &s, 11);
+  s.turn = 3;
+  int d = th_put(sc, &s, "br-3/I", "H6", DIR_S); /* the last British unit, reduced */
+  s.uflag[d] |= UF_REDUCED;
+  int a = th_put(sc, &s, "fr-6/II", "H7", DIR_N);
+  th_put(sc, &s, "pr-13", "Q8", DIR_W);
+  th_leader(sc, &s, 1, "H6");
+  th_declare_phase(&s, FRENCH, ARMY_FR);
+  th_battle(sc, &s, th_sq(sc, "H6"), DB(DIR_S), NULL, NULL);
+  TH_DO(sc, &s, A_REDUCE, 0, 0, 0);
+  cr_assert_eq(s.usq[d], SQ_DEAD);
+  cr_assert_eq(s.leader[1], th_sq(sc, "Q8"), "Wellington joins the Prussians");
+  TH_DO(sc, &s, A_ADVANCE, DIR_S, DIR_N, 0);
+  cr_assert_eq(s.usq[a], th_sq(sc, "H6"));
+  th_check(sc, &s);
+  free(sc);
+  /* no unit of his side anywhere: removed from the map, and the game goes on */
+  sc = th_load("short", "base");
+  th_empty(sc, &s, 12);
+  d = th_put(sc, &s, "br-3/I", "H6", DIR_S);
+  s.uflag[d] |= UF_REDUCED;
+  a = th_put(sc, &s, "fr-6/II", "H7", DIR_N);
+  th_leader(sc, &s, 1, "H6");
+  th_declare_phase(&s, FRENCH, ARMY_FR);
+  th_battle(sc, &s, th_sq(sc, "H6"), DB(DIR_S), NULL, NULL);
+  TH_DO(sc, &s, A_REDUCE, 0, 0, 0);
+  cr_assert_eq(s.leader[1], SQ_DEAD, "removed");
+  TH_DO(sc, &s, A_ADVANCE, DIR_S, DIR_N, 0);
+  cr_assert_eq(s.usq[a], th_sq(sc, "H6"));
+  th_check(sc, &s);
+  char *js = state_to_json(sc, &s), err[200];
+  State t;
+  cr_assert_eq(state_from_json(sc, js, &t, err, sizeof err), 0, "%s", err);
+  cr_assert_eq(t.leader[1], SQ_DEAD);
+  free(js);
+  /* gs_check rejects the position the old engine reached: Wellington under a French unit */
+  t = s;
+  t.leader[1] = (uint8_t)th_sq(sc, "H6");
+  char why[256];
+  cr_assert_neq(gs_check(sc, &t, why, sizeof why), 0);
   free(sc);
 }
 
