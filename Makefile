@@ -5,6 +5,8 @@ CC      ?= gcc
 CFLAGS  ?= -O2 -g
 override CFLAGS += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -fopenmp -MMD -MP
 LDLIBS  += -linih -lcjson -lreadline -lm
+# ---- web front end (issue 9): ./waterloo serve, libmicrohttpd
+LDLIBS  += -lmicrohttpd -lpthread
 BUILD   := build
 SRC     := $(wildcard engine/*.c ai/*.c sim/*.c cli/*.c play/*.c)
 OBJ     := $(SRC:%.c=$(BUILD)/%.o)
@@ -13,6 +15,7 @@ LIBOBJ  := $(LIBSRC:%.c=$(BUILD)/%.o)
 TESTSRC := $(wildcard tests/*.c)
 TESTOBJ := $(TESTSRC:%.c=$(BUILD)/%.o)
 PKGS    := build-essential libinih-dev libcjson-dev libreadline-dev libcriterion-dev pkg-config
+PKGS    += libmicrohttpd-dev
 MPIPKGS := libopenmpi-dev openmpi-bin
 STAMP   := $(BUILD)/.deps-ok
 

@@ -16,6 +16,7 @@ long random_game(const Scen *sc, State *s, uint64_t seed, uint64_t index, long *
 
 int cmd_engine(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
+int cmd_serve(int argc, char **argv);
 /* subcommands from other folders */
 int cmd_play(int argc, char **argv);
 int cmd_sim(int argc, char **argv);

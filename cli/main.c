@@ -149,6 +149,7 @@ static const Cmd CMDS[] = {
     {"strength", cmd_strength, "the strength table of the AI players"},
     {"replay", cmd_replay, "replay one simulated game and print its log"},
     {"merge", cmd_merge, "merge sharded simulation outputs"},
+    {"serve", cmd_serve, "the board in a web browser: play against the computer (local web server)"},
     {"engine", cmd_engine, "text protocol on stdin/stdout (GTP style)"},
     {"players", cmd_players, "the computer players, their levels and options"},
     {"show", cmd_show, "print the board, units, decks and parameters"},

@@ -301,6 +301,19 @@ void battle_base_totals(const Scen *sc, const State *s, int def_sq, int mask, in
  * committed (secret until both have chosen).  -1 when no battle is in progress. */
 int battle_seen_totals(const Scen *sc, const State *s, int side, int *att, int *def, int *hidden);
 
+/* Destination-level moves (engine/reach.c): in PH_MOVE, every square and facing unit u can
+ * reach with the card's MP left, the least MP it costs and the actions (A_ENTER / A_TURN /
+ * A_STEP of u) that get there.  cost 255: unreachable.  A path ends where the position leaves
+ * the unit's movement (an evasion window).  Returns the number of reachable (square, facing). */
+#define REACH_PATH 16
+typedef struct {
+  int unit, n;
+  uint8_t cost[NSQ][4];
+  uint8_t npath[NSQ][4];
+  Action path[NSQ][4][REACH_PATH];
+} Reach;
+int gs_reach(const Scen *sc, const State *s, int u, Reach *r);
+
 /* ---------------------------------------------------------------- information */
 /* Does `observer` see action a exactly when it is played?  (secret bids and battle cards:
  * no; everything else: yes.) */

@@ -1,0 +1,611 @@
+/* ./waterloo serve: the board in a web browser.  libmicrohttpd does the HTTP; this file is the
+ * JSON API of docs/API.md and the static files of web/.  Several games at once, one per game
+ * id, each with its own computer thread, so a request never waits for the computer to think.
+ * Nothing the client sends names a file: saves are NAME.json in the saves folder, NAME checked
+ * against [A-Za-z0-9_-]{1,40}; static files are looked up in a fixed list of web/ files. */
+#include <arpa/inet.h>
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <microhttpd.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "session.h"
+
+#define MAX_GAMES 32
+#define MAX_BODY 16384
+
+typedef struct Game {
+  char id[24];
+  int used, refs, gone, quit, thinking;
+  double last_used;
+  pthread_mutex_t mu;
+  pthread_cond_t cv;
+  pthread_t thr;
+  Session S;
+} Game;
+
+static Game games[MAX_GAMES];
+static pthread_mutex_t table_mu = PTHREAD_MUTEX_INITIALIZER;
+static char web_dir[4200], saves_dir[4200];
+static volatile sig_atomic_t stop_flag;
+
+/* ---------------------------------------------------------------- the computer's thread */
+static void *ai_thread(void *arg) {
+  Game *G = arg;
+  Session *S = &G->S;
+  ActList *L = malloc(sizeof *L);
+  if (!L) abort();
+  pthread_mutex_lock(&G->mu);
+  for (;;) {
+    while (!G->quit && (gs_over(&S->s) || gs_decider(&S->s) == S->human)) pthread_cond_wait(&G->cv, &G->mu);
+    if (G->quit) break;
+    State s = S->s;
+    int at = S->g.n;
+    G->thinking = 1;
+    pthread_mutex_unlock(&G->mu);
+    gs_legal(S->sc, &s, L);
+    Action a = L->n == 1 ? L->a[0] : player_act(S->ai, &s);
+    pthread_mutex_lock(&G->mu);
+    G->thinking = 0;
+    if (!G->quit && S->g.n == at && !memcmp(&s, &S->s, sizeof s)) session_apply(S, a, 0);
+    pthread_cond_broadcast(&G->cv);
+  }
+  pthread_mutex_unlock(&G->mu);
+  free(L);
+  return NULL;
+}
+
+static void game_free(Game *G) {   /* table lock held, refs 0 */
+  pthread_mutex_lock(&G->mu);
+  G->quit = 1;
+  pthread_cond_broadcast(&G->cv);
+  pthread_mutex_unlock(&G->mu);
+  pthread_join(G->thr, NULL);
+  session_free(&G->S);
+  pthread_mutex_destroy(&G->mu);
+  pthread_cond_destroy(&G->cv);
+  G->used = 0;
+}
+
+/* a new game slot for a session already made; NULL when every slot is busy */
+static Game *game_add(Session *S) {
+  pthread_mutex_lock(&table_mu);
+  Game *slot = NULL;
+  for (int i = 0; i < MAX_GAMES && !slot; i++)
+    if (!games[i].used) slot = &games[i];
+  if (!slot) {              /* the least recently used game nobody is reading */
+    for (int i = 0; i < MAX_GAMES; i++)
+      if (games[i].refs == 0 && (!slot || games[i].last_used < slot->last_used)) slot = &games[i];
+    if (slot) game_free(slot);
+  }
+  if (!slot) {
+    pthread_mutex_unlock(&table_mu);
+    return NULL;
+  }
+  memset(slot, 0, sizeof *slot);
+  uint64_t r[2] = {0, 0};
+  if (getrandom(r, sizeof r, 0) != (ssize_t)sizeof r) r[0] = (uint64_t)time(NULL) ^ (uint64_t)(uintptr_t)slot;
+  snprintf(slot->id, sizeof slot->id, "%016" PRIx64, r[0] ^ (r[1] << 1));
+  slot->used = 1;
+  slot->refs = 1;
+  slot->last_used = now_sec();
+  slot->S = *S;
+  pthread_mutex_init(&slot->mu, NULL);
+  pthread_cond_init(&slot->cv, NULL);
+  pthread_create(&slot->thr, NULL, ai_thread, slot);
+  pthread_mutex_unlock(&table_mu);
+  return slot;
+}
+
+static Game *game_get(const char *id) {
+  pthread_mutex_lock(&table_mu);
+  Game *g = NULL;
+  for (int i = 0; i < MAX_GAMES; i++)
+    if (games[i].used && !games[i].gone && !strcmp(games[i].id, id)) {
+      g = &games[i];
+      g->refs++;
+      g->last_used = now_sec();
+      break;
+    }
+  pthread_mutex_unlock(&table_mu);
+  return g;
+}
+
+static void game_put(Game *g) {
+  pthread_mutex_lock(&table_mu);
+  if (--g->refs == 0 && g->gone) game_free(g);
+  pthread_mutex_unlock(&table_mu);
+}
+
+/* ---------------------------------------------------------------- responses */
+typedef struct {
+  char *body;
+  size_t len;
+  int too_big;
+} Req;
+
+static enum MHD_Result send_text(struct MHD_Connection *c, unsigned code, const char *type, char *text,
+                                 size_t len) {
+  struct MHD_Response *r = MHD_create_response_from_buffer(len, text, MHD_RESPMEM_MUST_FREE);
+  MHD_add_response_header(r, "Content-Type", type);
+  MHD_add_response_header(r, "Cache-Control", "no-store");
+  MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
+  enum MHD_Result ret = MHD_queue_response(c, code, r);
+  MHD_destroy_response(r);
+  return ret;
+}
+
+static enum MHD_Result send_json(struct MHD_Connection *c, unsigned code, cJSON *o) {
+  char *t = cJSON_PrintUnformatted(o);
+  cJSON_Delete(o);
+  if (!t) t = strdup("{\"error\":\"out of memory\"}");
+  return send_text(c, code, "application/json", t, strlen(t));
+}
+
+static enum MHD_Result send_err(struct MHD_Connection *c, unsigned code, const char *msg) {
+  cJSON *o = cJSON_CreateObject();
+  char one[300];
+  snprintf(one, sizeof one, "%s", msg);
+  for (char *p = one; *p; p++)
+    if (*p == '\n' || *p == '\r') *p = ' ';
+  cJSON_AddStringToObject(o, "error", one);
+  return send_json(c, code, o);
+}
+
+/* ---------------------------------------------------------------- static files */
+static const struct { const char *name, *type; } FILES[] = {
+    {"index.html", "text/html; charset=utf-8"},
+    {"app.js", "text/javascript; charset=utf-8"},
+    {"style.css", "text/css; charset=utf-8"},
+    {"favicon.svg", "image/svg+xml"},
+};
+
+static enum MHD_Result serve_file(struct MHD_Connection *c, const char *url) {
+  const char *name = url[1] ? url + 1 : "index.html";
+  for (size_t i = 0; i < sizeof FILES / sizeof FILES[0]; i++) {
+    if (strcmp(name, FILES[i].name)) continue;
+    char path[4400];
+    snprintf(path, sizeof path, "%s/%s", web_dir, FILES[i].name);
+    FILE *f = fopen(path, "rb");
+    if (!f) return send_err(c, 404, "file missing from the web folder");
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *buf = malloc(n > 0 ? (size_t)n : 1);
+    size_t got = n > 0 ? fread(buf, 1, (size_t)n, f) : 0;
+    fclose(f);
+    return send_text(c, 200, FILES[i].type, buf, got);
+  }
+  return send_err(c, 404, "no such page");
+}
+
+/* ---------------------------------------------------------------- API helpers */
+static const char *jstr(const cJSON *o, const char *k, const char *def) {
+  const cJSON *x = cJSON_GetObjectItemCaseSensitive(o, k);
+  return cJSON_IsString(x) ? x->valuestring : def;
+}
+
+static int name_ok(const char *n) {
+  size_t k = strlen(n);
+  if (k < 1 || k > 40) return 0;
+  for (const char *p = n; *p; p++)
+    if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_' || *p == '-'))
+      return 0;
+  return 1;
+}
+
+static int word_ok(const char *n, size_t max) {   /* scenario, level, variants */
+  size_t k = strlen(n);
+  if (k < 1 || k > max) return 0;
+  for (const char *p = n; *p; p++)
+    if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '-' || *p == ',' || *p == ':' || *p == '*' || *p == '=' || *p == '.'))
+      return 0;
+  return 1;
+}
+
+static int side_of(const char *s) {
+  if (!strcmp(s, "french")) return FRENCH;
+  if (!strcmp(s, "allied")) return ALLIED;
+  return -1;
+}
+
+static int level_ok(const char *l) {
+  static const char *OK[] = {"easy", "normal", "hard", "expert", "heuristic", "random"};
+  for (size_t i = 0; i < sizeof OK / sizeof OK[0]; i++)
+    if (!strcmp(l, OK[i])) return 1;
+  return 0;
+}
+
+static cJSON *game_view(Game *G, int since) {   /* game lock held */
+  cJSON *v = session_view(&G->S, since);
+  cJSON_AddStringToObject(v, "id", G->id);
+  cJSON_AddBoolToObject(v, "thinking", !gs_over(&G->S.s) && gs_decider(&G->S.s) != G->S.human);
+  return v;
+}
+
+static enum MHD_Result new_game_reply(struct MHD_Connection *c, Session *S) {
+  Game *G = game_add(S);
+  if (!G) {
+    session_free(S);
+    return send_err(c, 503, "too many games in progress");
+  }
+  pthread_mutex_lock(&G->mu);
+  cJSON *v = game_view(G, 0);
+  pthread_cond_broadcast(&G->cv);
+  pthread_mutex_unlock(&G->mu);
+  game_put(G);
+  return send_json(c, 201, v);
+}
+
+static enum MHD_Result api_new(struct MHD_Connection *c, const cJSON *b) {
+  const char *side = jstr(b, "side", "french"), *level = jstr(b, "level", "normal");
+  const char *scen = jstr(b, "scenario", "short"), *vars = jstr(b, "variants", "base");
+  const cJSON *sd = cJSON_GetObjectItemCaseSensitive(b, "seed");
+  uint64_t seed = 1;
+  if (cJSON_IsNumber(sd) && sd->valuedouble >= 0 && sd->valuedouble < 9e15) seed = (uint64_t)sd->valuedouble;
+  else if (cJSON_IsString(sd) && opt_u64("serve", "seed", sd->valuestring, &seed)) return send_err(c, 400, "seed: not a number");
+  else if (!sd || cJSON_IsNull(sd)) {
+    if (getrandom(&seed, sizeof seed, 0) != (ssize_t)sizeof seed) seed = (uint64_t)time(NULL);
+    seed %= 1000000000u;
+  } else if (!cJSON_IsNumber(sd) && !cJSON_IsString(sd)) return send_err(c, 400, "seed: not a number");
+  if (side_of(side) < 0) return send_err(c, 400, "side: french or allied");
+  if (!level_ok(level)) return send_err(c, 400, "level: easy, normal, hard, expert, heuristic or random");
+  if (strcmp(scen, "short") && strcmp(scen, "long")) return send_err(c, 400, "scenario: short or long");
+  if (!word_ok(vars, 60)) return send_err(c, 400, "variants: names separated by commas");
+  Session S;
+  char err[1024];
+  if (session_new(&S, scen, vars, seed, side_of(side), level, err, sizeof err)) return send_err(c, 400, err);
+  return new_game_reply(c, &S);
+}
+
+static enum MHD_Result api_load(struct MHD_Connection *c, const cJSON *b) {
+  const char *name = jstr(b, "name", ""), *side = jstr(b, "side", "french"), *level = jstr(b, "level", "normal");
+  if (!name_ok(name)) return send_err(c, 400, "name: 1 to 40 letters, digits, '-' or '_'");
+  if (side_of(side) < 0) return send_err(c, 400, "side: french or allied");
+  if (!level_ok(level)) return send_err(c, 400, "level: easy, normal, hard, expert, heuristic or random");
+  char path[4400];
+  snprintf(path, sizeof path, "%s/%s.json", saves_dir, name);
+  struct stat st;
+  if (stat(path, &st) != 0) return send_err(c, 404, "no saved game by that name");
+  if (st.st_size > 4 << 20) return send_err(c, 400, "saved game too large");
+  Session S;
+  char err[1024];
+  if (session_load(&S, path, side_of(side), level, err, sizeof err)) {
+    /* the message names the file inside the saves folder only */
+    char msg[1200];
+    const char *p = strstr(err, path) == err ? err + strlen(saves_dir) + 1 : err;
+    snprintf(msg, sizeof msg, "cannot load: %s", p);
+    return send_err(c, 400, msg);
+  }
+  return new_game_reply(c, &S);
+}
+
+static enum MHD_Result api_saves(struct MHD_Connection *c) {
+  cJSON *o = cJSON_CreateObject(), *a = cJSON_AddArrayToObject(o, "saves");
+  DIR *d = opendir(saves_dir);
+  if (d) {
+    struct dirent *e;
+    while ((e = readdir(d))) {
+      size_t n = strlen(e->d_name);
+      if (n < 6 || strcmp(e->d_name + n - 5, ".json")) continue;
+      char nm[64];
+      if (n - 5 >= sizeof nm) continue;
+      memcpy(nm, e->d_name, n - 5);
+      nm[n - 5] = 0;
+      if (name_ok(nm)) cJSON_AddItemToArray(a, cJSON_CreateString(nm));
+    }
+    closedir(d);
+  }
+  return send_json(c, 200, o);
+}
+
+static int parse_sq(const char *t) {
+  if (!t || t[0] < 'A' || t[0] >= 'A' + MAP_W) return -1;
+  char *end;
+  long r = strtol(t + 1, &end, 10);
+  if (*end || r < 1 || r > MAP_H) return -1;
+  return (int)(r - 1) * MAP_W + (t[0] - 'A');
+}
+
+/* POST /api/games/ID/play: {"action": notation} | {"index": i} | {"move": {unit, to, facing}};
+ * optional "at": the number of actions the client saw (409 when the game has moved on) */
+static enum MHD_Result api_play(struct MHD_Connection *c, Game *G, const cJSON *b) {
+  Session *S = &G->S;
+  const cJSON *at = cJSON_GetObjectItemCaseSensitive(b, "at");
+  if (at && (!cJSON_IsNumber(at) || (int)at->valuedouble != S->g.n)) return send_err(c, 409, "the game has moved on; reload it");
+  if (gs_over(&S->s)) return send_err(c, 409, "the game is over");
+  if (!session_humans_turn(S)) return send_err(c, 409, "not your decision now: the computer is thinking");
+  const cJSON *act = cJSON_GetObjectItemCaseSensitive(b, "action");
+  const cJSON *idx = cJSON_GetObjectItemCaseSensitive(b, "index");
+  const cJSON *mv = cJSON_GetObjectItemCaseSensitive(b, "move");
+  char err[300];
+  int first_log = S->nlog;
+  if (cJSON_IsString(act)) {
+    Action a;
+    if (strlen(act->valuestring) > 150) return send_err(c, 400, "action: too long");
+    if (action_parse(S->sc, &S->s, act->valuestring, &a, err, sizeof err)) return send_err(c, 400, err);
+    session_apply(S, a, 1);
+  } else if (cJSON_IsNumber(idx)) {
+    ActList *L = malloc(sizeof *L);
+    if (!L) abort();
+    gs_legal(S->sc, &S->s, L);
+    double k = idx->valuedouble;
+    if (!(k >= 0 && k < L->n)) {
+      free(L);
+      return send_err(c, 400, "index: not a legal action number");
+    }
+    session_apply(S, L->a[(int)k], 1);
+    free(L);
+  } else if (cJSON_IsObject(mv)) {
+    int u = scen_unit(S->sc, jstr(mv, "unit", ""));
+    int sq = parse_sq(jstr(mv, "to", ""));
+    const char *f = jstr(mv, "facing", "");
+    const char *fp = strlen(f) == 1 ? strchr("NESW", f[0]) : NULL;
+    if (u < 0 || sq < 0 || !fp) return send_err(c, 400, "move: unit, to (a square) and facing (N E S W)");
+    if (session_move_to(S, u, sq, (int)(fp - "NESW"), err, sizeof err)) return send_err(c, 400, err);
+  } else {
+    return send_err(c, 400, "give 'action' (notation), 'index' or 'move'");
+  }
+  pthread_cond_broadcast(&G->cv);
+  return send_json(c, 200, game_view(G, first_log));
+}
+
+static enum MHD_Result api_hint(struct MHD_Connection *c, Game *G, const cJSON *b) {
+  Session *S = &G->S;
+  if (!session_humans_turn(S)) return send_err(c, 409, "no decision of yours to hint at");
+  const char *level = jstr(b, "level", !strcmp(S->level, "easy") || !strcmp(S->level, "random") ||
+                                               !strcmp(S->level, "heuristic") ? "normal" : S->level);
+  if (!level_ok(level)) return send_err(c, 400, "level: easy, normal, hard, expert, heuristic or random");
+  char spec[96], err[256];
+  cli_level_spec(level, spec, sizeof spec);
+  Player *p = player_new(S->sc, spec, S->seed * 31u + (uint64_t)S->g.n, err, sizeof err);
+  if (!p) return send_err(c, 500, err);
+  State s = S->s;
+  int n_at = S->g.n;
+  pthread_mutex_unlock(&G->mu);            /* think without holding the game */
+  Candidate cand[6];
+  int n = player_analyze(p, &s, cand, 6);
+  player_free(p);
+  pthread_mutex_lock(&G->mu);
+  if (S->g.n != n_at) return send_err(c, 409, "the game has moved on");
+  cJSON *o = cJSON_CreateObject(), *a = cJSON_AddArrayToObject(o, "candidates");
+  for (int i = 0; i < n; i++) {
+    cJSON *x = action_json(S->sc, &s, cand[i].a);
+    cJSON_AddNumberToObject(x, "share", cand[i].share);
+    cJSON_AddNumberToObject(x, "winrate", cand[i].winrate);
+    cJSON_AddNumberToObject(x, "visits", cand[i].visits);
+    cJSON_AddItemToArray(a, x);
+  }
+  cJSON_AddStringToObject(o, "level", level);
+  return send_json(c, 200, o);
+}
+
+static enum MHD_Result api_game(struct MHD_Connection *c, const char *method, const char *rest,
+                                const cJSON *b) {
+  char id[24];
+  size_t k = strcspn(rest, "/");
+  if (k == 0 || k >= sizeof id) return send_err(c, 404, "no such game");
+  memcpy(id, rest, k);
+  id[k] = 0;
+  const char *op = rest[k] == '/' ? rest + k + 1 : "";
+  Game *G = game_get(id);
+  if (!G) return send_err(c, 404, "no such game (the server may have restarted)");
+  enum MHD_Result ret;
+  pthread_mutex_lock(&G->mu);
+  Session *S = &G->S;
+  int get = !strcmp(method, "GET"), post = !strcmp(method, "POST");
+  if (!*op && get) {
+    const char *sn = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "since");
+    int since = sn ? atoi(sn) : 0;
+    ret = send_json(c, 200, game_view(G, since < 0 ? 0 : since));
+  } else if (!*op && !strcmp(method, "DELETE")) {
+    pthread_mutex_unlock(&G->mu);
+    pthread_mutex_lock(&table_mu);
+    G->gone = 1;
+    pthread_mutex_unlock(&table_mu);
+    game_put(G);
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddBoolToObject(o, "deleted", 1);
+    return send_json(c, 200, o);
+  } else if (!strcmp(op, "scenario") && get) {
+    ret = send_json(c, 200, scen_json(S->sc));
+  } else if (!strcmp(op, "reach") && get) {
+    const char *un = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "unit");
+    int u = un ? scen_unit(S->sc, un) : -1;
+    if (u < 0) ret = send_err(c, 400, "reach: unit=NAME of a unit");
+    else if (!session_humans_turn(S) || S->s.phase != PH_MOVE || unit_side(S->sc, u) != S->human)
+      ret = send_err(c, 409, "that unit has no movement now");
+    else ret = send_json(c, 200, reach_json(S->sc, &S->s, u));
+  } else if (!strcmp(op, "play") && post) {
+    ret = api_play(c, G, b);
+  } else if (!strcmp(op, "undo") && post) {
+    if (G->thinking) ret = send_err(c, 409, "the computer is thinking; undo when it is your decision");
+    else if (session_undo(S) < 0) ret = send_err(c, 409, "nothing to undo: a card was revealed, chance was drawn or the computer has acted since your last decision");
+    else ret = send_json(c, 200, game_view(G, 0));
+  } else if (!strcmp(op, "hint") && post) {
+    ret = api_hint(c, G, b);
+  } else if (!strcmp(op, "save") && post) {
+    const char *name = jstr(b, "name", "");
+    char path[4400], err[512];
+    if (!name_ok(name)) ret = send_err(c, 400, "name: 1 to 40 letters, digits, '-' or '_'");
+    else {
+      snprintf(path, sizeof path, "%s/%s.json", saves_dir, name);
+      mkdir(saves_dir, 0755);
+      if (session_save(S, path, err, sizeof err)) ret = send_err(c, 500, "could not write the save");
+      else {
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "saved", name);
+        ret = send_json(c, 200, o);
+      }
+    }
+  } else if (!strcmp(op, "log") && get) {
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddItemToObject(o, "log", log_json(S, 0));
+    ret = send_json(c, 200, o);
+  } else {
+    ret = send_err(c, get || post ? 404 : 405, "no such request");
+  }
+  pthread_mutex_unlock(&G->mu);
+  game_put(G);
+  return ret;
+}
+
+static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *url, const char *method,
+                               const char *version, const char *upload, size_t *upload_size, void **con_cls) {
+  Req *r = *con_cls;
+  if (!r) {
+    r = calloc(1, sizeof *r);
+    if (!r) return MHD_NO;
+    *con_cls = r;
+    return MHD_YES;
+  }
+  if (*upload_size) {
+    if (r->len + *upload_size > MAX_BODY) r->too_big = 1;
+    else {
+      char *nb = realloc(r->body, r->len + *upload_size + 1);
+      if (!nb) return MHD_NO;
+      r->body = nb;
+      memcpy(r->body + r->len, upload, *upload_size);
+      r->len += *upload_size;
+      r->body[r->len] = 0;
+    }
+    *upload_size = 0;
+    return MHD_YES;
+  }
+  if (r->too_big) return send_err(c, 413, "request body too large");
+  int get = !strcmp(method, "GET") || !strcmp(method, "HEAD");
+  if (strncmp(url, "/api/", 5)) {
+    if (!get) return send_err(c, 405, "method not allowed");
+    return serve_file(c, url);
+  }
+  cJSON *b = NULL;
+  if (!get && r->len) {
+    b = cJSON_ParseWithLength(r->body, r->len);
+    if (!b || !cJSON_IsObject(b)) {
+      cJSON_Delete(b);
+      return send_err(c, 400, "the body must be a JSON object");
+    }
+  }
+  if (!b) b = cJSON_CreateObject();
+  const char *api = url + 5;
+  enum MHD_Result ret;
+  if (!strcmp(api, "games") && !strcmp(method, "POST")) ret = api_new(c, b);
+  else if (!strcmp(api, "load") && !strcmp(method, "POST")) ret = api_load(c, b);
+  else if (!strcmp(api, "saves") && get) ret = api_saves(c);
+  else if (!strncmp(api, "games/", 6)) ret = api_game(c, method, api + 6, b);
+  else ret = send_err(c, 404, "no such request");
+  cJSON_Delete(b);
+  return ret;
+}
+
+static void completed(void *cls, struct MHD_Connection *c, void **con_cls, enum MHD_RequestTerminationCode t) {
+  Req *r = *con_cls;
+  if (r) {
+    free(r->body);
+    free(r);
+    *con_cls = NULL;
+  }
+}
+
+static void on_signal(int sig) { stop_flag = 1; }
+
+static void find_web_dir(void) {
+  const char *env = getenv("WATERLOO_WEB");
+  if (env && *env) {
+    snprintf(web_dir, sizeof web_dir, "%s", env);
+    return;
+  }
+  if (access("web/index.html", R_OK) == 0) {
+    snprintf(web_dir, sizeof web_dir, "web");
+    return;
+  }
+  char exe[4096];
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (n > 0) {
+    exe[n] = 0;
+    char *slash = strrchr(exe, '/');
+    if (slash) {
+      *slash = 0;
+      snprintf(web_dir, sizeof web_dir, "%s/web", exe);
+      return;
+    }
+  }
+  snprintf(web_dir, sizeof web_dir, "web");
+}
+
+int cmd_serve(int argc, char **argv) {
+  if (opt_has(argc, argv, "--help")) {
+    printf("usage: waterloo serve [--port 8815] [--host 127.0.0.1] [--saves DIR]\n"
+           "Serves the board in a web browser: open the address it prints and play against the\n"
+           "computer.  Loopback only unless --host says otherwise.  Saved games go to DIR/NAME.json\n"
+           "(default ./saves).  The page comes from web/ (or $WATERLOO_WEB); the JSON API is in\n"
+           "docs/API.md.  Stop it with Ctrl-C.\n");
+    return 0;
+  }
+  if (opt_check(argc, argv, "serve", "--port --host --saves")) return 2;
+  uint64_t port;
+  if (opt_u64("serve", "--port", opt_get(argc, argv, "--port", "8815"), &port)) return 2;
+  if (port > 65535) {
+    fprintf(stderr, "waterloo serve: --port is 0..65535, not %" PRIu64 "\n", port);
+    return 2;
+  }
+  const char *host = opt_get(argc, argv, "--host", "127.0.0.1");
+  if (!strcmp(host, "localhost")) host = "127.0.0.1";
+  struct sockaddr_in addr;
+  memset(&addr, 0, sizeof addr);
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons((uint16_t)port);
+  if (inet_pton(AF_INET, host, &addr.sin_addr) != 1) {
+    fprintf(stderr, "waterloo serve: --host '%s' is not an IPv4 address\n", host);
+    return 2;
+  }
+  snprintf(saves_dir, sizeof saves_dir, "%s", opt_get(argc, argv, "--saves", "saves"));
+  find_web_dir();
+  char idx[4400];
+  snprintf(idx, sizeof idx, "%s/index.html", web_dir);
+  if (access(idx, R_OK) != 0) {
+    fprintf(stderr, "waterloo serve: %s: not found (run from the project folder or set WATERLOO_WEB)\n", idx);
+    return 2;
+  }
+  Scen *probe = malloc(sizeof *probe);
+  if (cli_scen(probe, "short", "base")) return 2;
+  free(probe);
+  signal(SIGPIPE, SIG_IGN);
+  struct MHD_Daemon *d = MHD_start_daemon(
+      MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION, (uint16_t)port, NULL, NULL, handler,
+      NULL, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr, MHD_OPTION_NOTIFY_COMPLETED, completed, NULL,
+      MHD_OPTION_CONNECTION_LIMIT, (unsigned)64, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)60,
+      MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(64 * 1024), MHD_OPTION_END);
+  if (!d) {
+    fprintf(stderr, "waterloo serve: cannot listen on %s:%" PRIu64 " (%s)\n", host, port, strerror(errno));
+    return 1;
+  }
+  const union MHD_DaemonInfo *info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
+  unsigned bound = info ? info->port : (unsigned)port;
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_signal;
+  sigaction(SIGINT, &sa, NULL);
+  sigaction(SIGTERM, &sa, NULL);
+  printf("waterloo serve: open http://%s:%u/ in a browser (Ctrl-C stops)\n", host, bound);
+  fflush(stdout);
+  while (!stop_flag) pause();
+  MHD_stop_daemon(d);
+  pthread_mutex_lock(&table_mu);
+  for (int i = 0; i < MAX_GAMES; i++)
+    if (games[i].used) game_free(&games[i]);
+  pthread_mutex_unlock(&table_mu);
+  printf("waterloo serve: stopped\n");
+  return 0;
+}

@@ -1,0 +1,716 @@
+/* A human-vs-computer game and its JSON forms (see session.h and docs/API.md). */
+#include "session.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const char *VNAMES[V_COUNT] = {"Mont St. Jean", "Hougoumont", "La Haye Sainte",
+                                      "Frischermont", "Plancenoit", "Plancenoit", "Plancenoit"};
+static const char *KIND[A_COUNT] = {
+    "none",   "end",     "play_move", "artillery", "charge", "force_charge", "rally",
+    "restore", "health", "step",      "turn",      "leader", "enter",        "done",
+    "declare", "noattack", "battle_card", "battle_done", "nofire", "reduce", "retreat",
+    "castle_point", "advance", "lose", "evade", "noevade", "place", "bid", "rally_done"};
+static const char *PURPOSE[3] = {"points", "command", "elite"};
+
+/* ---------------------------------------------------------------- the session */
+static Player *make_ai(Session *S, char *err, size_t len) {
+  char spec[96];
+  cli_level_spec(S->level, spec, sizeof spec);
+  return player_new(S->sc, spec, S->seed * 7919u + 1, err, len);
+}
+
+int session_new(Session *S, const char *scenario, const char *variants, uint64_t seed, int human,
+                const char *level, char *err, size_t len) {
+  memset(S, 0, sizeof *S);
+  S->sc = malloc(sizeof *S->sc);
+  if (!S->sc) abort();
+  if (scen_load(S->sc, scen_default_dir(), scenario, variants && *variants ? variants : "base", err,
+                len)) {
+    for (char *p = err; *p; p++)
+      if (*p == '\n') *p = ';';
+    free(S->sc);
+    S->sc = NULL;
+    return -1;
+  }
+  S->human = human;
+  S->seed = seed;
+  snprintf(S->level, sizeof S->level, "%s", level && *level ? level : "normal");
+  gamerec_init(&S->g, S->sc->scen_name, S->sc->variant_names, seed, 0);
+  gs_init(S->sc, &S->s, seed, 0);
+  if (!(S->ai = make_ai(S, err, len))) {
+    session_free(S);
+    return -1;
+  }
+  return 0;
+}
+
+int session_load(Session *S, const char *path, int human, const char *level, char *err, size_t len) {
+  memset(S, 0, sizeof *S);
+  S->sc = malloc(sizeof *S->sc);
+  if (!S->sc) abort();
+  if (game_load(S->sc, scen_default_dir(), path, &S->g, &S->s, err, len)) {
+    free(S->sc);
+    S->sc = NULL;
+    return -1;
+  }
+  S->human = human;
+  S->seed = S->g.seed;
+  S->barrier = S->g.n;
+  snprintf(S->level, sizeof S->level, "%s", level && *level ? level : "normal");
+  if (!(S->ai = make_ai(S, err, len))) {
+    session_free(S);
+    return -1;
+  }
+  /* the log of a loaded game: its actions as the human may see them */
+  GameRec g = S->g;
+  State t;
+  gamerec_position(S->sc, &g, 0, &t);
+  S->g.n = 0;
+  S->g.acts = NULL;
+  S->g.cap = 0;
+  S->s = t;
+  for (int i = 0; i < g.n; i++) session_apply(S, g.acts[i], t.decider == human);
+  free(g.acts);
+  S->barrier = S->g.n;
+  return 0;
+}
+
+int session_save(const Session *S, const char *path, char *err, size_t len) {
+  return game_save(S->sc, &S->g, &S->s, path, err, len);
+}
+
+void session_free(Session *S) {
+  if (S->ai) player_free(S->ai);
+  gamerec_free(&S->g);
+  free(S->log);
+  free(S->sc);
+  memset(S, 0, sizeof *S);
+}
+
+static void cards_text(const Scen *sc, uint64_t m, uint64_t cmd, uint64_t elite, char *buf,
+                       size_t len) {
+  size_t n = 0;
+  buf[0] = 0;
+  if (!m) snprintf(buf, len, "none");
+  for (; m; m &= m - 1) {
+    int c = __builtin_ctzll(m);
+    const CardDef *d = &sc->card[c];
+    if ((cmd >> c) & 1)
+      n += (size_t)snprintf(buf + n, n < len ? len - n : 0, "%s%s \"%s\" (command +%d/+%d)",
+                            n ? ", " : "", d->id, d->name, d->cmd_att, d->cmd_def);
+    else if ((elite >> c) & 1)
+      n += (size_t)snprintf(buf + n, n < len ? len - n : 0, "%s%s \"%s\" (elite)", n ? ", " : "",
+                            d->id, d->name);
+    else
+      n += (size_t)snprintf(buf + n, n < len ? len - n : 0, "%s%s \"%s\" (%d BP)", n ? ", " : "",
+                            d->id, d->name, d->bp);
+  }
+}
+
+void session_apply(Session *S, Action a, int by_human) {
+  const Scen *sc = S->sc;
+  State before = S->s;
+  LogEntry e;
+  memset(&e, 0, sizeof e);
+  e.index = S->g.n;
+  e.turn = before.turn;
+  e.phase = before.phase;
+  e.side = before.decider;
+  e.by_human = by_human;
+  if (gs_action_public(sc, &before, a, S->human)) action_format(sc, &before, a, e.text, sizeof e.text);
+  else snprintf(e.text, sizeof e.text, "(a secret choice)");
+  gs_apply(sc, &S->s, a);
+  gamerec_push(&S->g, a);
+  const State *after = &S->s;
+  /* undo stays within the human's own decisions: never past the computer's action, a random
+   * event, a new turn or a card of the other side seen */
+  if (before.decider != S->human || memcmp(&before.rng, &after->rng, sizeof before.rng) ||
+      before.turn != after->turn || (after->seen & ~before.seen & side_cards_mask(sc, !S->human)))
+    S->barrier = S->g.n;
+  size_t n = 0;
+  char buf[512];
+#define ADD(...) (n += (size_t)snprintf(e.events + n, n < sizeof e.events ? sizeof e.events - n : 0, __VA_ARGS__))
+  uint64_t rev = before.pend & after->seen & ~before.seen;
+  if (before.phase == PH_BID && after->phase != PH_BID) {
+    for (int side = 0; side < 2; side++) {
+      int c = before.bid_card[side];
+      if (side == before.decider) c = a.t == A_BID ? a.a : c;
+      if (c != CARD_NONE && c < sc->ncards)
+        ADD("%s bid %s \"%s\" (MP %d); ", side_name(side), sc->card[c].id, sc->card[c].name, sc->card[c].mp);
+      else ADD("%s bid no card; ", side_name(side));
+    }
+    ADD("the %s go first; ", side_name(after->first));
+  }
+  int card_phase = before.phase == PH_B_ATTCARDS || before.phase == PH_B_DEFCARDS;
+  int still = after->phase == PH_B_ATTCARDS || after->phase == PH_B_DEFCARDS;
+  if (card_phase && !still && before.bdef_unit != UNIT_NONE) {
+    BattleRec *b = &S->battle;
+    memset(b, 0, sizeof *b);
+    b->valid = 1;
+    b->index = e.index;
+    b->att_side = before.batt_side;
+    b->kind = before.bkind;
+    b->def_unit = before.bdef_unit;
+    b->def_sq = before.bdef_sq;
+    int mask = 0;
+    for (int k = 0; k < 4; k++) {
+      b->att[k] = before.batt[k] == UNIT_NONE ? -1 : before.batt[k];
+      mask |= before.batt[k] != UNIT_NONE ? 1 << k : 0;
+    }
+    battle_base_totals(sc, &before, before.bdef_sq, mask, &b->base_att, &b->base_def);
+    b->cards_att = rev & side_cards_mask(sc, before.batt_side);
+    b->cards_def = rev & side_cards_mask(sc, !before.batt_side);
+    b->cmd = before.pend_cmd & rev;
+    b->elite = before.pend_elite & rev;
+    b->total_att = after->last_att;
+    b->total_def = after->last_def;
+    snprintf(b->outcome, sizeof b->outcome, "%s",
+             after->last_att > 2 * after->last_def ? "attacker wins by more than double"
+             : after->last_att > after->last_def   ? "attacker wins"
+             : after->last_def > 2 * after->last_att ? "defender wins by more than double"
+                                                     : "defender holds");
+    cards_text(sc, b->cards_att, b->cmd, b->elite, buf, sizeof buf);
+    ADD("cards revealed: attacker (%s) %s; ", side_name(b->att_side), buf);
+    cards_text(sc, b->cards_def, b->cmd, b->elite, buf, sizeof buf);
+    ADD("defender (%s) %s; before cards %d against %d; ", side_name(!b->att_side), buf, b->base_att,
+        b->base_def);
+  }
+  if (a.t == A_HEALTH) {
+    uint64_t disc = after->discard & ~before.discard & sc->army_cards[ARMY_FR] & ~after->seen;
+    if (S->human == FRENCH) {
+      cards_text(sc, disc, 0, 0, buf, sizeof buf);
+      ADD("Napoleon's health: the French discard %s; ", buf);
+    } else {
+      ADD("Napoleon's health: the French discard %d card%s at random, unseen; ", __builtin_popcountll(disc),
+          __builtin_popcountll(disc) == 1 ? "" : "s");
+    }
+  }
+  if (gs_event_text(sc, &before, after, buf, sizeof buf)) ADD("%s; ", buf);
+  if (after->turn != before.turn && !gs_over(after)) ADD("turn %d begins; ", after->turn);
+  if (gs_over(after)) {
+    gs_describe(sc, after, buf, sizeof buf);
+    ADD("%s; ", buf);
+  }
+#undef ADD
+  size_t k = strlen(e.events);
+  if (k >= 2) e.events[k - 2] = 0;
+  if (S->nlog == S->caplog) {
+    S->caplog = S->caplog ? 2 * S->caplog : 64;
+    S->log = realloc(S->log, (size_t)S->caplog * sizeof *S->log);
+    if (!S->log) abort();
+  }
+  S->log[S->nlog++] = e;
+}
+
+int session_undo(Session *S) {
+  State t;
+  gamerec_position(S->sc, &S->g, S->barrier, &t);
+  int target = -1;
+  State at;
+  for (int k = S->barrier; k < S->g.n; k++) {
+    if (gs_decider(&t) == S->human) target = k, at = t;
+    gs_apply(S->sc, &t, S->g.acts[k]);
+  }
+  if (target < 0) return -1;
+  S->g.n = target;
+  S->s = at;
+  while (S->nlog > 0 && S->log[S->nlog - 1].index >= target) S->nlog--;
+  if (S->battle.valid && S->battle.index >= target) S->battle.valid = 0;
+  return target;
+}
+
+int session_move_to(Session *S, int u, int sq, int f, char *err, size_t len) {
+  if (!session_humans_turn(S) || S->s.phase != PH_MOVE) {
+    snprintf(err, len, "no movement card is being played by you now");
+    return -1;
+  }
+  if (u < 0 || u >= S->sc->nunits || sq < 0 || sq >= NSQ || f < 0 || f > 3) {
+    snprintf(err, len, "bad unit, square or facing");
+    return -1;
+  }
+  Reach *r = malloc(sizeof *r);
+  if (!r) abort();
+  gs_reach(S->sc, &S->s, u, r);
+  int n = r->npath[sq][f];
+  if (r->cost[sq][f] == 255 || n == 0 || n > REACH_PATH) {
+    free(r);
+    snprintf(err, len, "%s cannot reach that square and facing now", S->sc->unit[u].name);
+    return -1;
+  }
+  for (int i = 0; i < n; i++) {
+    Action a = r->path[sq][f][i];
+    if (!session_humans_turn(S) || !gs_is_legal(S->sc, &S->s, a)) break;   /* interrupted */
+    session_apply(S, a, 1);
+  }
+  free(r);
+  return 0;
+}
+
+/* ---------------------------------------------------------------- JSON */
+static cJSON *sq_str(int sq) {
+  char b[4];
+  if (sq == SQ_OFF) return cJSON_CreateString("off");
+  if (sq == SQ_DEAD) return cJSON_CreateString("dead");
+  if (sq < 0 || sq >= NSQ) return cJSON_CreateNull();
+  sq_name(sq, b);
+  return cJSON_CreateString(b);
+}
+static const char *dir_str(int d) {
+  static const char *D[] = {"N", "E", "S", "W"};
+  return D[d & 3];
+}
+static cJSON *card_list(const Scen *sc, uint64_t m) {
+  cJSON *a = cJSON_CreateArray();
+  for (; m; m &= m - 1) cJSON_AddItemToArray(a, cJSON_CreateString(sc->card[__builtin_ctzll(m)].id));
+  return a;
+}
+
+cJSON *scen_json(const Scen *sc) {
+  cJSON *o = cJSON_CreateObject();
+  cJSON_AddStringToObject(o, "scenario", sc->scen_name);
+  cJSON_AddStringToObject(o, "variants", sc->variant_names);
+  cJSON_AddNumberToObject(o, "turns", sc->p.turns);
+  cJSON_AddNumberToObject(o, "width", MAP_W);
+  cJSON_AddNumberToObject(o, "height", MAP_H);
+  cJSON_AddNumberToObject(o, "round_limit", sc->p.round_limit);
+  cJSON_AddNumberToObject(o, "max_attackers", sc->p.max_attackers);
+  cJSON_AddBoolToObject(o, "prussians", sc->p.prussians);
+  static const char *TER[] = {"clear", "woods", "village", "castle", "hill"};
+  cJSON *sqs = cJSON_AddArrayToObject(o, "squares");
+  for (int q = 0; q < NSQ; q++) {
+    cJSON *x = cJSON_CreateObject();
+    char b[4];
+    sq_name(q, b);
+    cJSON_AddStringToObject(x, "sq", b);
+    cJSON_AddStringToObject(x, "terrain", TER[sc->terrain[q] % 5]);
+    if (sc->sqname[q][0]) cJSON_AddStringToObject(x, "place", sc->sqname[q]);
+    cJSON_AddItemToArray(sqs, x);
+  }
+  /* each edge once: east and south sides */
+  cJSON *edges = cJSON_AddArrayToObject(o, "edges");
+  static const struct { int bit; const char *name; } EK[] = {
+      {E_RIDGE, "ridge"}, {E_STREAM, "stream"}, {E_BRIDGE, "bridge"}, {E_ROAD, "road"}, {E_POND, "pond"}};
+  for (int q = 0; q < NSQ; q++)
+    for (int d = DIR_E; d <= DIR_S; d++) {
+      int e = sc->edge[q][d], t = sc->nb[q][d];
+      if (!e || t == SQ_NONE) continue;
+      cJSON *x = cJSON_CreateObject();
+      cJSON_AddItemToObject(x, "a", sq_str(q));
+      cJSON_AddItemToObject(x, "b", sq_str(t));
+      cJSON *k = cJSON_AddArrayToObject(x, "kinds");
+      for (int i = 0; i < 5; i++)
+        if (e & EK[i].bit) cJSON_AddItemToArray(k, cJSON_CreateString(EK[i].name));
+      cJSON_AddItemToArray(edges, x);
+    }
+  cJSON *cs = cJSON_AddArrayToObject(o, "castles");
+  for (int c = 0; c < MAX_CASTLES; c++) {
+    cJSON *x = cJSON_CreateObject();
+    cJSON_AddStringToObject(x, "name", VNAMES[c + 1]);
+    cJSON_AddItemToObject(x, "sq", sq_str(sc->castle_sq[c]));
+    cJSON_AddNumberToObject(x, "points", sc->p.cdp[c]);
+    cJSON_AddItemToArray(cs, x);
+  }
+  cJSON *vs = cJSON_AddArrayToObject(o, "victory_squares");
+  for (int v = 0; v < V_COUNT; v++) {
+    if (!((sc->vsq_active >> v) & 1)) continue;
+    cJSON *x = cJSON_CreateObject();
+    cJSON_AddNumberToObject(x, "index", v);
+    cJSON_AddStringToObject(x, "name", VNAMES[v]);
+    cJSON_AddItemToObject(x, "sq", sq_str(sc->vsq[v]));
+    cJSON_AddNumberToObject(x, "vp_french", sc->p.vp_fr[v]);
+    cJSON_AddNumberToObject(x, "vp_allied", sc->p.vp_al[v]);
+    cJSON_AddItemToArray(vs, x);
+  }
+  cJSON *us = cJSON_AddArrayToObject(o, "units");
+  for (int u = 0; u < sc->nunits; u++) {
+    const UnitDef *d = &sc->unit[u];
+    cJSON *x = cJSON_CreateObject();
+    cJSON_AddStringToObject(x, "name", d->name);
+    cJSON_AddStringToObject(x, "longname", d->longname);
+    cJSON_AddStringToObject(x, "army", army_name(d->army));
+    cJSON_AddStringToObject(x, "side", side_name(unit_side(sc, u)));
+    cJSON_AddStringToObject(x, "kind", d->kind == K_CAV ? "cavalry" : "infantry");
+    cJSON_AddBoolToObject(x, "heavy", d->heavy);
+    cJSON_AddBoolToObject(x, "elite", d->elite);
+    cJSON_AddNumberToObject(x, "bp_full", d->bp_full);
+    cJSON_AddNumberToObject(x, "bp_reduced", d->bp_red);
+    if (d->group >= 0 && d->group < sc->ngroups) {
+      cJSON_AddStringToObject(x, "group", sc->group[d->group].name);
+      cJSON_AddNumberToObject(x, "arrives", sc->group[d->group].turn + sc->p.prussian_shift);
+    }
+    cJSON_AddItemToArray(us, x);
+  }
+  cJSON *cd = cJSON_AddArrayToObject(o, "cards");
+  for (int c = 0; c < sc->ncards; c++) {
+    const CardDef *d = &sc->card[c];
+    cJSON *x = cJSON_CreateObject();
+    cJSON_AddStringToObject(x, "id", d->id);
+    cJSON_AddStringToObject(x, "name", d->name);
+    cJSON_AddStringToObject(x, "army", army_name(d->army));
+    cJSON_AddNumberToObject(x, "mp", d->mp);
+    cJSON_AddNumberToObject(x, "bp", d->bp);
+    cJSON_AddStringToObject(x, "action", action_kind_name(d->action));
+    if (d->action == ACT_COMMAND) {
+      cJSON_AddNumberToObject(x, "command_attack", d->cmd_att);
+      cJSON_AddNumberToObject(x, "command_defence", d->cmd_def);
+    }
+    cJSON_AddItemToArray(cd, x);
+  }
+  cJSON *gr = cJSON_AddArrayToObject(o, "groups");
+  for (int g = 0; g < sc->ngroups; g++) {
+    cJSON *x = cJSON_CreateObject();
+    cJSON_AddStringToObject(x, "name", sc->group[g].name);
+    cJSON_AddNumberToObject(x, "turn", sc->group[g].turn + sc->p.prussian_shift);
+    cJSON *en = cJSON_AddArrayToObject(x, "entry");
+    for (int i = 0; i < sc->group[g].nentry; i++) cJSON_AddItemToArray(en, sq_str(sc->group[g].entry[i]));
+    cJSON_AddItemToArray(gr, x);
+  }
+  return o;
+}
+
+cJSON *action_json(const Scen *sc, const State *s, Action a) {
+  cJSON *o = cJSON_CreateObject();
+  char txt[128];
+  action_format(sc, s, a, txt, sizeof txt);
+  cJSON_AddStringToObject(o, "kind", a.t < A_COUNT ? KIND[a.t] : "?");
+  cJSON_AddStringToObject(o, "notation", txt);
+  int u;
+  switch (a.t) {
+  case A_PLAY_MOVE: case A_HEALTH:
+    cJSON_AddStringToObject(o, "card", sc->card[a.a].id);
+    break;
+  case A_ARTY: case A_CHARGE: case A_FORCE: case A_RALLY: case A_RESTORE:
+    if (a.a != CARD_NONE) cJSON_AddStringToObject(o, "card", sc->card[a.a].id);
+    cJSON_AddStringToObject(o, "unit", sc->unit[a.b].name);
+    cJSON_AddItemToObject(o, "square", sq_str(s->usq[a.b]));
+    if (a.t == A_CHARGE || a.t == A_FORCE) cJSON_AddNumberToObject(o, "squares", a.c);
+    break;
+  case A_STEP:
+    cJSON_AddStringToObject(o, "unit", sc->unit[a.a].name);
+    cJSON_AddItemToObject(o, "square", sq_str(s->usq[a.a]));
+    cJSON_AddItemToObject(o, "to", sq_str(sc->nb[s->usq[a.a]][a.b & 3]));
+    cJSON_AddStringToObject(o, "facing", dir_str(a.c));
+    break;
+  case A_TURN:
+    cJSON_AddStringToObject(o, "unit", sc->unit[a.a].name);
+    cJSON_AddItemToObject(o, "square", sq_str(s->usq[a.a]));
+    cJSON_AddStringToObject(o, "facing", dir_str(a.b));
+    break;
+  case A_LEAD: {
+    int l = s->card_army == ARMY_FR ? 0 : 1;
+    cJSON_AddStringToObject(o, "leader", l ? "Wellington" : "Napoleon");
+    cJSON_AddItemToObject(o, "square", sq_str(s->leader[l]));
+    cJSON_AddItemToObject(o, "to", sq_str(s->leader[l] < NSQ ? sc->nb[s->leader[l]][a.b & 3] : -1));
+    break;
+  }
+  case A_ENTER: case A_EVADE:
+    cJSON_AddStringToObject(o, "unit", sc->unit[a.a].name);
+    cJSON_AddItemToObject(o, "square", sq_str(s->usq[a.a]));
+    cJSON_AddItemToObject(o, "to", sq_str(a.b));
+    cJSON_AddStringToObject(o, "facing", dir_str(a.c));
+    break;
+  case A_DECLARE: {
+    cJSON_AddItemToObject(o, "defender_square", sq_str(a.a));
+    u = unit_at(sc, s, a.a);
+    if (u != UNIT_NONE) cJSON_AddStringToObject(o, "defender", sc->unit[u].name);
+    cJSON *at = cJSON_AddArrayToObject(o, "attackers");
+    cJSON *aq = cJSON_AddArrayToObject(o, "attacker_squares");
+    for (int d = 0; d < 4; d++)
+      if (a.b & (1 << d)) {
+        int q = sc->nb[a.a][d];
+        cJSON_AddItemToArray(aq, sq_str(q));
+        int v = q < NSQ ? unit_at(sc, s, q) : UNIT_NONE;
+        if (v != UNIT_NONE) cJSON_AddItemToArray(at, cJSON_CreateString(sc->unit[v].name));
+      }
+    int att, def;
+    battle_base_totals(sc, s, a.a, a.b, &att, &def);
+    cJSON_AddNumberToObject(o, "attack_total", att);
+    cJSON_AddNumberToObject(o, "defence_total", def);
+    break;
+  }
+  case A_BCARD:
+    cJSON_AddStringToObject(o, "card", sc->card[a.a].id);
+    cJSON_AddStringToObject(o, "purpose", PURPOSE[a.b % 3]);
+    break;
+  case A_RETREAT:
+    if (s->bdef_unit != UNIT_NONE) cJSON_AddStringToObject(o, "unit", sc->unit[s->bdef_unit].name);
+    cJSON_AddItemToObject(o, "square", sq_str(s->bdef_sq));
+    cJSON_AddItemToObject(o, "to", sq_str(a.a));
+    cJSON_AddStringToObject(o, "facing", dir_str(a.b));
+    break;
+  case A_ADVANCE: case A_LOSE: {
+    int q = s->bdef_sq < NSQ ? sc->nb[s->bdef_sq][a.a & 3] : -1;
+    u = q >= 0 && q < NSQ ? unit_at(sc, s, q) : UNIT_NONE;
+    if (u != UNIT_NONE) cJSON_AddStringToObject(o, "unit", sc->unit[u].name);
+    cJSON_AddItemToObject(o, "square", sq_str(q));
+    if (a.t == A_ADVANCE) {
+      cJSON_AddItemToObject(o, "to", sq_str(s->bdef_sq));
+      cJSON_AddStringToObject(o, "facing", dir_str(a.b));
+    }
+    break;
+  }
+  case A_PLACE:
+    cJSON_AddItemToObject(o, "to", sq_str(a.a));
+    break;
+  case A_BID:
+    if (a.a != CARD_NONE) cJSON_AddStringToObject(o, "card", sc->card[a.a].id);
+    break;
+  default:
+    break;
+  }
+  return o;
+}
+
+cJSON *legal_json(const Scen *sc, const State *s) {
+  ActList *L = malloc(sizeof *L);
+  if (!L) abort();
+  gs_legal(sc, s, L);
+  cJSON *a = cJSON_CreateArray();
+  for (int i = 0; i < L->n; i++) cJSON_AddItemToArray(a, action_json(sc, s, L->a[i]));
+  free(L);
+  return a;
+}
+
+cJSON *reach_json(const Scen *sc, const State *s, int u) {
+  Reach *r = malloc(sizeof *r);
+  if (!r) abort();
+  gs_reach(sc, s, u, r);
+  cJSON *o = cJSON_CreateObject();
+  cJSON_AddStringToObject(o, "unit", sc->unit[u].name);
+  cJSON_AddNumberToObject(o, "mp", s->mp);
+  cJSON *arr = cJSON_AddArrayToObject(o, "squares");
+  for (int q = 0; q < NSQ; q++) {
+    int any = 0;
+    for (int f = 0; f < 4; f++) any |= r->cost[q][f] != 255;
+    if (!any) continue;
+    cJSON *x = cJSON_CreateObject();
+    cJSON_AddItemToObject(x, "sq", sq_str(q));
+    cJSON *fc = cJSON_AddObjectToObject(x, "facings");
+    int best = 255;
+    for (int f = 0; f < 4; f++)
+      if (r->cost[q][f] != 255) {
+        cJSON_AddNumberToObject(fc, dir_str(f), r->cost[q][f]);
+        if (r->cost[q][f] < best) best = r->cost[q][f];
+      }
+    cJSON_AddNumberToObject(x, "cost", best);
+    cJSON_AddItemToArray(arr, x);
+  }
+  free(r);
+  return o;
+}
+
+cJSON *observation_json(const Scen *sc, const State *real, int side) {
+  State obs;
+  gs_observe(sc, real, side, &obs);     /* from here on only the observation is read */
+  const State *s = &obs;
+  uint64_t mine = side_cards_mask(sc, side), theirs = side_cards_mask(sc, !side);
+  cJSON *o = cJSON_CreateObject();
+  cJSON_AddStringToObject(o, "side", side_name(side));
+  cJSON_AddNumberToObject(o, "turn", s->turn);
+  cJSON_AddNumberToObject(o, "turns", sc->p.turns);
+  cJSON_AddStringToObject(o, "phase", phase_name(s->phase));
+  cJSON_AddStringToObject(o, "decider", side_name(s->decider));
+  cJSON_AddStringToObject(o, "active", side_name(s->active));
+  cJSON_AddStringToObject(o, "first", side_name(s->first));
+  cJSON_AddNumberToObject(o, "cards_this_round", s->ncards);
+  cJSON_AddNumberToObject(o, "round_limit", sc->p.round_limit);
+  cJSON_AddBoolToObject(o, "last_round_passed", s->last_pass);
+  cJSON_AddBoolToObject(o, "over", gs_over(s));
+  cJSON_AddStringToObject(o, "result", !gs_over(s) ? "running" : s->result == 1 ? "French win"
+                                       : s->result == 2 ? "Allied win" : "draw");
+  char d[256];
+  gs_describe(sc, s, d, sizeof d);
+  cJSON_AddStringToObject(o, "description", d);
+  int in_card = s->phase >= PH_MOVE && s->phase != PH_OVER && s->phase != PH_BID && s->card < sc->ncards &&
+                ((s->seen >> s->card) & 1);
+  if (in_card) cJSON_AddStringToObject(o, "card", sc->card[s->card].id);
+  cJSON_AddNumberToObject(o, "mp", s->phase == PH_MOVE ? s->mp : 0);
+  if (s->moving != UNIT_NONE && s->moving < sc->nunits) cJSON_AddStringToObject(o, "moving", sc->unit[s->moving].name);
+  cJSON *us = cJSON_AddArrayToObject(o, "units");
+  for (int u = 0; u < sc->nunits; u++) {
+    if (sc->unit[u].army == ARMY_PR && !sc->p.prussians) continue;
+    cJSON *x = cJSON_CreateObject();
+    int f = s->uflag[u];
+    cJSON_AddStringToObject(x, "name", sc->unit[u].name);
+    cJSON_AddItemToObject(x, "square", sq_str(s->usq[u]));
+    cJSON_AddStringToObject(x, "facing", dir_str(f));
+    cJSON_AddNumberToObject(x, "bp", unit_bp(sc, s, u));
+    cJSON_AddBoolToObject(x, "reduced", f & UF_REDUCED);
+    cJSON_AddBoolToObject(x, "disordered", f & UF_DISORDER);
+    cJSON_AddBoolToObject(x, "moved", f & UF_MOVED);
+    cJSON_AddBoolToObject(x, "rallied", f & UF_RALLIED);
+    cJSON_AddBoolToObject(x, "attacked", f & UF_ATTACKED);
+    cJSON_AddBoolToObject(x, "in_battle", f & UF_INBATTLE);
+    cJSON_AddItemToArray(us, x);
+  }
+  cJSON *ld = cJSON_AddObjectToObject(o, "leaders");
+  cJSON_AddItemToObject(ld, "Napoleon", sq_str(s->leader[0]));
+  cJSON_AddItemToObject(ld, "Wellington", sq_str(s->leader[1]));
+  cJSON *vs = cJSON_AddArrayToObject(o, "victory_squares");
+  for (int v = 0; v < V_COUNT; v++) {
+    if (!((sc->vsq_active >> v) & 1)) continue;
+    cJSON *x = cJSON_CreateObject();
+    cJSON_AddNumberToObject(x, "index", v);
+    cJSON_AddItemToObject(x, "sq", sq_str(sc->vsq[v]));
+    cJSON_AddStringToObject(x, "holder", (s->owner >> v) & 1 ? "French" : "Allied");
+    cJSON_AddItemToArray(vs, x);
+  }
+  cJSON *cp = cJSON_AddArrayToObject(o, "castle_points");
+  for (int c = 0; c < MAX_CASTLES; c++) cJSON_AddItemToArray(cp, cJSON_CreateNumber(s->cdp[c]));
+  int vp[2];
+  gs_score(sc, s, vp);
+  cJSON *sc_ = cJSON_AddObjectToObject(o, "score");
+  if (sc->scenario == SC_LONG) {
+    cJSON_AddNumberToObject(sc_, "vp_french", vp[0]);
+    cJSON_AddNumberToObject(sc_, "vp_allied", vp[1]);
+  } else {
+    cJSON_AddBoolToObject(sc_, "french_would_win", vp[0]);
+  }
+  int castles_fr = 0, lost[2] = {0, 0};
+  for (int c = 0; c < MAX_CASTLES; c++)
+    if ((sc->vsq_active >> (c + 1)) & 1 && ((s->owner >> (c + 1)) & 1)) castles_fr++;
+  for (int u = 0; u < sc->nunits; u++)
+    if (s->usq[u] == SQ_DEAD) lost[unit_side(sc, u)]++;
+  cJSON_AddNumberToObject(sc_, "castles_french", castles_fr);
+  cJSON_AddNumberToObject(sc_, "units_lost_french", lost[FRENCH]);
+  cJSON_AddNumberToObject(sc_, "units_lost_allied", lost[ALLIED]);
+  cJSON_AddNumberToObject(sc_, "eliminated_bp_by_french", s->elim_vp[FRENCH]);
+  cJSON_AddNumberToObject(sc_, "eliminated_bp_by_allied", s->elim_vp[ALLIED]);
+  /* cards: own hand and own secret commitments; of the other side only counts */
+  cJSON_AddItemToObject(o, "hand", card_list(sc, s->hand & mine));
+  cJSON *pend = cJSON_AddArrayToObject(o, "committed");
+  for (uint64_t m = s->pend & mine; m; m &= m - 1) {
+    int c = __builtin_ctzll(m);
+    cJSON *x = cJSON_CreateObject();
+    cJSON_AddStringToObject(x, "card", sc->card[c].id);
+    cJSON_AddStringToObject(x, "purpose", (s->pend_cmd >> c) & 1 ? "command"
+                                          : (s->pend_elite >> c) & 1 ? "elite" : "points");
+    cJSON_AddItemToArray(pend, x);
+  }
+  cJSON *opp = cJSON_AddObjectToObject(o, "opponent");
+  cJSON_AddNumberToObject(opp, "hand", __builtin_popcountll(s->hand & theirs));
+  cJSON_AddNumberToObject(opp, "committed", __builtin_popcountll(s->pend & theirs));
+  cJSON *ha = cJSON_AddObjectToObject(o, "hand_counts");
+  for (int a = 0; a < 3; a++) cJSON_AddNumberToObject(ha, army_name(a), hand_count(sc, s, a));
+  cJSON_AddItemToObject(o, "played", card_list(sc, s->discard & s->seen));
+  cJSON *bid = cJSON_AddObjectToObject(o, "bids");
+  cJSON_AddBoolToObject(bid, "french_made", s->bid_made & 1);
+  cJSON_AddBoolToObject(bid, "allied_made", (s->bid_made >> 1) & 1);
+  if (s->phase == PH_BID && ((s->bid_made >> side) & 1))
+    cJSON_AddItemToObject(bid, "mine", s->bid_card[side] < sc->ncards ? cJSON_CreateString(sc->card[s->bid_card[side]].id)
+                                                                      : cJSON_CreateNull());
+  if (s->phase != PH_OVER && s->bdef_unit != UNIT_NONE && s->bdef_unit < sc->nunits &&
+      s->phase >= PH_B_FIRE && s->phase <= PH_B_ATTLOSS) {
+    cJSON *b = cJSON_AddObjectToObject(o, "battle");
+    cJSON_AddStringToObject(b, "attacker", side_name(s->batt_side));
+    cJSON_AddStringToObject(b, "kind", s->bkind == BK_CHARGE ? "charge" : "normal");
+    cJSON_AddStringToObject(b, "defender", sc->unit[s->bdef_unit].name);
+    cJSON_AddItemToObject(b, "defender_square", sq_str(s->bdef_sq));
+    cJSON *at = cJSON_AddArrayToObject(b, "attackers");
+    int mask = 0;
+    for (int k = 0; k < 4; k++)
+      if (s->batt[k] != UNIT_NONE && s->batt[k] < sc->nunits) {
+        cJSON_AddItemToArray(at, cJSON_CreateString(sc->unit[s->batt[k]].name));
+        mask |= 1 << k;
+      }
+    int a, df, h = 0;
+    battle_base_totals(sc, s, s->bdef_sq, mask, &a, &df);
+    cJSON_AddNumberToObject(b, "base_attack", a);
+    cJSON_AddNumberToObject(b, "base_defence", df);
+    if (battle_seen_totals(sc, s, side, &a, &df, &h) == 0) {
+      cJSON_AddNumberToObject(b, "seen_attack", a);
+      cJSON_AddNumberToObject(b, "seen_defence", df);
+      cJSON_AddNumberToObject(b, "opponent_cards_committed", h);
+    }
+    if (s->phase >= PH_B_LOSS) {
+      cJSON_AddNumberToObject(b, "total_attack", s->last_att);
+      cJSON_AddNumberToObject(b, "total_defence", s->last_def);
+    }
+  }
+  if (s->evaders) {
+    cJSON *ev = cJSON_AddArrayToObject(o, "evaders");
+    for (uint64_t m = s->evaders; m; m &= m - 1)
+      cJSON_AddItemToArray(ev, cJSON_CreateString(sc->unit[__builtin_ctzll(m)].name));
+  }
+  return o;
+}
+
+cJSON *log_json(const Session *S, int since) {
+  cJSON *a = cJSON_CreateArray();
+  for (int i = since < 0 ? 0 : since; i < S->nlog; i++) {
+    const LogEntry *e = &S->log[i];
+    cJSON *x = cJSON_CreateObject();
+    cJSON_AddNumberToObject(x, "n", i);
+    cJSON_AddNumberToObject(x, "turn", e->turn);
+    cJSON_AddStringToObject(x, "phase", phase_name(e->phase));
+    cJSON_AddStringToObject(x, "side", side_name(e->side));
+    cJSON_AddStringToObject(x, "by", e->by_human ? "human" : "computer");
+    cJSON_AddStringToObject(x, "action", e->text);
+    cJSON_AddStringToObject(x, "events", e->events);
+    cJSON_AddItemToArray(a, x);
+  }
+  return a;
+}
+
+cJSON *battle_json(const Scen *sc, const BattleRec *b) {
+  if (!b->valid) return cJSON_CreateNull();
+  cJSON *o = cJSON_CreateObject();
+  cJSON_AddNumberToObject(o, "log_index", b->index);
+  cJSON_AddStringToObject(o, "attacker", side_name(b->att_side));
+  cJSON_AddStringToObject(o, "kind", b->kind == BK_CHARGE ? "charge" : "normal");
+  cJSON_AddStringToObject(o, "defender", sc->unit[b->def_unit].name);
+  cJSON_AddItemToObject(o, "defender_square", sq_str(b->def_sq));
+  cJSON *at = cJSON_AddArrayToObject(o, "attackers");
+  for (int k = 0; k < 4; k++)
+    if (b->att[k] >= 0) cJSON_AddItemToArray(at, cJSON_CreateString(sc->unit[b->att[k]].name));
+  cJSON_AddNumberToObject(o, "base_attack", b->base_att);
+  cJSON_AddNumberToObject(o, "base_defence", b->base_def);
+  for (int side = 0; side < 2; side++) {
+    cJSON *cs = cJSON_AddArrayToObject(o, side ? "defence_cards" : "attack_cards");
+    for (uint64_t m = side ? b->cards_def : b->cards_att; m; m &= m - 1) {
+      int c = __builtin_ctzll(m);
+      cJSON *x = cJSON_CreateObject();
+      cJSON_AddStringToObject(x, "card", sc->card[c].id);
+      cJSON_AddStringToObject(x, "name", sc->card[c].name);
+      const char *p = (b->cmd >> c) & 1 ? "command" : (b->elite >> c) & 1 ? "elite" : "points";
+      cJSON_AddStringToObject(x, "purpose", p);
+      cJSON_AddNumberToObject(x, "bp", sc->card[c].bp);
+      if ((b->cmd >> c) & 1) {
+        cJSON_AddNumberToObject(x, "command_attack", sc->card[c].cmd_att);
+        cJSON_AddNumberToObject(x, "command_defence", sc->card[c].cmd_def);
+      }
+      cJSON_AddItemToArray(cs, x);
+    }
+  }
+  cJSON_AddNumberToObject(o, "total_attack", b->total_att);
+  cJSON_AddNumberToObject(o, "total_defence", b->total_def);
+  cJSON_AddStringToObject(o, "outcome", b->outcome);
+  return o;
+}
+
+cJSON *session_view(const Session *S, int since) {
+  const Scen *sc = S->sc;
+  cJSON *o = cJSON_CreateObject();
+  cJSON_AddStringToObject(o, "human", side_name(S->human));
+  cJSON_AddStringToObject(o, "level", S->level);
+  cJSON_AddStringToObject(o, "scenario", sc->scen_name);
+  cJSON_AddStringToObject(o, "variants", sc->variant_names);
+  char num[32];
+  snprintf(num, sizeof num, "%" PRIu64, S->seed);
+  cJSON_AddStringToObject(o, "seed", num);
+  cJSON_AddNumberToObject(o, "actions", S->g.n);
+  cJSON_AddBoolToObject(o, "your_turn", session_humans_turn(S));
+  /* can undo: some human decision after the barrier */
+  cJSON_AddBoolToObject(o, "can_undo", S->nlog > 0 && S->g.n > S->barrier);
+  cJSON_AddItemToObject(o, "observation", observation_json(sc, &S->s, S->human));
+  cJSON_AddItemToObject(o, "legal", session_humans_turn(S) ? legal_json(sc, &S->s) : cJSON_CreateArray());
+  cJSON_AddItemToObject(o, "last_battle", battle_json(sc, &S->battle));
+  cJSON_AddNumberToObject(o, "log_size", S->nlog);
+  cJSON_AddItemToObject(o, "log", log_json(S, since));
+  return o;
+}

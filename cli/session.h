@@ -1,0 +1,79 @@
+/* A game between a human and the computer: scenario, position, game record, undo barrier, the
+ * log of what happened as the human may see it, the computer player.  The web server uses it;
+ * its JSON forms (scenario data, one side's observation, structured legal actions) are the
+ * protocol documented in docs/API.md. */
+#ifndef WATERLOO_SESSION_H
+#define WATERLOO_SESSION_H
+#include <cjson/cJSON.h>
+
+#include "../ai/player.h"
+#include "../engine/engine.h"
+
+typedef struct {
+  int index;              /* 0-based action index in the game record                  */
+  int turn, phase, side;  /* before the action                                         */
+  int by_human;
+  char text[128];         /* the action, or "(a secret choice)" when the human may not see it */
+  char events[768];       /* what it caused (gs_event_text) and the cards it revealed  */
+} LogEntry;
+
+/* the last battle resolved (public once revealed) */
+typedef struct {
+  int valid;
+  int index;              /* log index of the reveal                                  */
+  int att_side, kind, def_unit, def_sq;
+  int att[4];             /* attacking units or -1                                   */
+  int base_att, base_def; /* totals before cards                                       */
+  uint64_t cards_att, cards_def, cmd, elite; /* revealed cards and their purposes       */
+  int total_att, total_def;
+  char outcome[96];
+} BattleRec;
+
+typedef struct Session {
+  Scen *sc;
+  State s;
+  GameRec g;
+  int human;              /* FRENCH / ALLIED */
+  int barrier;            /* undo never goes below this many actions */
+  char level[32];
+  uint64_t seed;
+  Player *ai;
+  LogEntry *log;
+  int nlog, caplog;
+  int bat_base_att, bat_base_def; /* base totals at the declaration of the battle in progress */
+  BattleRec battle;       /* the last battle revealed */
+} Session;
+
+int session_new(Session *S, const char *scenario, const char *variants, uint64_t seed, int human,
+                const char *level, char *err, size_t len);
+/* a saved game (engine/save.c format); the human side and level are the caller's */
+int session_load(Session *S, const char *path, int human, const char *level, char *err, size_t len);
+int session_save(const Session *S, const char *path, char *err, size_t len);
+void session_free(Session *S);
+/* apply a legal action, log it, move the undo barrier past reveals and chance */
+void session_apply(Session *S, Action a, int by_human);
+/* back to the human's previous decision within the barrier; -1 if there is none */
+int session_undo(Session *S);
+/* the human moves unit u to square sq facing f (a destination move): the path's actions are
+ * played until the move ends or another decision interrupts it.  0 ok, -1 (message in err). */
+int session_move_to(Session *S, int u, int sq, int f, char *err, size_t len);
+/* the human's side to decide? */
+static inline int session_humans_turn(const Session *S) {
+  return !gs_over(&S->s) && gs_decider(&S->s) == S->human;
+}
+
+/* JSON forms (cJSON trees the caller deletes) */
+cJSON *scen_json(const Scen *sc);
+/* what `side` sees of s: built from gs_observe only, so it never holds the other side's hand,
+ * undrawn cards or secret commitments */
+cJSON *observation_json(const Scen *sc, const State *s, int side);
+/* one action in structured form, with its notation */
+cJSON *action_json(const Scen *sc, const State *s, Action a);
+cJSON *legal_json(const Scen *sc, const State *s);
+cJSON *reach_json(const Scen *sc, const State *s, int u);
+cJSON *log_json(const Session *S, int since);
+cJSON *battle_json(const Scen *sc, const BattleRec *b);
+/* the full view the page needs (observation of the human, legal actions when the human
+ * decides, score, log since `since`) */
+cJSON *session_view(const Session *S, int since);
+#endif

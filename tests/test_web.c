@@ -1,0 +1,161 @@
+/* The web front end's engine side (issue 9): what the page is shown never depends on the other
+ * side's hidden cards, destination moves follow the rules step by step, and the session's undo
+ * stays within the human's own decisions. */
+#include <cjson/cJSON.h>
+
+#include "../cli/session.h"
+#include "helpers.h"
+
+/* random positions of a short and a long game: every n-th position of a random game */
+typedef void (*Visit)(const Scen *sc, const State *s, void *ctx);
+static void walk(const Scen *sc, uint64_t seed, int every, Visit f, void *ctx) {
+  State s;
+  gs_init(sc, &s, seed, 0);
+  Rng r;
+  rng_seed(&r, seed, 77);
+  ActList *L = malloc(sizeof *L);
+  for (int k = 0; !gs_over(&s) && k < 4000; k++) {
+    if (k % every == 0) f(sc, &s, ctx);
+    gs_legal(sc, &s, L);
+    gs_apply(sc, &s, L->a[rng_below(&r, (uint32_t)L->n)]);
+  }
+  free(L);
+}
+
+/* q as a value that is not a square ("F10" is a card and a square) */
+static const char *card_mention(const char *json, const char *q) {
+  for (const char *h = strstr(json, q); h; h = strstr(h + 1, q)) {
+    const char *k = h;
+    if (k > json && k[-1] == ':') {              /* "key":"F10": the key names a square? */
+      const char *e = k - 1, *b = e - 1;
+      while (b > json && b[-1] != '"') b--;
+      char key[32];
+      snprintf(key, sizeof key, "%.*s", (int)(e - 1 - b), b);
+      if (strstr(key, "sq") || strstr(key, "square") || !strcmp(key, "Napoleon") || !strcmp(key, "Wellington")) continue;
+    }
+    return h;
+  }
+  return NULL;
+}
+
+static void check_obs(const Scen *sc, const State *s, void *ctx) {
+  int *count = ctx;
+  for (int side = 0; side < 2; side++) {
+    cJSON *o = observation_json(sc, s, side);
+    char *a = cJSON_PrintUnformatted(o);
+    /* the same observation from a world with the other side's hidden cards dealt anew */
+    Rng r;
+    rng_seed(&r, s->nactions, side);
+    State w;
+    gs_determinize(sc, s, side, &r, &w);
+    cJSON *o2 = observation_json(sc, &w, side);
+    char *b = cJSON_PrintUnformatted(o2);
+    cr_assert_str_eq(a, b, "observation of the %s depends on hidden cards at action %u", side_name(side), s->nactions);
+    /* no hidden card of the other side is named anywhere in it */
+    uint64_t hidden = (s->hand | s->pend | s->discard) & side_cards_mask(sc, !side) & ~s->seen;
+    for (uint64_t m = hidden; m; m &= m - 1) {
+      char q[16];
+      snprintf(q, sizeof q, "\"%s\"", sc->card[__builtin_ctzll(m)].id);
+      const char *hit = card_mention(a, q);
+      cr_assert_null(hit, "%s's observation names the hidden card %s: ...%.80s", side_name(side), q, hit ? (hit - a > 60 ? hit - 60 : a) : "");
+    }
+    free(a);
+    free(b);
+    cJSON_Delete(o);
+    cJSON_Delete(o2);
+    (*count)++;
+  }
+}
+
+Test(web, observation_never_holds_the_other_sides_hidden_cards) {
+  int count = 0;
+  const char *scen[] = {"short", "long"};
+  for (int i = 0; i < 2; i++) {
+    Scen *sc = th_load(scen[i], "base");
+    for (uint64_t seed = 1; seed <= 3; seed++) walk(sc, seed, 7, check_obs, &count);
+    free(sc);
+  }
+  cr_assert_gt(count, 100);
+}
+
+static void check_reach(const Scen *sc, const State *s, void *ctx) {
+  if (s->phase != PH_MOVE) return;
+  int *count = ctx;
+  Reach *r = malloc(sizeof *r);
+  for (int u = 0; u < sc->nunits; u++) {
+    if (sc->unit[u].army != s->card_army) continue;
+    gs_reach(sc, s, u, r);
+    for (int q = 0; q < NSQ; q++)
+      for (int f = 0; f < 4; f++) {
+        if (r->cost[q][f] == 255 || r->npath[q][f] == 0) continue;
+        State t = *s;
+        for (int i = 0; i < r->npath[q][f]; i++) {
+          cr_assert(gs_is_legal(sc, &t, r->path[q][f][i]), "step %d of %s's path is not legal", i, sc->unit[u].name);
+          gs_apply(sc, &t, r->path[q][f][i]);
+        }
+        cr_assert_eq(t.usq[u], q);
+        cr_assert_eq((int)(t.uflag[u] & UF_FACING), f);
+        cr_assert_eq(s->mp - t.mp, r->cost[q][f], "path cost");
+        (*count)++;
+      }
+    /* every single legal step or turn of u is reached at no more than its own cost */
+    ActList *L = malloc(sizeof *L);
+    gs_legal(sc, s, L);
+    for (int i = 0; i < L->n; i++) {
+      Action a = L->a[i];
+      if (!((a.t == A_STEP || a.t == A_TURN || a.t == A_ENTER) && a.a == u)) continue;
+      State t = *s;
+      gs_apply(sc, &t, a);
+      if (t.usq[u] >= NSQ) continue;
+      cr_assert_leq(r->cost[t.usq[u]][t.uflag[u] & UF_FACING], s->mp - t.mp);
+    }
+    free(L);
+  }
+  free(r);
+}
+
+Test(web, destination_moves_are_legal_step_sequences_at_least_cost) {
+  int count = 0;
+  Scen *sc = th_load("long", "base");
+  for (uint64_t seed = 1; seed <= 2; seed++) walk(sc, seed, 5, check_reach, &count);
+  free(sc);
+  cr_assert_gt(count, 50);
+}
+
+/* the square one step ahead of u (a reachable destination) */
+static int sq_step_target(Session *S, int u) {
+  int t = S->sc->nb[S->s.usq[u]][S->s.uflag[u] & UF_FACING];
+  cr_assert(t != SQ_NONE && unit_at(S->sc, &S->s, t) == UNIT_NONE);
+  return t;
+}
+
+Test(web, session_undo_stays_within_the_humans_decisions) {
+  Session S;
+  char err[256];
+  cr_assert_eq(session_new(&S, "short", "base", 5, FRENCH, "random", err, sizeof err), 0, "%s", err);
+  cr_assert(session_humans_turn(&S));
+  cr_assert_eq(session_undo(&S), -1, "nothing to undo at the start");
+  /* play a movement card and move a unit: both undoable, back to the start of the round */
+  Action a = {A_PLAY_MOVE, (uint8_t)__builtin_ctzll(S.s.hand & S.sc->army_cards[ARMY_FR]), 0, 0};
+  cr_assert(gs_is_legal(S.sc, &S.s, a));
+  session_apply(&S, a, 1);
+  State after_card = S.s;
+  int u = th_unit(S.sc, "fr-4/I");
+  int to = sq_step_target(&S, u);
+  cr_assert_eq(session_move_to(&S, u, to, S.s.uflag[u] & UF_FACING, err, sizeof err), 0, "%s", err);
+  cr_assert_eq(S.s.usq[u], to);
+  cr_assert_eq(session_undo(&S), 1, "undo the move, back to the card");
+  cr_assert(!memcmp(&S.s, &after_card, sizeof S.s));
+  cr_assert_eq(S.nlog, 1);
+  cr_assert_eq(session_undo(&S), 0);
+  /* end the round: the computer's reply is a barrier */
+  Action end = {A_END, 0, 0, 0};
+  session_apply(&S, end, 1);
+  cr_assert(!session_humans_turn(&S));
+  ActList *L = malloc(sizeof *L);
+  gs_legal(S.sc, &S.s, L);
+  session_apply(&S, L->a[0], 0);
+  free(L);
+  cr_assert_eq(session_undo(&S), -1, "never past the computer's action");
+  session_free(&S);
+}
