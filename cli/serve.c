@@ -21,6 +21,7 @@
 
 #include "cli.h"
 #include "session.h"
+#include "../engine/util.h"
 
 #define MAX_GAMES 32
 #define MAX_BODY 16384
@@ -99,7 +100,7 @@ static Game *game_add(Session *S) {
   snprintf(slot->id, sizeof slot->id, "%016" PRIx64, r[0] ^ (r[1] << 1));
   slot->used = 1;
   slot->refs = 1;
-  slot->last_used = now_sec();
+  slot->last_used = clock_wall();
   slot->S = *S;
   pthread_mutex_init(&slot->mu, NULL);
   pthread_cond_init(&slot->cv, NULL);
@@ -115,7 +116,7 @@ static Game *game_get(const char *id) {
     if (games[i].used && !games[i].gone && !strcmp(games[i].id, id)) {
       g = &games[i];
       g->refs++;
-      g->last_used = now_sec();
+      g->last_used = clock_wall();
       break;
     }
   pthread_mutex_unlock(&table_mu);
