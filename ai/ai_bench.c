@@ -6,7 +6,13 @@
 #include "ai_bench.h"
 #include "ai_internal.h"
 #include "../engine/util.h"
+#include "../engine/driver.h"
 
+
+static Action choose_player(void *ctx, const State *s, const ActList *L) {
+  (void)L;
+  return player_act(((Player **)ctx)[s->decider], s);
+}
 
 int ai_play_game(const Scen *sc, const char *spec_fr, const char *spec_al, uint64_t seed,
                  uint64_t stream, int *nact) {
@@ -16,22 +22,22 @@ int ai_play_game(const Scen *sc, const char *spec_fr, const char *spec_al, uint6
   Player *p[2];
   p[0] = player_new(sc, spec_fr, mix64(seed ^ mix64(stream * 2 + 1)), err, sizeof err);
   p[1] = player_new(sc, spec_al, mix64(seed ^ mix64(stream * 2 + 2)), err, sizeof err);
-  int res = -1, n = 0;
+  int res = -1;
+  long n = 0;
   if (p[0] && p[1]) {
-    while (!gs_over(&s) && n < 100000) {
+    GameHooks hk = {.choose = choose_player, .ctx = p, .check_legal = 1, .max_actions = 100000};
+    n = game_run(sc, &s, &hk);
+    if (n == GAME_ILLEGAL) {
       Action a = player_act(p[s.decider], &s);
-      if (!gs_is_legal(sc, &s, a)) {
-        fprintf(stderr, "ai_play_game: %s returned an illegal action (t=%d a=%d b=%d c=%d) in phase %s\n",
-                player_name(p[s.decider]), a.t, a.a, a.b, a.c, phase_name(s.phase));
-        n = -1;
-        break;
-      }
-      gs_apply(sc, &s, a);
-      n++;
+      fprintf(stderr, "ai_play_game: %s returned an illegal action (t=%d a=%d b=%d c=%d) in phase %s\n",
+              player_name(p[s.decider]), a.t, a.a, a.b, a.c, phase_name(s.phase));
+      n = -1;
+    } else if (n == GAME_LIMIT) {
+      n = 100000;
     }
     if (n >= 0 && gs_over(&s)) res = s.result;
   }
-  if (nact) *nact = n;
+  if (nact) *nact = (int)n;
   player_free(p[0]);
   player_free(p[1]);
   return res;

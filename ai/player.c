@@ -246,6 +246,11 @@ static const KindDef *spec_parse(const char *spec, AnyOpts *o, char *err, size_t
   return k;
 }
 
+int player_is_kind(const char *spec) {
+  const char *text;
+  return spec && spec_kind(spec, &text, NULL, 0) != NULL;
+}
+
 int player_spec_check(const char *spec, char *err, size_t errlen) {
   AnyOpts o;
   char e[256];

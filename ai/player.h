@@ -14,6 +14,8 @@ int player_spec_check(const char *spec, char *err, size_t errlen);
  * players */
 int player_spec_canonical(const char *spec, char *out, size_t len, char *err, size_t errlen);
 void player_help(FILE *f);
+/* 1 if spec starts with a kind's name ("mcts", "heuristic:eps=0.1"); 0 for a bare level */
+int player_is_kind(const char *spec);
 
 /* spec examples: "random", "heuristic", "mcts" (= mcts:normal), "mcts:easy", "mcts:hard",
  * "mcts:expert", "mcts:normal*4" (4x the normal budget), "mcts:iters=3000,threads=2,c=0.7",

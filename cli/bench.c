@@ -10,30 +10,38 @@
 #include "../ai/ai_bench.h"
 #include "../sim/sim.h"
 
+/* the signature's policy: FNV-1a over every legal list, then a uniform choice */
+typedef struct { Rng pol; uint64_t h; } SigCtx;
+static Action sig_choose(void *ctx, const State *s, const ActList *L) {
+  SigCtx *c = ctx;
+  for (int i = 0; i < L->n; i++) {
+    uint32_t w;
+    memcpy(&w, &L->a[i], 4);
+    c->h = hash_fnv1a_word(c->h, w);
+  }
+  return L->a[rng_below(&c->pol, (uint32_t)L->n)];
+}
+
 /* FNV-1a over the legal-action lists of fixed random games: changes only when behaviour does */
 static uint64_t signature(const Scen *sc, int games, long *legal_total, long *decisions) {
-  uint64_t h = FNV1A_OFFSET;
-  ActList *L = malloc(sizeof *L);
+  SigCtx c = {.h = FNV1A_OFFSET};
+  GameHooks hk = {.choose = sig_choose, .ctx = &c, .want_legal = 1, .legal_total = legal_total};
   for (int g = 0; g < games; g++) {
     State s;
-    Rng pol;
-    rng_seed(&pol, 77, (uint64_t)g);
+    rng_seed(&c.pol, 77, (uint64_t)g);
     gs_init(sc, &s, 12345, (uint64_t)g);
-    while (!gs_over(&s)) {
-      gs_legal(sc, &s, L);
-      *legal_total += L->n;
-      (*decisions)++;
-      for (int i = 0; i < L->n; i++) {
-        uint32_t w;
-        memcpy(&w, &L->a[i], 4);
-        h = hash_fnv1a_word(h, w);
-      }
-      gs_apply(sc, &s, L->a[rng_below(&pol, (uint32_t)L->n)]);
-    }
-    h = hash_fnv1a_word(h, s.result);
+    *decisions += game_run(sc, &s, &hk);
+    c.h = hash_fnv1a_word(c.h, s.result);
   }
-  free(L);
-  return h;
+  return c.h;
+}
+
+/* positions of random games, for timing the legal-action generation */
+typedef struct { Rng pol; State *pos; int n, max; } PosCtx;
+static Action pos_choose(void *ctx, const State *s, const ActList *L) {
+  PosCtx *c = ctx;
+  if (c->n < c->max) c->pos[c->n++] = *s;
+  return L->a[rng_below(&c->pol, (uint32_t)L->n)];
 }
 
 int cmd_bench(int argc, char **argv) {
@@ -56,26 +64,23 @@ int cmd_bench(int argc, char **argv) {
     long games = 0, decisions = 0;
     while (clock_wall() - t0 < secs) {
       State s;
-      for (int i = 0; i < 20; i++, games++) decisions += random_game(sc, &s, 99, (uint64_t)games, NULL);
+      for (int i = 0; i < 20; i++, games++) decisions += game_random(sc, &s, 99, (uint64_t)games, NULL);
     }
     double dt = clock_wall() - t0;
     printf("%-5s random playouts: %.0f games/s on one core (%.0f decisions per game)\n", scens[k],
            games / dt, (double)decisions / (double)games);
     /* legal generation on the positions of a few games */
-    State pos[4096];
-    int npos = 0;
-    for (int g = 0; g < 8 && npos < 4096; g++) {
+    static State pos[4096];
+    PosCtx pc = {.pos = pos, .max = 4096};
+    GameHooks hk = {.choose = pos_choose, .ctx = &pc, .want_legal = 1, .max_actions = 4096};
+    for (int g = 0; g < 8 && pc.n < pc.max; g++) {
       State s;
-      Rng pol;
-      rng_seed(&pol, 5, (uint64_t)g);
+      rng_seed(&pc.pol, 5, (uint64_t)g);
       gs_init(sc, &s, 5, (uint64_t)g);
-      ActList L;
-      while (!gs_over(&s) && npos < 4096) {
-        pos[npos++] = s;
-        gs_legal(sc, &s, &L);
-        gs_apply(sc, &s, L.a[rng_below(&pol, (uint32_t)L.n)]);
-      }
+      hk.max_actions = pc.max - pc.n;
+      game_run(sc, &s, &hk);
     }
+    int npos = pc.n;
     ActList *L = malloc(sizeof *L);
     long calls = 0, acts = 0;
     t0 = clock_wall();

@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include "../engine/engine.h"
 #include "../engine/util.h"
+#include "../engine/driver.h"
 
 int cli_scen(Scen *sc, const char *scenario, const char *variant);
 const char *opt_get(int argc, char **argv, const char *name, const char *def);
@@ -12,7 +13,6 @@ int opt_has(int argc, char **argv, const char *name);
 int opt_check(int argc, char **argv, const char *cmd, const char *known);
 int opt_u64(const char *cmd, const char *name, const char *v, uint64_t *out);
 void cli_level_spec(const char *level, char *spec, size_t len);
-long random_game(const Scen *sc, State *s, uint64_t seed, uint64_t index, long *legal_total);
 
 int cmd_engine(int argc, char **argv);
 int cmd_bench(int argc, char **argv);

@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "cli.h"
+#include "../ai/player.h"
 
 int cli_scen(Scen *sc, const char *scenario, const char *variant) {
   char err[2048];
@@ -64,28 +65,11 @@ bad:
   return -1;
 }
 
-/* ---------------------------------------------------------------- random games */
-/* plays one game choosing uniformly among the legal actions; returns the number of decisions */
-long random_game(const Scen *sc, State *s, uint64_t seed, uint64_t index, long *legal_total) {
-  Rng pol;
-  rng_seed(&pol, seed ^ 0x9e3779b97f4a7c15ULL, index);
-  gs_init(sc, s, seed, index);
-  ActList L;
-  long n = 0;
-  while (!gs_over(s)) {
-    gs_legal(sc, s, &L);
-    if (legal_total) *legal_total += L.n;
-    gs_apply(sc, s, L.a[rng_below(&pol, (uint32_t)L.n)]);
-    n++;
-  }
-  return n;
-}
-
 
 /* a difficulty level (easy normal hard expert) or a full player spec, as a player spec */
 void cli_level_spec(const char *level, char *spec, size_t len) {
   if (!level || !*level) level = "normal";
-  if (strchr(level, ':') || !strcmp(level, "heuristic") || !strcmp(level, "random"))
+  if (player_is_kind(level))
     snprintf(spec, len, "%s", level);
   else
     snprintf(spec, len, "mcts:%s", level);

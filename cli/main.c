@@ -29,7 +29,7 @@ static int cmd_random(int argc, char **argv) {
   long decisions = 0;
   for (uint64_t g = 0; g < games; g++) {
     State s;
-    long n = random_game(sc, &s, seed, g, NULL);
+    long n = game_random(sc, &s, seed, g, NULL);
     decisions += n;
     res[s.result]++;
     if (!quiet) {

@@ -4,6 +4,7 @@
 
 #include "sim.h"
 #include "../engine/util.h"
+#include "../engine/driver.h"
 
 #define MAX_GAME_ACTIONS 400000
 
@@ -62,61 +63,79 @@ static void finish_facts(const Scen *sc, const State *s, GameFacts *f) {
   if (!gs_over(s)) { f->result = 0; f->cond = COND_NONE; }
 }
 
+/* the simulator's hooks on the game driver: log, record and game facts */
+typedef struct {
+  const Scen *sc;
+  Player *pl[2];
+  GameFacts *f;
+  FILE *log;
+  GameRec *rec;
+  int last_turn, last_active, round_no;
+} RunCtx;
+
+static void log_headers(RunCtx *r, const State *s) {
+  if (s->phase == PH_ROUND && (s->turn != r->last_turn || s->active != r->last_active)) {
+    if (s->turn != r->last_turn) {
+      r->round_no = 0;
+      if (r->log) fprintf(r->log, "== Turn %d ==\n", s->turn);
+    }
+    r->round_no++;
+    r->f->rounds++;
+    r->last_turn = s->turn;
+    r->last_active = s->active;
+    if (r->log) fprintf(r->log, "-- Turn %d round %d: %s --\n", s->turn, r->round_no, side_name(s->active));
+  } else if (r->log && s->turn != r->last_turn && s->phase == PH_BID) {
+    /* bidding happens before the first round of a turn */
+    fprintf(r->log, "== Turn %d ==\n", s->turn);
+    r->last_turn = s->turn;
+    r->last_active = -1;
+    r->round_no = 0;
+  }
+}
+
+static Action run_choose(void *ctx, const State *s, const ActList *L) {
+  (void)L;
+  RunCtx *r = ctx;
+  log_headers(r, s);
+  int side = gs_decider(s) ? ALLIED : FRENCH;
+  Action a = player_act(r->pl[side], s);
+  if (r->log) {
+    char buf[160];
+    action_format(r->sc, s, a, buf, sizeof buf);
+    fprintf(r->log, "  %-7s %s\n", side_name(side), buf);
+  }
+  return a;
+}
+
+static void run_after(void *ctx, const State *before, Action a, const State *s) {
+  RunCtx *r = ctx;
+  GameFacts *f = r->f;
+  int side = gs_decider(before) ? ALLIED : FRENCH;
+  if (is_card_play(a.t)) f->cards[side]++;
+  if (a.t == A_BID && a.a != CARD_NONE) f->bids[side]++;
+  if (a.t == A_DECLARE) f->battles[side]++;
+  if (a.t == A_END && before->ncards == 0) f->passes++;
+  if (r->rec) gamerec_push(r->rec, a);
+  if (r->log) {
+    char ev[512];
+    if (gs_event_text(r->sc, before, s, ev, sizeof ev)) fprintf(r->log, "          %s\n", ev);
+  }
+  f->decisions++;
+  f->decisions_side[side]++;
+  uint8_t newly = (uint8_t)(s->owner & ~before->owner);
+  for (int v = 0; v < V_COUNT; v++)
+    if ((newly & (1u << v)) && !f->fall[v]) f->fall[v] = s->turn ? s->turn : 1;
+}
+
 int run_game(const Scen *sc, Player *fr, Player *al, uint64_t seed, uint64_t index,
              GameFacts *f, FILE *log, GameRec *rec, State *final) {
   State s;
   gs_init(sc, &s, seed, index);
   memset(f, 0, sizeof *f);
   f->index = (int32_t)index;
-  Player *pl[2] = {fr, al};
-  int last_turn = -1, last_active = -1, round_no = 0;
-  uint8_t owner = s.owner;
-  int rc = 0;
-  while (!gs_over(&s)) {
-    if (f->decisions >= MAX_GAME_ACTIONS) { rc = -1; break; }
-    if (s.phase == PH_ROUND && (s.turn != last_turn || s.active != last_active)) {
-      if (s.turn != last_turn) {
-        round_no = 0;
-        if (log) fprintf(log, "== Turn %d ==\n", s.turn);
-      }
-      round_no++;
-      f->rounds++;
-      last_turn = s.turn;
-      last_active = s.active;
-      if (log) fprintf(log, "-- Turn %d round %d: %s --\n", s.turn, round_no, side_name(s.active));
-    } else if (log && s.turn != last_turn && s.phase == PH_BID) {
-      /* bidding happens before the first round of a turn */
-      fprintf(log, "== Turn %d ==\n", s.turn);
-      last_turn = s.turn;
-      last_active = -1;
-      round_no = 0;
-    }
-    int side = gs_decider(&s) ? ALLIED : FRENCH;
-    Action a = player_act(pl[side], &s);
-    if (log) {
-      char buf[160];
-      action_format(sc, &s, a, buf, sizeof buf);
-      fprintf(log, "  %-7s %s\n", side_name(side), buf);
-    }
-    if (is_card_play(a.t)) f->cards[side]++;
-    if (a.t == A_BID && a.a != CARD_NONE) f->bids[side]++;
-    if (a.t == A_DECLARE) f->battles[side]++;
-    if (a.t == A_END && s.ncards == 0) f->passes++;
-    if (rec) gamerec_push(rec, a);
-    State before;
-    if (log) before = s;
-    gs_apply(sc, &s, a);
-    if (log) {
-      char ev[512];
-      if (gs_event_text(sc, &before, &s, ev, sizeof ev)) fprintf(log, "          %s\n", ev);
-    }
-    f->decisions++;
-    f->decisions_side[side]++;
-    uint8_t newly = (uint8_t)(s.owner & ~owner);
-    for (int v = 0; v < V_COUNT; v++)
-      if ((newly & (1u << v)) && !f->fall[v]) f->fall[v] = s.turn ? s.turn : 1;
-    owner = s.owner;
-  }
+  RunCtx r = {.sc = sc, .pl = {fr, al}, .f = f, .log = log, .rec = rec, .last_turn = -1, .last_active = -1};
+  GameHooks hk = {.choose = run_choose, .after = run_after, .ctx = &r, .max_actions = MAX_GAME_ACTIONS};
+  int rc = game_run(sc, &s, &hk) == GAME_LIMIT ? -1 : 0;
   finish_facts(sc, &s, f);
   if (log) {
     if (sc->scenario == SC_LONG)

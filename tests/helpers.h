@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "../engine/engine.h"
+#include "../engine/driver.h"
 
 /* ---------------------------------------------------------------- loading, names */
 static inline Scen *th_load(const char *scen, const char *variants) {
@@ -56,6 +57,36 @@ static inline uint64_t th_bit(const Scen *sc, const char *id) { return 1ull << t
 
 /* the neighbour of a named square in direction d */
 static inline int th_nb(const Scen *sc, const char *name, int d) { return sc->nb[th_sq(sc, name)][d]; }
+
+/* ---------------------------------------------------------------- random games */
+/* a uniform random policy on the game driver that calls f(sc, position, arg) before every
+ * action (and on the last position), asserting that a legal action always exists */
+typedef struct {
+  const Scen *sc;
+  Rng pol;
+  void (*f)(const Scen *, const State *, void *);
+  void *arg;
+} ThRandom;
+
+static inline Action th_random_choose(void *ctx, const State *s, const ActList *L) {
+  ThRandom *t = ctx;
+  cr_assert_gt(L->n, 0, "no legal action in phase %s", phase_name(s->phase));
+  if (t->f) t->f(t->sc, s, t->arg);
+  return L->a[rng_below(&t->pol, (uint32_t)L->n)];
+}
+
+/* plays s (already set up) to the end with the policy stream (pseed, pstream); returns the
+ * number of actions */
+static inline long th_random_play(const Scen *sc, State *s, uint64_t pseed, uint64_t pstream,
+                                  void (*f)(const Scen *, const State *, void *), void *arg) {
+  ThRandom t = {.sc = sc, .f = f, .arg = arg};
+  rng_seed(&t.pol, pseed, pstream);
+  GameHooks h = {.choose = th_random_choose, .ctx = &t, .want_legal = 1, .max_actions = 200000};
+  long n = game_run(sc, s, &h);
+  cr_assert_geq(n, 0, "game does not end");
+  if (f) f(sc, s, arg);
+  return n;
+}
 
 /* ---------------------------------------------------------------- edited scenario data */
 /* A private copy of scenarios/ in a new temporary directory (path written to dir). */

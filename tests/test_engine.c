@@ -107,23 +107,24 @@ Test(engine, gs_check_rejects_broken_positions) {
 }
 
 /* ---------------------------------------------------------------- save / load */
+typedef struct {
+  void (*f)(const Scen *, const State *, void *);
+  void *arg;
+  long k, n;
+} SampleCtx;
+/* every k-th position, and the last one (which the driver passes after the game) */
+static void sample_every(const Scen *sc, const State *s, void *arg) {
+  SampleCtx *c = arg;
+  if (c->n++ % c->k == 0 || gs_over(s)) c->f(sc, s, c->arg);
+}
+
 /* positions of one random game: calls f on every k-th position */
 static void sample_game(const Scen *sc, uint64_t seed, int k, void (*f)(const Scen *, const State *, void *),
                         void *arg) {
   State s;
   gs_init(sc, &s, seed, seed + 1);
-  Rng r;
-  rng_seed(&r, seed, 5);
-  ActList *L = malloc(sizeof *L);
-  long n = 0;
-  while (!gs_over(&s)) {
-    if (n % k == 0) f(sc, &s, arg);
-    gs_legal(sc, &s, L);
-    gs_apply(sc, &s, L->a[rng_below(&r, (uint32_t)L->n)]);
-    n++;
-  }
-  f(sc, &s, arg);
-  free(L);
+  SampleCtx c = {.f = f, .arg = arg, .k = k};
+  th_random_play(sc, &s, seed, 5, sample_every, &c);
 }
 
 static void json_round_trip(const Scen *sc, const State *s, void *arg) {

@@ -84,24 +84,14 @@ Test(rules, R_1_2_one_allied_side_decides_two_player_card_rule_default) {
   free(sc3);
 }
 
-/* play uniformly random legal actions to the end; calls f after every action */
-static void random_game(const Scen *sc, State *s, uint64_t seed, void (*f)(const Scen *, const State *)) {
+/* play uniformly random legal actions to the end; calls f on every position */
+static void random_game(const Scen *sc, State *s, uint64_t seed, void (*f)(const Scen *, const State *, void *)) {
   gs_init(sc, s, seed, seed);
-  Rng r;
-  rng_seed(&r, seed, 99);
-  ActList *L = malloc(sizeof *L);
-  int steps = 0;
-  while (!gs_over(s)) {
-    gs_legal(sc, s, L);
-    cr_assert_gt(L->n, 0, "no legal action in phase %s", phase_name(s->phase));
-    gs_apply(sc, s, L->a[rng_below(&r, (uint32_t)L->n)]);
-    if (f) f(sc, s);
-    cr_assert_lt(++steps, 200000, "game does not end");
-  }
-  free(L);
+  th_random_play(sc, s, seed, 99, f, NULL);
 }
 
-static void no_prussians(const Scen *sc, const State *s) {
+static void no_prussians(const Scen *sc, const State *s, void *arg) {
+  (void)arg;
   cr_assert_eq(s->hand & sc->army_cards[ARMY_PR], 0, "a Prussian card in hand in the short game");
   cr_assert_eq(s->discard & sc->army_cards[ARMY_PR], 0);
   for (int u = 0; u < sc->nunits; u++)
