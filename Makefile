@@ -77,7 +77,7 @@ waterloo-mpi-bin: $(STAMP) $(OBJ)
 	$(CC) $(CFLAGS) -o $@ $(OBJ) $(LDLIBS)
 
 rule-coverage:
-	../shared/tools/rule-coverage
+	tools/rule-coverage
 
 clean:
 	rm -rf build build-mpi waterloo waterloo-mpi
