@@ -344,6 +344,21 @@ int gs_event_text(const Scen *sc, const State *before, const State *after, char 
 /* one-line description of the position: turn, phase, who decides */
 void gs_describe(const Scen *sc, const State *s, char *buf, size_t len);
 
+/* ---------------------------------------------------------------- position text */
+/* the byte fields of State by name (the JSON save and the position text use these names) */
+typedef struct { const char *name; size_t off; } StateByte;
+extern const StateByte STATE_BYTES[];
+extern const int N_STATE_BYTES;
+/* the whole state as one line (engine/position.c documents the format); the length written,
+ * or -1 when buf is too small (8 KB is always enough) */
+int position_format(const Scen *sc, const State *s, char *buf, size_t len);
+/* a position text into *s: the set-up of `seed=N` (default 1) with the given fields written
+ * over it, checked by gs_check; 0, or -1 with one line in err.  The text must start with
+ * sc's scenario and variants. */
+int position_parse(const Scen *sc, const char *text, State *s, char *err, size_t errlen);
+/* the scenario and variants a position text starts with; 0 or -1 */
+int position_scenario(const char *text, char *scen, size_t slen, char *var, size_t vlen);
+
 /* ---------------------------------------------------------------- save / load (JSON) */
 /* state as JSON text (malloc'ed) */
 char *state_to_json(const Scen *sc, const State *s);

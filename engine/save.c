@@ -10,7 +10,7 @@
 
 #include "engine.h"
 
-static const struct { const char *name; size_t off; } BYTES[] = {
+const StateByte STATE_BYTES[] = {
 #define F(x) {#x, offsetof(State, x)}
     F(turn), F(phase), F(decider), F(active), F(first), F(ncards), F(last_pass), F(round_army),
     F(owner), F(entry_sq), F(bid_made), F(card), F(card_army), F(mp), F(moving), F(evade_stop),
@@ -19,6 +19,8 @@ static const struct { const char *name; size_t off; } BYTES[] = {
     F(rally_first), F(ret_phase), F(ret_decider), F(leader_pending), F(result),
 #undef F
 };
+const int N_STATE_BYTES = (int)(sizeof STATE_BYTES / sizeof STATE_BYTES[0]);
+
 
 static cJSON *cards_json(const Scen *sc, uint64_t m) {
   cJSON *a = cJSON_CreateArray();
@@ -45,8 +47,8 @@ char *state_to_json(const Scen *sc, const State *s) {
   char desc[256];
   gs_describe(sc, s, desc, sizeof desc);
   cJSON_AddStringToObject(o, "description", desc);
-  for (size_t i = 0; i < sizeof BYTES / sizeof BYTES[0]; i++)
-    cJSON_AddNumberToObject(o, BYTES[i].name, ((const uint8_t *)s)[BYTES[i].off]);
+  for (int i = 0; i < N_STATE_BYTES; i++)
+    cJSON_AddNumberToObject(o, STATE_BYTES[i].name, ((const uint8_t *)s)[STATE_BYTES[i].off]);
   cJSON_AddItemToObject(o, "hand", cards_json(sc, s->hand));
   cJSON_AddItemToObject(o, "discard", cards_json(sc, s->discard));
   cJSON_AddItemToObject(o, "seen", cards_json(sc, s->seen));
@@ -134,13 +136,13 @@ static int state_from_obj(const Scen *sc, cJSON *o, State *s, char *err, size_t 
   }
   s->rng.state = strtoull(x->valuestring, NULL, 16);
   s->rng.inc = strtoull(y->valuestring, NULL, 16);
-  for (size_t i = 0; i < sizeof BYTES / sizeof BYTES[0]; i++) {
-    x = cJSON_GetObjectItem(o, BYTES[i].name);
+  for (int i = 0; i < N_STATE_BYTES; i++) {
+    x = cJSON_GetObjectItem(o, STATE_BYTES[i].name);
     if (!cJSON_IsNumber(x) || x->valuedouble < 0 || x->valuedouble > 255) {
-      snprintf(err, errlen, "state: field '%s' missing or not 0..255", BYTES[i].name);
+      snprintf(err, errlen, "state: field '%s' missing or not 0..255", STATE_BYTES[i].name);
       return -1;
     }
-    ((uint8_t *)s)[BYTES[i].off] = (uint8_t)x->valueint;
+    ((uint8_t *)s)[STATE_BYTES[i].off] = (uint8_t)x->valueint;
   }
   struct { const char *k; uint64_t *m; } masks[] = {
       {"hand", &s->hand}, {"discard", &s->discard}, {"seen", &s->seen},
