@@ -74,6 +74,39 @@ static int eng_new(Eng *e, char *args) {
   return 0;
 }
 
+/* setposition SCENARIO VARIANTS KEY=VALUE ...: the game restarts from that position */
+static int eng_setposition(Eng *e, const char *args) {
+  char scen[64], vars[512], err[2048];
+  if (position_scenario(args, scen, sizeof scen, vars, sizeof vars)) {
+    fail("usage: setposition SCENARIO VARIANTS KEY=VALUE ... (as `position` prints it)");
+    return -1;
+  }
+  Scen *sc = malloc(sizeof *sc);
+  State s;
+  if (!sc) {
+    fail("out of memory");
+    return -1;
+  }
+  if (scen_load(sc, scen_default_dir(), scen, vars, err, sizeof err) ||
+      position_parse(sc, args, &s, err, sizeof err)) {
+    for (char *p = err; *p; p++)
+      if (*p == '\n') *p = ';';
+    fail(err);
+    free(sc);
+    return -1;
+  }
+  free(e->sc);
+  e->sc = sc;
+  gamerec_free(&e->g);
+  gamerec_init(&e->g, scen, vars, 1, 0);
+  e->g.has_start = 1;
+  e->g.start = s;
+  e->s = s;
+  e->ready = 1;
+  e->seed = 1;
+  return 0;
+}
+
 static void play_action(Eng *e, Action a) {
   gs_apply(e->sc, &e->s, a);
   gamerec_push(&e->g, a);
@@ -125,7 +158,7 @@ static void eng_undo(Eng *e) {
 
 static const char *COMMANDS =
     "protocol_version\nname\nversion\nlist_commands\nnew\nload\nsave\nshow\nlegal\nplay\nstate\n"
-    "turn\nresult\nundo\ngenmove\nanalyze\nquit";
+    "position\nsetposition\nturn\nresult\nundo\ngenmove\nanalyze\nquit";
 
 int cmd_engine(int argc, char **argv) {
   if (opt_has(argc, argv, "--help")) {
@@ -138,6 +171,9 @@ int cmd_engine(int argc, char **argv) {
            "  legal           the legal actions of the side to decide, one per line\n"
            "  play ACTION     play one (notation as printed by legal)\n"
            "  state           the position as JSON\n"
+           "  position        the position as one line of text (KEY=VALUE fields)\n"
+           "  setposition SCENARIO VARIANTS KEY=VALUE ...   start from a position text (the\n"
+           "                  set-up with the fields given written over it; see HACKING.md)\n"
            "  turn            turn, round, phase and who decides\n"
            "  result          running, French win, Allied win or draw (with VP)\n"
            "  undo            take back the last action\n"
@@ -180,6 +216,8 @@ int cmd_engine(int argc, char **argv) {
         e.sc = sc, e.g = g, e.s = s, e.ready = 1, e.seed = g.seed;
         ok("");
       }
+    } else if (!strcmp(cmd, "setposition")) {
+      if (!eng_setposition(&e, args)) ok("");
     } else if (!e.ready) {
       fail("no game: use 'new short' or 'new long' first");
     } else if (!strcmp(cmd, "save")) {
@@ -218,6 +256,10 @@ int cmd_engine(int argc, char **argv) {
       char *j = state_to_json(e.sc, &e.s);
       ok(j);
       free(j);
+    } else if (!strcmp(cmd, "position")) {
+      char buf[8192];
+      if (position_format(e.sc, &e.s, buf, sizeof buf) < 0) fail("position too long");
+      else ok(buf);
     } else if (!strcmp(cmd, "turn")) {
       char d[256];
       gs_describe(e.sc, &e.s, d, sizeof d);

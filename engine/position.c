@@ -292,6 +292,14 @@ int position_parse(const Scen *sc, const char *text, State *s, char *err, size_t
     *eq = 0;
     if (parse_token(sc, s, tok[i], eq + 1, err, errlen)) goto out;
   }
+  for (int u = 0; u < sc->nunits; u++)
+    for (int v = u + 1; v < sc->nunits; v++)
+      if (s->usq[u] < NSQ && s->usq[u] == s->usq[v]) {
+        char q[4];
+        sq_name(s->usq[u], q);
+        snprintf(err, errlen, "position: units %s and %s are both on %s", sc->unit[u].name, sc->unit[v].name, q);
+        goto out;
+      }
   gs_rebuild_occ(sc, s);
   char why[256];
   if (gs_check(sc, s, why, sizeof why)) { snprintf(err, errlen, "position: impossible: %s", why); goto out; }
