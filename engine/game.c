@@ -1,4 +1,4 @@
-/* The rules of Waterloo (../shared/rules/RULES.md) as a state machine: gs_legal lists the
+/* The rules of Waterloo (docs/RULES.md) as a state machine: gs_legal lists the
  * decider's legal actions, gs_apply plays one and runs everything automatic up to the next
  * decision.  Rulings on the gaps are in docs/RULINGS.md, by rule id. */
 #include <stdio.h>

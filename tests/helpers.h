@@ -1,7 +1,7 @@
 /* Shared helpers of the engine tests (test_rules.c, test_engine.c): load a scenario, build a
  * position by hand, find and apply actions with assertions, drive a battle through its phases.
  *
- * Positions are built the way the brief of the test suite says: gs_init, then edit the State
+ * Positions are built the same way in every test: gs_init, then edit the State
  * directly (squares, flags, hands, phase) and rebuild the square table.  Every helper that
  * writes usq calls gs_rebuild_occ itself. */
 #ifndef WATERLOO_TEST_HELPERS_H

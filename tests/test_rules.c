@@ -1,4 +1,4 @@
-/* The rules of ../shared/rules/RULES.md, one or more tests per rule id (test names carry the
+/* The rules of docs/RULES.md, one or more tests per rule id (test names carry the
  * id: R_7_3_... tests R-7.3).  Every expectation is derived from the rules and the scenario
  * data (the .ini files of scenarios/), never copied from a run of the engine.
  *
