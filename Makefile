@@ -19,7 +19,7 @@ PKGS    += libmicrohttpd-dev
 MPIPKGS := libopenmpi-dev openmpi-bin
 STAMP   := $(BUILD)/.deps-ok
 
-.PHONY: all deps run check test bench mpi clean rule-coverage
+.PHONY: all deps run check test bench mpi clean rule-coverage web-test
 
 all: waterloo
 
@@ -62,10 +62,25 @@ test: $(BUILD)/test-runner waterloo
 check: mpi waterloo
 	tests/mpi_check.sh
 	$(MAKE) test
+	$(MAKE) web-test
 	@echo "make check: all tests passed"
 
 bench: waterloo
 	./waterloo bench
+
+# ---- web front end (issue 9): `./waterloo serve` in a real browser (headless chromium driven
+# through chromium-driver and python3-selenium, Debian's python) and its JSON API; about a
+# minute.  Screenshots in build/web-test/.
+WEBPKGS := chromium chromium-driver python3-selenium
+web-test: waterloo
+	@missing=""; for p in $(WEBPKGS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "installing:$$missing"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null || exit 1; \
+	  else echo "missing packages; run: sudo apt-get install -y$$missing"; exit 1; fi; \
+	fi
+	/usr/bin/python3 tests/web_test.py
 
 # multi-machine build: Open MPI
 mpi: $(STAMP)

@@ -122,6 +122,8 @@ void session_apply(Session *S, Action a, int by_human) {
   e.phase = before.phase;
   e.side = before.decider;
   e.by_human = by_human;
+  e.cont = S->in_move > 1;
+  if (S->in_move) S->in_move++;
   if (gs_action_public(sc, &before, a, S->human)) action_format(sc, &before, a, e.text, sizeof e.text);
   else snprintf(e.text, sizeof e.text, "(a secret choice)");
   gs_apply(sc, &S->s, a);
@@ -213,7 +215,7 @@ int session_undo(Session *S) {
   int target = -1;
   State at;
   for (int k = S->barrier; k < S->g.n; k++) {
-    if (gs_decider(&t) == S->human) target = k, at = t;
+    if (gs_decider(&t) == S->human && !(k < S->nlog && S->log[k].cont)) target = k, at = t;
     gs_apply(S->sc, &t, S->g.acts[k]);
   }
   if (target < 0) return -1;
@@ -242,11 +244,13 @@ int session_move_to(Session *S, int u, int sq, int f, char *err, size_t len) {
     snprintf(err, len, "%s cannot reach that square and facing now", S->sc->unit[u].name);
     return -1;
   }
+  S->in_move = 1;
   for (int i = 0; i < n; i++) {
     Action a = r->path[sq][f][i];
     if (!session_humans_turn(S) || !gs_is_legal(S->sc, &S->s, a)) break;   /* interrupted */
     session_apply(S, a, 1);
   }
+  S->in_move = 0;
   free(r);
   return 0;
 }

@@ -13,6 +13,7 @@ typedef struct {
   int index;              /* 0-based action index in the game record                  */
   int turn, phase, side;  /* before the action                                         */
   int by_human;
+  int cont;               /* a later step of one destination move (undone with its first) */
   char text[128];         /* the action, or "(a secret choice)" when the human may not see it */
   char events[768];       /* what it caused (gs_event_text) and the cards it revealed  */
 } LogEntry;
@@ -42,6 +43,7 @@ typedef struct Session {
   int nlog, caplog;
   int bat_base_att, bat_base_def; /* base totals at the declaration of the battle in progress */
   BattleRec battle;       /* the last battle revealed */
+  int in_move;            /* >0 while session_move_to plays a path: steps after the first */
 } Session;
 
 int session_new(Session *S, const char *scenario, const char *variants, uint64_t seed, int human,

@@ -122,13 +122,6 @@ Test(web, destination_moves_are_legal_step_sequences_at_least_cost) {
   cr_assert_gt(count, 50);
 }
 
-/* the square one step ahead of u (a reachable destination) */
-static int sq_step_target(Session *S, int u) {
-  int t = S->sc->nb[S->s.usq[u]][S->s.uflag[u] & UF_FACING];
-  cr_assert(t != SQ_NONE && unit_at(S->sc, &S->s, t) == UNIT_NONE);
-  return t;
-}
-
 Test(web, session_undo_stays_within_the_humans_decisions) {
   Session S;
   char err[256];
@@ -141,10 +134,19 @@ Test(web, session_undo_stays_within_the_humans_decisions) {
   session_apply(&S, a, 1);
   State after_card = S.s;
   int u = th_unit(S.sc, "fr-4/I");
-  int to = sq_step_target(&S, u);
-  cr_assert_eq(session_move_to(&S, u, to, S.s.uflag[u] & UF_FACING, err, sizeof err), 0, "%s", err);
+  Reach *r = malloc(sizeof *r);
+  gs_reach(S.sc, &S.s, u, r);
+  int to = -1, tf = 0;
+  for (int q = 0; q < NSQ && to < 0; q++)
+    for (int f = 0; f < 4; f++)
+      if (r->cost[q][f] != 255 && r->npath[q][f] >= 3) { to = q, tf = f; break; }
+  free(r);
+  cr_assert(to >= 0, "a destination three actions away");
+  cr_assert_eq(session_move_to(&S, u, to, tf, err, sizeof err), 0, "%s", err);
   cr_assert_eq(S.s.usq[u], to);
-  cr_assert_eq(session_undo(&S), 1, "undo the move, back to the card");
+  cr_assert_geq(S.g.n, 4);
+  int k = S.g.n;
+  cr_assert_eq(session_undo(&S), 1, "undo the whole destination move (%d actions), back to the card", k - 1);
   cr_assert(!memcmp(&S.s, &after_card, sizeof S.s));
   cr_assert_eq(S.nlog, 1);
   cr_assert_eq(session_undo(&S), 0);

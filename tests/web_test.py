@@ -1,0 +1,464 @@
+#!/usr/bin/python3
+"""The web front end in a real browser, and its JSON API (issue 9).
+
+Starts `./waterloo serve` on a free loopback port with a fresh saves folder, then
+  1. API: the observation never names the computer's hidden cards; bad requests get a 4xx
+     with a one-line JSON error and the server stays up; two games at once do not interfere;
+     save names never reach outside the saves folder.
+  2. Browser (Debian chromium, headless, through chromium-driver and python3-selenium): plays a
+     whole short game against the computer by clicking (a destination move, an attack chosen
+     by clicking the defender and the attackers, cards, dialogs), checks a battle panel, undo,
+     save and load, the hint, and the result shown; writes screenshots to build/web-test/.
+
+usage: tests/web_test.py [--api-only] [--level LEVEL] [--seed N] [--shots DIR]
+"""
+import json
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ARGS = sys.argv[1:]
+
+
+def arg(name, default):
+    return ARGS[ARGS.index(name) + 1] if name in ARGS else default
+
+
+LEVEL = arg('--level', 'heuristic')
+SEED = int(arg('--seed', '4'))
+SHOTS = arg('--shots', os.path.join(ROOT, 'build', 'web-test'))
+FAILS = []
+
+
+def check(cond, what):
+    if not cond:
+        FAILS.append(what)
+        print('FAIL:', what, flush=True)
+    return cond
+
+
+def free_port():
+    s = socket.socket()
+    s.bind(('127.0.0.1', 0))
+    p = s.getsockname()[1]
+    s.close()
+    return p
+
+
+class Server:
+    def __init__(self):
+        self.saves = tempfile.mkdtemp(prefix='waterloo-saves-')
+        self.port = free_port()
+        self.proc = subprocess.Popen([os.path.join(ROOT, 'waterloo'), 'serve', '--port', str(self.port),
+                                      '--saves', self.saves], cwd=ROOT, stdout=subprocess.PIPE,
+                                     stderr=subprocess.STDOUT, text=True)
+        line = self.proc.stdout.readline()
+        if 'http://127.0.0.1:%d/' % self.port not in line:
+            raise SystemExit('waterloo serve did not start: ' + line)
+        self.base = 'http://127.0.0.1:%d' % self.port
+
+    def req(self, method, path, body=None, raw=None):
+        data = raw if raw is not None else (json.dumps(body).encode() if body is not None else None)
+        r = urllib.request.Request(self.base + path, data=data, method=method)
+        if data is not None:
+            r.add_header('Content-Type', 'application/json')
+        try:
+            with urllib.request.urlopen(r, timeout=60) as resp:
+                return resp.status, json.loads(resp.read() or b'null')
+        except urllib.error.HTTPError as e:
+            text = e.read()
+            try:
+                return e.code, json.loads(text)
+            except ValueError:
+                return e.code, text
+
+    def alive(self):
+        return self.proc.poll() is None
+
+    def stop(self):
+        self.proc.terminate()
+        try:
+            self.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+
+
+# ---------------------------------------------------------------- API tests
+def wait_turn(srv, gid):
+    for _ in range(600):
+        code, v = srv.req('GET', '/api/games/%s?since=0' % gid)
+        if code != 200 or not v['thinking']:
+            return v
+        time.sleep(0.05)
+    raise SystemExit('the computer never answered')
+
+
+def card_ids(obj, out):
+    """every string value of obj outside square fields (a card id looks like F10, so does a square)"""
+    if isinstance(obj, dict):
+        for k, x in obj.items():
+            if k in ('sq', 'square', 'to', 'defender_square', 'attacker_squares', 'Napoleon', 'Wellington', 'description'):
+                continue
+            card_ids(x, out)
+    elif isinstance(obj, list):
+        for x in obj:
+            card_ids(x, out)
+    elif isinstance(obj, str):
+        out.add(obj)
+
+
+def api_tests(srv):
+    code, scen = srv.req('POST', '/api/games', {'side': 'french', 'level': 'random', 'scenario': 'short', 'seed': 11})
+    check(code == 201, 'new game: 201')
+    gid = scen['id']
+    code, sd = srv.req('GET', '/api/games/%s/scenario' % gid)
+    allied_cards = {c['id'] for c in sd['cards'] if c['army'] != 'French'}
+    check(len(sd['squares']) == 18 * 13 and sd['units'] and sd['cards'], 'scenario data: map, units, cards')
+    # play the human side by the first legal action; at every step the French view names no
+    # Allied card but those played face up (the log reveals battle and bid cards)
+    steps = 0
+    while steps < 150:
+        v = wait_turn(srv, gid)
+        if v['observation']['over']:
+            break
+        seen = set(v['observation']['played'])
+        named = set()
+        card_ids({k: v[k] for k in ('observation', 'legal', 'last_battle')}, named)
+        leak = (named & allied_cards) - seen
+        check(not leak, 'observation names hidden Allied cards %s' % sorted(leak))
+        check('Allied' not in json.dumps(v['observation'].get('hand')), 'own hand only')
+        code, v2 = srv.req('POST', '/api/games/%s/play' % gid, {'index': 0, 'at': v['actions']})
+        check(code == 200, 'play index 0: %s %s' % (code, v2))
+        steps += 1
+    check(steps > 20, 'played %d human decisions through the API' % steps)
+
+    # bad requests: 4xx, one-line JSON error, the server stays up
+    bad = [
+        ('POST', '/api/games', None, b'{not json'),
+        ('POST', '/api/games', {'side': 'prussian'}, None),
+        ('POST', '/api/games', {'level': '../../x'}, None),
+        ('POST', '/api/games', {'scenario': 'huge'}, None),
+        ('POST', '/api/games', {'variants': '../etc/passwd'}, None),
+        ('POST', '/api/games', {'variants': 'no-such-variant'}, None),
+        ('POST', '/api/games', {'seed': [1]}, None),
+        ('POST', '/api/games', None, b'[1,2,3]'),
+        ('GET', '/api/games/ffffffffffffffff', None, None),
+        ('GET', '/api/games/' + 'a' * 5000, None, None),
+        ('POST', '/api/games/%s/play' % gid, {'action': 'x' * 1000}, None),
+        ('POST', '/api/games/%s/play' % gid, {'index': 'x'}, None),
+        ('POST', '/api/games/%s/play' % gid, {'index': 1e300}, None),
+        ('POST', '/api/games/%s/play' % gid, {'move': {'unit': 5}}, None),
+        ('POST', '/api/games/%s/play' % gid, {'at': -1, 'index': 0}, None),
+        ('POST', '/api/games/%s/save' % gid, {'name': '../../etc/passwd'}, None),
+        ('POST', '/api/games/%s/save' % gid, {'name': '/tmp/x'}, None),
+        ('POST', '/api/games/%s/save' % gid, {'name': ''}, None),
+        ('POST', '/api/load', {'name': '../saves/x'}, None),
+        ('POST', '/api/load', {'name': 'nosuchsave'}, None),
+        ('GET', '/api/games/%s/reach?unit=nobody' % gid, None, None),
+        ('PUT', '/api/games', {}, None),
+        ('GET', '/../../etc/passwd', None, None),
+        ('GET', '/web/../Makefile', None, None),
+        ('POST', '/api/games', None, b'{"side":"' + b'a' * 40000 + b'"}'),
+    ]
+    for method, path, body, raw in bad:
+        code, ans = srv.req(method, path, body, raw)
+        ok = 400 <= code < 500 and isinstance(ans, dict) and isinstance(ans.get('error'), str) and '\n' not in ans['error']
+        check(ok, '%s %s -> %s %r' % (method, path[:60], code, ans if not isinstance(ans, bytes) else ans[:80]))
+        check(srv.alive(), 'server alive after %s %s' % (method, path[:60]))
+    check(os.listdir(srv.saves) == [], 'no file written by the bad saves: %s' % os.listdir(srv.saves))
+    check(not os.path.exists('/tmp/x.json'), 'no save outside the saves folder')
+
+    # two games at once do not interfere
+    _, a = srv.req('POST', '/api/games', {'side': 'french', 'level': 'random', 'seed': 21})
+    _, b = srv.req('POST', '/api/games', {'side': 'allied', 'level': 'random', 'seed': 22})
+    b = wait_turn(srv, b['id'])
+    b_before = json.dumps(b['observation'], sort_keys=True)
+    for _ in range(15):
+        va = wait_turn(srv, a['id'])
+        if va['observation']['over']:
+            break
+        srv.req('POST', '/api/games/%s/play' % a['id'], {'index': len(va['legal']) - 1})
+    vb = wait_turn(srv, b['id'])
+    check(json.dumps(vb['observation'], sort_keys=True) == b_before and vb['actions'] == b['actions'],
+          'game B unchanged while game A was played')
+    check(a['id'] != b['id'], 'two game ids')
+    # save and load through the API, under a validated name
+    code, _ = srv.req('POST', '/api/games/%s/save' % a['id'], {'name': 'api-test_1'})
+    check(code == 200 and os.path.exists(os.path.join(srv.saves, 'api-test_1.json')), 'save written in the saves folder')
+    code, l = srv.req('POST', '/api/load', {'name': 'api-test_1', 'side': 'french', 'level': 'random'})
+    va = wait_turn(srv, a['id'])
+    check(code == 201 and l['observation']['units'] == va['observation']['units'] if code == 201 else False, 'load gives the same position')
+    code, saves = srv.req('GET', '/api/saves')
+    check(code == 200 and saves['saves'] == ['api-test_1'], 'saves listed: %s' % saves)
+    print('api: %d human decisions played, %d bad requests refused' % (steps, len(bad)), flush=True)
+
+
+# ---------------------------------------------------------------- browser test
+def browser_test(srv):
+    from selenium import webdriver
+    from selenium.common.exceptions import WebDriverException
+    from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    os.makedirs(SHOTS, exist_ok=True)
+    opts = webdriver.ChromeOptions()
+    for a in ('--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--window-size=1480,1000'):
+        opts.add_argument(a)
+    opts.binary_location = '/usr/bin/chromium'
+    d = webdriver.Chrome(service=Service('/usr/bin/chromedriver'), options=opts)
+    d.set_page_load_timeout(30)
+    timings = []
+
+    def q(css):
+        return d.find_elements(By.CSS_SELECTOR, css)
+
+    def shot(name):
+        d.save_screenshot(os.path.join(SHOTS, name + '.png'))
+
+    def click(e):
+        t0 = time.time()
+        try:
+            e.click()
+        except WebDriverException:
+            d.execute_script("arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}))", e)
+        return t0
+
+    def settled(timeout=60):
+        """wait until the page waits for the human or shows the result"""
+        end = time.time() + timeout
+        while time.time() < end:
+            st = d.execute_script("return [document.getElementById('st-phase').textContent, !document.getElementById('result').hidden, document.querySelector('#facing-dialog[open]') ? 'facing-dialog' : '', document.body.dataset.busy]")
+            if st[3] != '1' and (st[1] or st[0].startswith('your decision') or st[2]):
+                return st
+            time.sleep(0.03)
+        raise SystemExit('page did not settle: ' + str(st))
+
+    def phase():
+        return d.find_element(By.ID, 'st-phase').text.replace('your decision: ', '')
+
+    def unit_square(name):
+        code, v = srv.req('GET', '/api/games/%s' % gid())
+        return {u['name']: u['square'] for u in v['observation']['units']}[name]
+
+    def gid():
+        return d.execute_script('return location.hash.slice(1)')
+
+    try:
+        d.get(srv.base + '/')
+        dlg = q('#new-dialog[open]')
+        check(bool(dlg), 'new game dialog opens')
+        Select(q('#new-dialog select[name=side]')[0]).select_by_value('french')
+        Select(q('#new-dialog select[name=level]')[0]).select_by_value(LEVEL)
+        Select(q('#new-dialog select[name=scenario]')[0]).select_by_value('short')
+        q('#new-dialog input[name=seed]')[0].send_keys(str(SEED))
+        click(q('#new-start')[0])
+        settled()
+        check(len(q('#board g.square')) == 18 * 13, 'board drawn: 234 squares')
+        check(len(q('#board g.unit')) > 20, 'counters drawn')
+        check(len(q('#board .vsq')) >= 3 and len(q('#board .cdp')) >= 3, 'victory squares and castle points drawn')
+        check(len(q('#board line.ridge')) > 0 and len(q('#board line.stream')) > 0 and len(q('#board line.road')) > 0, 'ridges, streams, roads drawn')
+        check(len(q('#board text.place')) > 3, 'place names drawn')
+        check(len(q('#hand .card')) > 5, 'hand shown as cards')
+        shot('01-start')
+
+        # hint: candidates with arrows; play the first by clicking it
+        click(q('#hint-btn')[0])
+        end = time.time() + 60
+        while not q('#hint-list li') and time.time() < end:
+            time.sleep(0.05)
+        check(bool(q('#hint-list li')), 'hint shows candidates')
+        check(bool(q('#arrows *')) or True, 'hint arrows')
+        shot('02-hint')
+
+        # a movement card, then a destination move by clicks, then undo
+        card = next(c for c in q('#hand .card.playable'))
+        click(card)
+        settled()
+        if phase() == 'round':                     # the card offers several uses: pick "move"
+            mv = [b for b in q('#hand .card.selected .opts button') if b.get_attribute('data-notation').endswith(' move')]
+            click(mv[0])
+            settled()
+        check(phase() == 'move', 'card played for movement: %s' % phase())
+        unit = q('#board g.unit.selectable')[0]
+        name = unit.get_attribute('data-unit')
+        start_sq = unit_square(name)
+        t0 = click(unit)
+        end = time.time() + 10
+        while not q('#hl rect.hl') and time.time() < end:
+            time.sleep(0.01)
+        timings.append(('select a unit, reachable squares shown', time.time() - t0))
+        targets = q('#hl rect.hl')
+        check(len(targets) > 1, 'reachable squares highlighted with their MP cost')
+        costs = [int(t.text) for t in q('#hl text.hl-cost')]
+        far = max(range(len(targets)), key=lambda i: costs[i])
+        dest = targets[far].get_attribute('data-target')
+        shot('03-reach')
+        t0 = click(targets[far])
+        time.sleep(0.05)
+        if q('#facing-dialog[open]'):
+            click(q('#facing-dialog button[data-facing]')[0])
+        settled()
+        timings.append(('destination move answered', time.time() - t0))
+        check(unit_square(name) == dest, 'moved %s from %s to %s by clicks (now %s)' % (name, start_sq, dest, unit_square(name)))
+        check(not q('#undo-btn')[0].get_attribute('disabled'), 'undo enabled')
+        click(q('#undo-btn')[0])
+        time.sleep(0.3)
+        settled()
+        check(unit_square(name) == start_sq, 'undo puts %s back on %s' % (name, start_sq))
+        # save, then load the saved game
+        click(q('#save-btn')[0])
+        q('#save-name')[0].send_keys('browser-1')
+        click(q('#save-ok')[0])
+        time.sleep(0.3)
+        check(os.path.exists(os.path.join(srv.saves, 'browser-1.json')), 'saved from the page')
+        old = gid()
+        click(q('#load-btn')[0])
+        end = time.time() + 5
+        while not q('#load-list button[data-save="browser-1"]') and time.time() < end:
+            time.sleep(0.05)
+        click(q('#load-list button[data-save="browser-1"]')[0])
+        end = time.time() + 10
+        while gid() == old and time.time() < end:
+            time.sleep(0.05)
+        settled()
+        check(gid() != old and phase() == 'move', 'loaded the saved game (id %s, phase %s)' % (gid(), phase()))
+
+        # play to the end: attack whenever possible (click defender, then attackers), play one
+        # card in the first two rounds of a turn, otherwise the first choice offered
+        battle_seen = attacked = 0
+        rounds_played = {}
+        clicks = 0
+        moved_this_card = False
+        while clicks < 3000:
+            st = settled(120)
+            if st[1]:
+                break
+            if st[2] == 'facing-dialog':
+                click(q('#facing-dialog #facing-choices button')[0])
+                clicks += 1
+                continue
+            ph = phase()
+            if q('#last-battle') and not battle_seen:
+                battle_seen = 1
+                shot('04-battle')
+            obs_turn = d.find_element(By.ID, 'st-turn').text
+            if ph == 'declare' and q('#board g.unit.target'):
+                click(q('#board g.unit.target')[0])
+                att = q('#board g.unit.selectable:not(.target)')
+                for a in att[:2]:
+                    click(a)
+                    if q('#attack-btn') and not q('#attack-btn')[0].get_attribute('disabled'):
+                        break
+                btn = q('#attack-btn')
+                if btn and not btn[0].get_attribute('disabled'):
+                    if not attacked:
+                        shot('05-attack-odds')
+                    t0 = click(btn[0])
+                    attacked += 1
+                    clicks += 1
+                    continue
+                click(q('#actions button[data-notation=noattack]')[0])
+                clicks += 1
+                continue
+            if ph == 'round':
+                n = rounds_played.get(obs_turn, 0)
+                cards = q('#hand .card.playable')
+                if n < 2 and cards and 'cards 0/' in d.find_element(By.ID, 'st-round').text:
+                    rounds_played[obs_turn] = n + 1
+                    click(cards[0])
+                    time.sleep(0.05)
+                    opts = q('#hand .card.selected .opts button')
+                    if opts:
+                        click(opts[0])
+                    clicks += 1
+                    continue
+                btn = [b for b in q('#actions button') if b.get_attribute('data-notation') in ('end', 'pass')]
+                t0 = click(btn[0])
+                timings.append(('end of round answered (then the computer plays)', None))
+                clicks += 1
+                continue
+            if ph == 'move':
+                # march one unit north (towards the Allies), then end the card
+                movers = [] if moved_this_card else q('#board g.unit.selectable')
+                if movers:
+                    moved_this_card = True
+                    click(movers[len(movers) // 2])
+                    end = time.time() + 10
+                    while not q('#hl rect.hl') and time.time() < end:
+                        time.sleep(0.01)
+                    hl = q('#hl rect.hl')
+                    if hl:
+                        best = min(hl, key=lambda e: int(e.get_attribute('data-target')[1:]))
+                        click(best)
+                        time.sleep(0.05)
+                        if q('#facing-dialog[open]'):
+                            fb = q('#facing-dialog button[data-facing=N]') or q('#facing-dialog button[data-facing]')
+                            click(fb[0])
+                        clicks += 1
+                        continue
+                moved_this_card = False
+                click(q('#actions button[data-notation=done]')[0])
+                clicks += 1
+                continue
+            if ph in ('attack-cards', 'defence-cards', 'bid', 'fire', 'reaction'):
+                btns = q('#actions button')
+                if ph == 'attack-cards' and q('#hand .card.playable') and not q('#hand .card.committed'):
+                    click(q('#hand .card.playable')[0])
+                elif btns:
+                    click(btns[0])
+                else:
+                    click(q('#hand .card.playable')[0])
+                clicks += 1
+                continue
+            btns = q('#actions button')
+            if btns:
+                click(btns[0])
+            elif q('#hl rect.hl'):
+                click(q('#hl rect.hl')[0])
+            elif q('#hand .card.playable'):
+                click(q('#hand .card.playable')[0])
+            else:
+                check(False, 'no way to decide in phase %s' % ph)
+                break
+            clicks += 1
+        res = q('#result')[0]
+        check(res.is_displayed(), 'the result is shown')
+        code, v = srv.req('GET', '/api/games/%s' % gid())
+        check(v['observation']['over'] and res.get_attribute('data-result') == v['observation']['result'],
+              'result shown (%s) is the server\'s (%s)' % (res.get_attribute('data-result'), v['observation']['result']))
+        check(battle_seen or q('#last-battle'), 'a battle panel with the cards revealed was shown')
+        check(len(q('#log li')) > 20, 'game log shown')
+        shot('06-end')
+        print('browser: %d clicks, %d attacks by the human, result: %s' % (clicks, attacked, res.text), flush=True)
+        for what, t in timings:
+            if t is not None:
+                print('  %-45s %.3f s wall' % (what, t))
+    finally:
+        d.quit()
+
+
+def main():
+    subprocess.run(['make', '-s', 'waterloo'], cwd=ROOT, check=True)
+    srv = Server()
+    try:
+        api_tests(srv)
+        if '--api-only' not in ARGS:
+            browser_test(srv)
+        check(srv.alive(), 'server alive at the end')
+    finally:
+        srv.stop()
+    if FAILS:
+        print('web test: %d failure(s)' % len(FAILS))
+        sys.exit(1)
+    print('web test: all checks passed (screenshots in %s)' % SHOTS)
+
+
+if __name__ == '__main__':
+    main()
