@@ -1,10 +1,14 @@
 /* ./waterloo match (mirrored-seed match, cutechess-style output) and ./waterloo strength
  * (the strength table of issue 3). */
+#include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -17,7 +21,12 @@ typedef struct {
   long a_al_games, a_al_wins;  /* A playing Allied                        */
   long fr_wins, al_wins, draws;
   double seconds;
-  double cpu;                  /* seconds x threads: the core time the games took         */
+  double cpu;                  /* CPU seconds of the process while the games ran (getrusage) */
+  int cpu_est;                 /* 1: cpu is wall time x threads (a journal line written before
+                                  the CPU time was measured)                              */
+  /* mirrored pairs: penta[k] = seeds on which A scored k/2 points over its two games (the
+   * pentanomial counts); npenta = 0: not recorded (an old journal line) */
+  long penta[5];
   /* paired margin: per seed, (French margin when A was French - French margin when B was
    * French) / 2 -- the seed's and the side's effect cancel.  The French margin is VP(French) -
    * VP(Allied) in the long game, objectives (castles + Mont St. Jean) held by the French at the
@@ -38,30 +47,36 @@ static const char *margin_unit(const Scen *sc) {
   return sc->scenario == SC_SHORT ? "objectives" : "VP";
 }
 
-/* mean paired margin and the variance of that mean; -1 when fewer than 2 seeds */
-static int margin_stats(const MatchRes *r, double *mean, double *se2) {
-  if (r->mpairs <= 1) return -1;
-  double n = (double)r->mpairs;
-  *mean = r->msum / n;
-  double var = (r->msum2 - n * *mean * *mean) / (n - 1);
-  *se2 = var > 0 ? var / n : 0;
-  return 0;
+/* the 95% Student-t half-width of the mean paired margin: inf with one seed, NAN when every
+ * seed gave the same value at a small sample (no spread seen: the interval is unknown, not 0) */
+static double margin_half(const MatchRes *r) {
+  if (r->mpairs <= 1) return INFINITY;
+  Interval iv = mean_t(r->msum, r->msum2, r->mpairs, 0.95);
+  double h = (iv.hi - iv.lo) / 2;
+  if (!(h > 1e-9) && r->mpairs < 30) return NAN;
+  return h;
 }
 
-/* "+1.25 +/- 0.80 VP" (95%, normal approximation over the seeds) */
+/* "+1.25 +/- 0.80 VP" (95%, Student t over the seeds) */
 static void fmt_margin(char *buf, size_t len, const MatchRes *r, const char *unit) {
   if (r->mpairs <= 0) { snprintf(buf, len, "—"); return; }
-  double mean = r->msum, se2;
-  int one = margin_stats(r, &mean, &se2) != 0;   /* one seed: no spread yet */
+  double mean = r->msum / r->mpairs, h = margin_half(r);
   if (fabs(mean) < 0.005) mean = 0.0;
-  if (one) snprintf(buf, len, "%+.2f +/- inf %s", mean, unit);
-  else snprintf(buf, len, "%+.2f +/- %.2f %s", mean, Z95 * sqrt(se2), unit);
+  if (isnan(h)) snprintf(buf, len, "%+.2f +/- ? %s (all %ld seeds equal)", mean, unit, r->mpairs);
+  else if (isinf(h)) snprintf(buf, len, "%+.2f +/- inf %s", mean, unit);
+  else snprintf(buf, len, "%+.2f +/- %.2f %s", mean, h, unit);
 }
 
 static double margin_lo(const MatchRes *r) {
-  double m, se2;
-  if (margin_stats(r, &m, &se2)) return -INFINITY;
-  return m - Z95 * sqrt(se2);
+  double h = margin_half(r);
+  if (r->mpairs <= 0 || !isfinite(h)) return -INFINITY;
+  return r->msum / r->mpairs - h;
+}
+
+static double cpu_now(void) {
+  struct rusage ru;
+  getrusage(RUSAGE_SELF, &ru);
+  return ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6 + ru.ru_stime.tv_sec + ru.ru_stime.tv_usec * 1e-6;
 }
 
 static int match_range(const Scen *sc, const char *A, const char *B, long from, long to,
@@ -79,7 +94,7 @@ static int match_range(const Scen *sc, const char *A, const char *B, long from, 
   int *mar = calloc((size_t)n + 1, sizeof *mar);
   int failed = 0;
   long done = 0;
-  double t0 = clock_wall(), last = 0;
+  double t0 = clock_wall(), last = 0, c0 = cpu_now();
   int tty = isatty(2);
   if (threads <= 0) threads = omp_get_max_threads();
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
@@ -115,13 +130,21 @@ static int match_range(const Scen *sc, const char *A, const char *B, long from, 
   if (progress && tty) fprintf(stderr, "\r\033[K");
   double dt = clock_wall() - t0;
   r->seconds += dt;
-  r->cpu += dt * threads;
+  r->cpu += cpu_now() - c0; /* measured, not wall x threads */
   if (failed) { free(res); free(mar); return -1; }
   for (long j = 0; j + 1 < n; j += 2) {
     double d = 0.5 * (mar[j] - mar[j + 1]);
     r->mpairs++;
     r->msum += d;
     r->msum2 += d * d;
+    /* A's points on this seed: game j had A French, game j + 1 had B French */
+    int pts = 0;
+    for (int q = 0; q < 2; q++) {
+      int x = res[j + q], a_fr = q == 0;
+      if (x == 3 || x == 0) pts += 1;
+      else if ((x == 1) == a_fr) pts += 2;
+    }
+    r->penta[pts]++;
   }
   for (long j = 0; j < n; j++) {
     int a_fr = j % 2 == 0, x = res[j];
@@ -147,6 +170,41 @@ static void fmt_elo(char *buf, size_t len, double elo, double margin) {
   if (!isfinite(elo)) snprintf(buf, len, "%s", elo > 0 ? "+inf" : "-inf");
   else if (!isfinite(margin)) snprintf(buf, len, elo ? "%+.1f +/- inf" : "%.1f +/- inf", elo);
   else snprintf(buf, len, elo ? "%+.1f +/- %.1f" : "%.1f +/- %.1f", elo, margin);
+}
+
+/* Elo of a W-L-D score: the cutechess margin where it is finite, else the interval from the
+ * Wilson bounds of the score, which stays finite at 100% ("+inf (95%: >= +407.0)") */
+static void fmt_elo_wld(char *buf, size_t len, long w, long l, long d) {
+  double elo, margin;
+  elo_wld(w, l, d, &elo, &margin);
+  if (isfinite(margin) || w + l + d == 0) { fmt_elo(buf, len, elo, margin); return; }
+  double lo, hi;
+  elo_bounds_wilson(w, l, d, &lo, &hi);
+  char e[32];
+  if (!isfinite(elo)) snprintf(e, sizeof e, "%s", elo > 0 ? "+inf" : "-inf");
+  else snprintf(e, sizeof e, fabs(elo) < 0.05 ? "%.1f" : "%+.1f", fabs(elo) < 0.05 ? 0.0 : elo);
+  if (isinf(hi) && !isinf(lo)) snprintf(buf, len, "%s (95%%: ≥ %+.1f)", e, lo);
+  else if (isinf(lo) && !isinf(hi)) snprintf(buf, len, "%s (95%%: ≤ %+.1f)", e, hi);
+  else snprintf(buf, len, "%s (95%%: %+.1f to %+.1f)", e, lo, hi);
+}
+
+/* pentanomial counts "0-1-5-2-0" and the Elo and LOS from the pairs */
+static int has_penta(const MatchRes *r) {
+  long n = r->penta[0] + r->penta[1] + r->penta[2] + r->penta[3] + r->penta[4];
+  return n > 0 && 2 * n == r->games; /* every seed counted (not a match grown from an old line) */
+}
+static void fmt_penta(char *buf, size_t len, const MatchRes *r) {
+  if (!has_penta(r)) { snprintf(buf, len, "—"); return; }
+  snprintf(buf, len, "%ld-%ld-%ld-%ld-%ld", r->penta[0], r->penta[1], r->penta[2], r->penta[3], r->penta[4]);
+}
+static void fmt_penta_elo(char *buf, size_t len, const MatchRes *r) {
+  if (!has_penta(r)) { snprintf(buf, len, "—"); return; }
+  PentaStats ps;
+  penta_stats(r->penta, &ps);
+  char e[64];
+  if (isfinite(ps.elo)) fmt_elo(e, sizeof e, ps.elo, ps.margin);
+  else snprintf(e, sizeof e, "%s", ps.elo > 0 ? "+inf" : "-inf");
+  snprintf(buf, len, "%s, LOS %.1f%%", e, 100 * ps.los);
 }
 
 static void pct(char *buf, size_t len, long k, long n) {
@@ -179,8 +237,11 @@ int cmd_match(int argc, char **argv) {
              "Plays N games between A and B with mirrored seeds: each seed is played twice, "
              "sides swapped.\nPrints 'Score of A vs B: W - L - D [score] N' and 'Elo difference: "
              "x +/- y' (cutechess-cli shapes), and the win rates with 95%% Wilson intervals per "
-             "side.\n--sprt ELO0,ELO1: sequential probability ratio test of H1: ELO1 against H0: ELO0 "
-             "(alpha = beta = 0.05, bounds +-2.94), checked after every batch of B games "
+             "side.\nA seed played with both side assignments is one pair: the pentanomial counts "
+             "(seeds on which A scored 0, 1/2, 1, 3/2, 2 points), the Elo and LOS (likelihood of "
+             "superiority) from the pairs.\n"
+             "--sprt ELO0,ELO1: sequential probability ratio test on the pairs of H1: ELO1 against "
+             "H0: ELO0 (alpha = beta = 0.05, bounds +-2.94), checked after every batch of B games "
              "(default 20, whole mirrored pairs); stops when a bound is crossed, N is the cap.\n"
              "Write A/B when a spec has commas.\n");
       return 0;
@@ -228,19 +289,20 @@ int cmd_match(int argc, char **argv) {
     }
     from = to;
     if (!isnan(sprt0)) {
-      llr = sprt_llr(r.w, r.l, r.d, sprt0, sprt1);
+      llr = sprt_llr_penta(r.penta, sprt0, sprt1);
       if (llr >= bound || llr <= -bound) break;
     }
   }
-  double elo, margin;
-  elo_wld(r.w, r.l, r.d, &elo, &margin);
-  char e[64], p1[64], p2[64], p3[64], p4[64];
-  fmt_elo(e, sizeof e, elo, margin);
+  char e[96], p1[64], p2[64], p3[64], p4[64], pn[64], pe[96];
+  fmt_elo_wld(e, sizeof e, r.w, r.l, r.d);
+  fmt_penta(pn, sizeof pn, &r);
+  fmt_penta_elo(pe, sizeof pe, &r);
   printf("Match: %s vs %s, %s/%s, %ld games (%ld seeds, sides swapped), seed %" PRIu64 "\n", A, B,
          scen, var, r.games, r.games / 2, seed);
   printf("Score of %s vs %s: %ld - %ld - %ld [%.3f] %ld\n", A, B, r.w, r.l, r.d,
          (r.w + 0.5 * r.d) / r.games, r.games);
   printf("Elo difference: %s\n", e);
+  printf("Pairs (A's points per seed 0 - 1/2 - 1 - 3/2 - 2): %s; Elo from pairs: %s\n", pn, pe);
   {
     char mg[80];
     fmt_margin(mg, sizeof mg, &r, margin_unit(sc));
@@ -256,8 +318,13 @@ int cmd_match(int argc, char **argv) {
     printf("SPRT: llr %.2f (%.2f, %.2f) [%g, %g] %s after %ld games\n", llr, -bound, bound, sprt0,
            sprt1, llr >= bound ? "H1 accepted" : llr <= -bound ? "H0 accepted" : "inconclusive",
            r.games);
+  int stopped = !isnan(sprt0) && (llr >= bound || llr <= -bound);
+  if (stopped)
+    printf("Note: the match stopped when the SPRT crossed a bound, so the Elo above (a "
+           "fixed-sample estimate) is biased away from 0; read the SPRT decision, not the Elo.\n");
   if (!quiet)
-    fprintf(stderr, "match: %.1f s, %.2f games/s\n", r.seconds, r.games / (r.seconds > 0 ? r.seconds : 1));
+    fprintf(stderr, "match: %.1f s wall, %.1f CPU s (%.2f CPU s/game)\n", r.seconds, r.cpu,
+            r.cpu / (r.games > 0 ? r.games : 1));
   free(sc);
   return 0;
 }
@@ -278,32 +345,13 @@ static const Pair default_pairs[] = {
   {"cheat:normal", "heuristic", 0},
 };
 
-/* a player's place on the ladder, by measure: Elo, paired margin */
-enum { M_ELO, M_MARGIN, M_COUNT };
-typedef struct {
-  char name[64];
-  double val[M_COUNT], var[M_COUNT]; /* relative to the anchor, and its variance */
-  int known[M_COUNT];
-} Rating;
-
-/* A - B of one match by measure, and its variance; -1 when the match does not give it */
-static int match_measure(const MatchRes *r, int m, double *val, double *var) {
-  if (!r->games) return -1;
-  if (m == M_MARGIN) return margin_stats(r, val, var);
-  double margin;
-  elo_wld(r->w, r->l, r->d, val, &margin);
-  *var = isfinite(margin) ? (margin / Z95) * (margin / Z95) : INFINITY;
-  return 0;
-}
-
-static Rating *rating_of(Rating *rt, int *nr, const char *name) {
-  for (int i = 0; i < *nr; i++)
-    if (!strcmp(rt[i].name, name)) return &rt[i];
-  if (*nr >= 64) return NULL;
-  Rating *r = &rt[(*nr)++];
-  memset(r, 0, sizeof *r);
-  snprintf(r->name, sizeof r->name, "%s", name);
-  return r;
+/* index of a player in names[], added when new; -1 when full */
+static int player_index(char names[][128], int *n, const char *name) {
+  for (int i = 0; i < *n; i++)
+    if (!strcmp(names[i], name)) return i;
+  if (*n >= 64) return -1;
+  snprintf(names[*n], 128, "%s", name);
+  return (*n)++;
 }
 
 /* strength journal: finished matches */
@@ -337,12 +385,16 @@ static int journal_read(const char *path, JRec **out) {
     j.seed = strtoull(t[4], NULL, 10);
     j.fp = (uint32_t)strtoul(t[5], NULL, 16);
     MatchRes *r = &j.r;
-    int nf = sscanf(t[6], "%ld %ld %ld %ld %ld %ld %ld %ld %ld %ld %ld %lf %ld %lf %lf %lf", &r->games,
-                    &r->w, &r->l, &r->d, &r->a_fr_games, &r->a_fr_wins, &r->a_al_games,
+    int nf = sscanf(t[6], "%ld %ld %ld %ld %ld %ld %ld %ld %ld %ld %ld %lf %ld %lf %lf %lf %d %ld %ld %ld %ld %ld",
+                    &r->games, &r->w, &r->l, &r->d, &r->a_fr_games, &r->a_fr_wins, &r->a_al_games,
                     &r->a_al_wins, &r->fr_wins, &r->al_wins, &r->draws, &r->seconds, &r->mpairs,
-                    &r->msum, &r->msum2, &r->cpu);
-    if (nf != 12 && nf != 15 && nf != 16) continue;
+                    &r->msum, &r->msum2, &r->cpu, &r->cpu_est, &r->penta[0], &r->penta[1],
+                    &r->penta[2], &r->penta[3], &r->penta[4]);
+    if (nf != 12 && nf != 15 && nf != 16 && nf != 22) continue;
     if (nf < 16) r->cpu = -1; /* older line: core time unknown (wall time x threads below) */
+    /* a line from before the CPU time was measured: its "cpu" was wall time x threads, and it
+     * has no pair counts */
+    if (nf < 22) { r->cpu_est = 1; memset(r->penta, 0, sizeof r->penta); }
     if (nf == 12) r->mpairs = 0; /* a line from before the margins were recorded */
     if (n == cap) {
       cap = cap ? 2 * cap : 32;
@@ -380,13 +432,13 @@ int cmd_strength(int argc, char **argv) {
   const char *out = "results/strength.md", *scen_list = "short,long";
   char *pairs_arg = NULL;
   const char *pairs_orig = NULL;
-  int resume = 0;
+  int resume = 0, overwrite = 0;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
       printf("usage: waterloo strength [--games N] [--out results/strength.md] [--seed S]\n"
              "                         [--threads T] [--scenario short,long] [--pairs 'A/B[@N];C/D']\n"
-             "                         [--resume]\n"
+             "                         [--resume | --overwrite]\n"
              "The strength table of issue 3: mirrored-seed matches (N games each, each seed\n"
              "played twice with sides swapped) of random, heuristic, mcts at every level, mcts at\n"
              "1x, 2x, 4x, 8x the normal budget, and cheat:normal, in both scenarios; win rates\n"
@@ -396,11 +448,14 @@ int cmd_strength(int argc, char **argv) {
              "Every finished match is appended to OUT.journal; --resume reuses the matches in it\n"
              "(same scenario, players, seed and engine build) after a killed run, and grows a\n"
              "match: asked for more games than the journal has, it plays only the new seeds.\n"
+             "Without --resume an existing journal is never touched: the run stops (--overwrite\n"
+             "discards it).  The output is checked for writing before the first game.\n"
              "The margin column is a paired, finer measure: per seed, A's French margin minus\n"
              "B's (VP in the long game, objectives held in the short), halved.\n");
       return 0;
     }
     if (!strcmp(a, "--resume")) { resume = 1; continue; }
+    if (!strcmp(a, "--overwrite")) { overwrite = 1; continue; }
     if (i + 1 >= argc) { fprintf(stderr, "strength: %s needs a value\n", a); return 2; }
     const char *v = argv[++i];
     if (!strcmp(a, "--games")) games = strtol(v, NULL, 10);
@@ -463,30 +518,81 @@ int cmd_strength(int argc, char **argv) {
   buf_printf(&b, "Every match: N games (%ld unless the pair says `@N`), N/2 seeds each played "
                  "twice with sides swapped. Score "
                  "and Elo are from the first player's point of view (cutechess-cli: Elo = "
-                 "−400·log10(1/score − 1), error margin from the per-game score variance, 95%%). "
-                 "Win rates with 95%% Wilson intervals. Ladder: Elo and margin relative to `heuristic`, "
-                 "chained through the matches (errors added in quadrature).\n\n"
+                 "−400·log10(1/score − 1), error margin from the per-game score variance, 95%%; "
+                 "where that margin is unbounded, the 95%% range from the Wilson interval of the "
+                 "score, which stays finite at 100%%). "
+                 "Win rates with 95%% Wilson intervals.\n\n"
+                 "Pairs: a seed played with both side assignments is one pair; the pentanomial "
+                 "counts are the seeds on which A scored 0 - ½ - 1 - 1½ - 2 points over its two "
+                 "games (as fishtest counts them), and the Elo ± 95%% and LOS (likelihood of "
+                 "superiority) are computed from the pair scores, which carry the correlation "
+                 "of the two games of a seed. — : the match was journalled before pairs were "
+                 "counted.\n\n"
+                 "Ladder: fitted jointly over all matches of the scenario, relative to `heuristic`: "
+                 "the Elo by maximum-likelihood Bradley–Terry (logistic) with draws as half, "
+                 "one virtual draw added to every match so a 100%% score stays finite (BayesElo "
+                 "adds two; it pulls the smallest matches toward 0), ± 95%% from the Fisher "
+                 "information; the margin by weighted least squares (each match weighted by "
+                 "1/variance of its mean). Redundant matches add evidence instead of being "
+                 "ignored.\n\n"
                  "Margin: a finer, paired measure for games that the side mostly decides. For "
                  "each seed, the French margin when A played the French minus the French margin "
                  "when B did, halved: how much more A gets per game than B, with the seed's and "
                  "the side's effect cancelled. French margin = VP(French) − VP(Allied) in the "
                  "long game; objectives (castles and Mont St. Jean) the French hold at the end "
-                 "in the short game. Mean ± 95%% (normal approximation over the seeds).\n\n",
+                 "in the short game. Mean ± 95%% (Student t over the seeds; \"+/- ?\" when every "
+                 "seed of a small match gave the same value, so no spread is known).\n\n"
+                 "CPU s/game: CPU time of the process (getrusage, all threads) per game; "
+                 "≈: a match journalled before CPU time was measured, wall time × threads.\n\n",
              games);
-  /* the journal: one line per finished match; --resume reuses them */
+  /* the journal: one line per finished match; --resume reuses them.  Everything that can
+   * fail on the output is checked before the first game: the directory, the journal (never
+   * truncated unless --overwrite asks), and that the table itself can be created. */
   char jpath[1100];
   snprintf(jpath, sizeof jpath, "%s.journal", out);
   {
     char dir[1024];
     snprintf(dir, sizeof dir, "%s", out);
     char *sl = strrchr(dir, '/');
-    if (sl) { *sl = 0; mkdir_p(dir); }
+    if (sl) {
+      *sl = 0;
+      if (*dir && mkdir_p(dir)) {
+        fprintf(stderr, "strength: cannot create the directory %s: %s\n", dir, strerror(errno));
+        free(pairs_arg);
+        return 2;
+      }
+    }
+  }
+  struct stat jst;
+  if (!resume && !overwrite && stat(jpath, &jst) == 0 && jst.st_size > 0) {
+    fprintf(stderr, "strength: %s holds the matches of an earlier run: add --resume to reuse "
+                    "them, or --overwrite to discard them\n", jpath);
+    free(pairs_arg);
+    return 2;
+  }
+  {
+    char probe[1200];
+    snprintf(probe, sizeof probe, "%s.probe.%ld", out, (long)getpid());
+    int fd = open(probe, O_WRONLY | O_CREAT | O_EXCL, 0644);
+    if (fd < 0) {
+      fprintf(stderr, "strength: cannot write %s: %s\n", out, strerror(errno));
+      free(pairs_arg);
+      return 2;
+    }
+    close(fd);
+    unlink(probe);
   }
   JRec *jr = NULL;
   int njr = 0;
   if (resume) njr = journal_read(jpath, &jr);
   FILE *jf = fopen(jpath, resume ? "a" : "w");
-  if (jf && resume) { fprintf(jf, "\n"); fflush(jf); }
+  if (!jf || (resume && (fprintf(jf, "\n") < 0 || fflush(jf) != 0))) {
+    fprintf(stderr, "strength: cannot write %s: %s\n", jpath, strerror(errno));
+    if (jf) fclose(jf);
+    free(pairs_arg);
+    free(jr);
+    return 2;
+  }
   int rc = 0;
   for (int si = 0; si < ns && rc == 0; si++) {
     Scen *sc = malloc(sizeof(Scen));
@@ -498,79 +604,100 @@ int cmd_strength(int argc, char **argv) {
       break;
     }
     uint32_t fp = scen_fingerprint(sc);
-    buf_printf(&b, "## %s game\n\n| A | B | W - L - D | score | Elo (A − B) | margin (A − B) | A as French | A as "
-                   "Allied | A overall | CPU s/game |\n|---|---|---|---:|---|---|---|---|---|---:|\n",
+    buf_printf(&b, "## %s game\n\n| A | B | W - L - D | score | Elo (A − B) | pairs 0-½-1-1½-2 | "
+                   "Elo from pairs, LOS | margin (A − B) | A as French | A as Allied | A overall | "
+                   "CPU s/game |\n|---|---|---|---:|---|---|---|---|---|---|---|---:|\n",
                !strcmp(scens[si], "short") ? "Short" : "Long");
-    Rating rt[64];
-    int nr = 0;
-    Rating *h = rating_of(rt, &nr, "heuristic");
     MatchRes res[64];
     for (int k = 0; k < np; k++) {
       long ng = pairs[k].games > 0 ? pairs[k].games : games;
       fprintf(stderr, "strength: %s: %s vs %s, %ld games\n", scens[si], pairs[k].a, pairs[k].b, ng);
       long have = journal_find(jr, njr, scens[si], pairs[k].a, pairs[k].b, ng, seed, fp, &res[k]);
       if (!have) memset(&res[k], 0, sizeof res[k]);
-      else if (res[k].cpu < 0) res[k].cpu = res[k].seconds * (threads > 0 ? threads : omp_get_max_threads());
+      else if (res[k].cpu < 0) {
+        res[k].cpu = res[k].seconds * (threads > 0 ? threads : omp_get_max_threads());
+        res[k].cpu_est = 1;
+      }
       if (have > 0 && have < ng)
         fprintf(stderr, "  (%ld games from the journal %s; playing %ld more)\n", have, jpath, ng - have);
       if (have == ng) {
         fprintf(stderr, "  (from the journal %s)\n", jpath);
       } else if (match_range(sc, pairs[k].a, pairs[k].b, have / 2, ng / 2, seed, threads, &res[k], 1, err, sizeof err)) {
         fprintf(stderr, "strength: %s\n", err);
-        buf_printf(&b, "| %s | %s | not played: %s | | | | | | | |\n", pairs[k].a, pairs[k].b, err);
+        buf_printf(&b, "| %s | %s | not played: %s | | | | | | | | | |\n", pairs[k].a, pairs[k].b, err);
         res[k].games = 0;
         continue;
       }
-      else if (jf) {
+      else {
         const MatchRes *q = &res[k];
-        fprintf(jf, "M\t%s\t%s\t%s\t%ld\t%" PRIu64 "\t%08x\t%ld %ld %ld %ld %ld %ld %ld %ld %ld %ld %ld %.3f %ld %.17g %.17g %.3f\n",
+        int wr = fprintf(jf, "M\t%s\t%s\t%s\t%ld\t%" PRIu64 "\t%08x\t%ld %ld %ld %ld %ld %ld %ld %ld %ld %ld %ld %.3f %ld %.17g %.17g %.3f %d %ld %ld %ld %ld %ld\n",
                 scens[si], pairs[k].a, pairs[k].b, ng, seed, fp, q->games, q->w, q->l, q->d,
                 q->a_fr_games, q->a_fr_wins, q->a_al_games, q->a_al_wins, q->fr_wins, q->al_wins,
-                q->draws, q->seconds, q->mpairs, q->msum, q->msum2, q->cpu);
-        fflush(jf);
+                q->draws, q->seconds, q->mpairs, q->msum, q->msum2, q->cpu, q->cpu_est,
+                q->penta[0], q->penta[1], q->penta[2], q->penta[3], q->penta[4]);
+        if (wr < 0 || fflush(jf) != 0) {
+          /* a journal that cannot be written would lose every later match: stop here */
+          fprintf(stderr, "strength: cannot write the journal %s: %s; the matches journalled "
+                          "so far are kept (rerun with --resume)\n", jpath, strerror(errno));
+          rc = 2;
+          free(sc);
+          break;
+        }
       }
       MatchRes *r = &res[k];
-      double elo, margin;
-      elo_wld(r->w, r->l, r->d, &elo, &margin);
-      char e[64], p1[64], p2[64], p3[64], mg[80];
-      fmt_elo(e, sizeof e, elo, margin);
+      char e[96], p1[64], p2[64], p3[64], mg[96], pn[64], pe[96];
+      fmt_elo_wld(e, sizeof e, r->w, r->l, r->d);
       fmt_margin(mg, sizeof mg, r, margin_unit(sc));
+      fmt_penta(pn, sizeof pn, r);
+      fmt_penta_elo(pe, sizeof pe, r);
       pct(p1, sizeof p1, r->a_fr_wins, r->a_fr_games);
       pct(p2, sizeof p2, r->a_al_wins, r->a_al_games);
       pct(p3, sizeof p3, r->w, r->games);
-      buf_printf(&b, "| %s | %s | %ld - %ld - %ld | %.3f | %s | %s | %s | %s | %s | %.2f |\n", pairs[k].a,
-                 pairs[k].b, r->w, r->l, r->d, (r->w + 0.5 * r->d) / r->games, e, mg, p1, p2, p3,
-                 r->cpu / r->games);
+      buf_printf(&b, "| %s | %s | %ld - %ld - %ld | %.3f | %s | %s | %s | %s | %s | %s | %s | %s%.2f |\n",
+                 pairs[k].a, pairs[k].b, r->w, r->l, r->d, (r->w + 0.5 * r->d) / r->games, e, pn,
+                 pe, mg, p1, p2, p3, r->cpu_est ? "≈" : "", r->cpu / r->games);
       fprintf(stderr, "  Score of %s vs %s: %ld - %ld - %ld [%.3f] %ld; Elo %s; margin %s\n", pairs[k].a,
               pairs[k].b, r->w, r->l, r->d, (r->w + 0.5 * r->d) / r->games, r->games, e, mg);
     }
-    /* ladder: propagate known ratings through the matches until nothing changes, for each
-     * measure (the margin is additive too, and stays finite when a score is 100%) */
-    for (int m = 0; m < M_COUNT; m++) {
-      h->known[m] = 1;
-      for (int pass = 0; pass < np; pass++)
-        for (int k = 0; k < np; k++) {
-          double v, var;
-          if (match_measure(&res[k], m, &v, &var)) continue;
-          Rating *ra = rating_of(rt, &nr, pairs[k].a), *rb = rating_of(rt, &nr, pairs[k].b);
-          if (!ra || !rb || ra->known[m] == rb->known[m]) continue;
-          Rating *to = rb->known[m] ? ra : rb, *from = rb->known[m] ? rb : ra;
-          to->val[m] = from->val[m] + (to == ra ? v : -v);
-          to->var[m] = from->var[m] + var;
-          to->known[m] = 1;
-        }
-    }
-    buf_printf(&b, "\nLadder (relative to heuristic, 95%%; the margin in %s per game):\n\n"
-                   "| player | Elo | margin |\n|---|---|---|\n", margin_unit(sc));
-    for (int i = 0; i < nr; i++) {
-      const Rating *q = &rt[i];
-      if (!q->known[M_ELO] && !q->known[M_MARGIN]) continue;
-      char e[64], mg[64];
-      fmt_elo(e, sizeof e, q->val[M_ELO], Z95 * sqrt(q->var[M_ELO]));
-      if (!q->known[M_ELO]) snprintf(e, sizeof e, "—");
-      if (q->known[M_MARGIN]) snprintf(mg, sizeof mg, "%+.2f +/- %.2f", q->val[M_MARGIN], Z95 * sqrt(q->var[M_MARGIN]));
-      else snprintf(mg, sizeof mg, "—");
-      buf_printf(&b, "| %s | %s | %s |\n", rt[i].name, i == 0 ? "0 (anchor)" : e, i == 0 ? "0 (anchor)" : mg);
+    if (rc) break;
+    /* ladder: joint fits over every match of the scenario, anchored at heuristic */
+    {
+      char names[64][128];
+      int nn = 0;
+      player_index(names, &nn, "heuristic");
+      BTMatch bm[64];
+      int ma[64], mb[64], nm = 0;
+      double mv[64], mvar[64], elo[64], ese[64], mr[64], mse[64];
+      for (int k = 0; k < np; k++) {
+        const MatchRes *r = &res[k];
+        if (!r->games) continue;
+        int ia = player_index(names, &nn, pairs[k].a), ib = player_index(names, &nn, pairs[k].b);
+        if (ia < 0 || ib < 0) continue;
+        bm[nm] = (BTMatch){ia, ib, (double)r->w, (double)r->l, (double)r->d};
+        ma[nm] = ia;
+        mb[nm] = ib;
+        double h = margin_half(r);
+        mv[nm] = r->mpairs > 0 ? r->msum / r->mpairs : 0;
+        /* the variance of the mean margin, from its t half-width (unknown: left out) */
+        double tq = r->mpairs > 1 ? t_quantile(0.975, (double)r->mpairs - 1) : 1;
+        mvar[nm] = isfinite(h) && h > 0 ? (h / tq) * (h / tq) : INFINITY;
+        nm++;
+      }
+      int okb = bt_fit(nn, nm, bm, 0, 1.0, elo, ese) == 0;
+      int okm = ladder_wls(nn, nm, ma, mb, mv, mvar, 0, mr, mse) == 0;
+      buf_printf(&b, "\nLadder (joint fit over all the matches above, relative to heuristic, "
+                     "95%%; the margin in %s per game):\n\n| player | Elo (Bradley–Terry) | "
+                     "margin |\n|---|---|---|\n", margin_unit(sc));
+      for (int i = 0; i < nn; i++) {
+        char e[64], mg[64];
+        if (i == 0) snprintf(e, sizeof e, "0 (anchor)");
+        else if (okb && isfinite(elo[i])) fmt_elo(e, sizeof e, elo[i], Z95 * ese[i]);
+        else snprintf(e, sizeof e, "—");
+        if (i == 0) snprintf(mg, sizeof mg, "0 (anchor)");
+        else if (okm && isfinite(mr[i])) snprintf(mg, sizeof mg, "%+.2f +/- %.2f", fabs(mr[i]) < 0.005 ? 0.0 : mr[i], Z95 * mse[i]);
+        else snprintf(mg, sizeof mg, "—");
+        buf_printf(&b, "| %s | %s | %s |\n", names[i], e, mg);
+      }
     }
     /* the targets of issue 3 that the default pairs measure */
     buf_printf(&b, "\nTargets:\n\n");
@@ -611,14 +738,28 @@ int cmd_strength(int argc, char **argv) {
     for (int k = 0; k < np; k++) {
       const MatchRes *r = &res[k];
       if (!r->games || strcmp(pairs[k].a, "cheat:normal") || strcmp(pairs[k].b, "mcts:normal")) continue;
-      /* head to head: the cheat's win rate minus the honest player's, in points */
-      Interval iv = wilson(r->w, r->games, Z95);
+      /* head to head: the cheat's win rate minus the honest player's, in points, with a
+       * Student-t interval centred on that gap: over the pairs (per seed, the cheat's points
+       * minus the honest player's, halved) when they were counted, else over the games */
       double hon = (double)r->l / r->games, ch = (double)r->w / r->games;
+      Interval iv;
+      if (has_penta(r)) {
+        double sum = 0, sum2 = 0;
+        for (int q = 0; q < 5; q++) {
+          double x = (q - 2) / 2.0;
+          sum += r->penta[q] * x;
+          sum2 += r->penta[q] * x * x;
+        }
+        iv = mean_t(sum, sum2, r->games / 2, 0.95);
+      } else {
+        iv = mean_t((double)(r->w - r->l), (double)(r->w + r->l), r->games, 0.95);
+      }
       buf_printf(&b, "- honest normal against cheat:normal head to head: the cheat wins %.1f%%, "
-                     "honest %.1f%%, gap %.1f points [%.1f, %.1f] — %s\n",
-                 100 * ch, 100 * hon, 100 * (ch - hon), 100 * (2 * iv.lo - 1), 100 * (2 * iv.hi - 1),
-                 ch - hon <= 0.10 ? (2 * iv.hi - 1 <= 0.10 ? "met (significant)" : "met (not significant)")
-                                  : (2 * iv.lo - 1 > 0.10 ? "NOT met (significant)" : "NOT met (not significant)"));
+                     "honest %.1f%%, gap %.1f points [%.1f, %.1f] (%s) — %s\n",
+                 100 * ch, 100 * hon, 100 * (ch - hon), 100 * iv.lo, 100 * iv.hi,
+                 has_penta(r) ? "t over the pairs" : "t over the games",
+                 ch - hon <= 0.10 ? (iv.hi <= 0.10 ? "met (significant)" : "met (not significant)")
+                                  : (iv.lo > 0.10 ? "NOT met (significant)" : "NOT met (not significant)"));
     }
     buf_printf(&b, "\n");
     free(sc);

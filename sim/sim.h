@@ -98,6 +98,44 @@ void elo_wld(long w, long l, long d, double *elo, double *margin);
  * trinomial approximation). */
 double sprt_llr(long w, long l, long d, double elo0, double elo1);
 
+/* Student t: cdf and quantile with df degrees of freedom */
+double t_cdf(double t, double df);
+double t_quantile(double p, double df);
+/* mean of n values from their sum and sum of squares, with the Student-t interval at level
+ * conf (0.95); n < 2: lo = -inf, hi = +inf (no spread is known) */
+Interval mean_t(double sum, double sum2, long n, double conf);
+/* Wilson interval for a non-integer count (a score with draws as halves) */
+Interval wilson_d(double k, long n, double z);
+/* Elo interval from the Wilson interval of the score (w + d/2 of n): finite at 100% and 0% */
+void elo_bounds_wilson(long w, long l, long d, double *lo, double *hi);
+/* Mirrored pairs: pc[k] = seeds on which A scored k/2 points over its two games (k = 0..4,
+ * the pentanomial counts of fishtest).  Elo and its 95% margin from the pair scores, and the
+ * likelihood of superiority LOS = P(A stronger) (normal approximation). */
+typedef struct { long pairs; double score, var, elo, margin, los; } PentaStats;
+void penta_stats(const long pc[5], PentaStats *ps);
+/* SPRT log-likelihood ratio on the pair scores (normal approximation, fishtest's GSPRT) */
+double sprt_llr_penta(const long pc[5], double elo0, double elo1);
+/* Holm's step-down adjustment of n p-values (adj may not alias p) */
+void holm_adjust(const double *p, int n, double *adj);
+/* games (pairs) needed to detect a paired difference delta in a proportion with McNemar's
+ * test, given the share of discordant pairs (Connor 1987), two-sided alpha, power */
+double mcnemar_games_needed(double p_disc, double delta, double alpha, double power);
+/* games needed to detect a mean (paired) difference delta when the per-game sd is sd */
+double mean_games_needed(double sd, double delta, double alpha, double power);
+/* Bradley-Terry (logistic Elo) maximum-likelihood ratings over all matches at once; draws
+ * count half.  prior_draws virtual draws are added to every match (0: pure ML; a positive
+ * value keeps a 100% score finite, as BayesElo's prior does).  elo[i] and se[i] (standard
+ * error) relative to the anchor; NAN for players not connected to it.  0 or -1. */
+typedef struct { int a, b; double w, l, d; } BTMatch;
+int bt_fit(int np, int nm, const BTMatch *m, int anchor, double prior_draws, double *elo,
+           double *se);
+
+/* Joint weighted least squares of additive ratings r[a] - r[b] = val (variance var) over all
+ * matches, anchor = 0: the generalised-least-squares ladder of a paired measure.  Matches
+ * with a variance that is not finite and positive are left out.  NAN when not connected. */
+int ladder_wls(int np, int nm, const int *a, const int *b, const double *val, const double *var,
+               int anchor, double *r, double *se);
+
 /* ---------------------------------------------------------------- small utilities */
 /* write a whole buffer to path atomically (path.tmp + rename); 0 or -1 */
 int write_atomic(const char *path, const char *data, size_t len);

@@ -1,5 +1,7 @@
 /* Statistics: Wilson intervals, McNemar, paired differences, Elo, SPRT. */
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "sim.h"
 
@@ -129,4 +131,311 @@ double sprt_llr(long w, long l, long d, double elo0, double elo1) {
   double s0 = score_of_elo(elo0), s1 = score_of_elo(elo1);
   /* normal approximation of the log-likelihood ratio (as in fishtest's trinomial SPRT) */
   return n * (s1 - s0) * (2 * mu - s0 - s1) / (2 * var);
+}
+
+/* ---------------------------------------------------------------- Student t */
+/* continued fraction of the regularized incomplete beta (modified Lentz) */
+static double beta_cf(double a, double b, double x) {
+  const double tiny = 1e-300;
+  double qab = a + b, qap = a + 1, qam = a - 1, c = 1, d = 1 - qab * x / qap;
+  if (fabs(d) < tiny) d = tiny;
+  d = 1 / d;
+  double h = d;
+  for (int m = 1; m <= 400; m++) {
+    int m2 = 2 * m;
+    double aa = m * (b - m) * x / ((qam + m2) * (a + m2));
+    d = 1 + aa * d; if (fabs(d) < tiny) d = tiny;
+    c = 1 + aa / c; if (fabs(c) < tiny) c = tiny;
+    d = 1 / d;
+    h *= d * c;
+    aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2));
+    d = 1 + aa * d; if (fabs(d) < tiny) d = tiny;
+    c = 1 + aa / c; if (fabs(c) < tiny) c = tiny;
+    d = 1 / d;
+    double del = d * c;
+    h *= del;
+    if (fabs(del - 1) < 1e-15) break;
+  }
+  return h;
+}
+
+static double inc_beta(double a, double b, double x) {
+  if (x <= 0) return 0;
+  if (x >= 1) return 1;
+  double lbt = lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log(1 - x);
+  if (x < (a + 1) / (a + b + 2)) return exp(lbt) * beta_cf(a, b, x) / a;
+  return 1 - exp(lbt) * beta_cf(b, a, 1 - x) / b;
+}
+
+double t_cdf(double t, double df) {
+  double x = df / (df + t * t);
+  double tail = 0.5 * inc_beta(df / 2, 0.5, x); /* P(T > |t|) */
+  return t >= 0 ? 1 - tail : tail;
+}
+
+double t_quantile(double p, double df) {
+  if (p <= 0) return -INFINITY;
+  if (p >= 1) return INFINITY;
+  if (df <= 0) return NAN;
+  if (p < 0.5) return -t_quantile(1 - p, df);
+  /* bracket, then bisection: the cdf is monotone; 200 halvings reach double precision */
+  double lo = 0, hi = 1;
+  while (t_cdf(hi, df) < p && hi < 1e12) hi *= 2;
+  for (int i = 0; i < 200; i++) {
+    double mid = 0.5 * (lo + hi);
+    if (t_cdf(mid, df) < p) lo = mid; else hi = mid;
+    if (hi - lo < 1e-13 * (1 + hi)) break;
+  }
+  return 0.5 * (lo + hi);
+}
+
+Interval mean_t(double sum, double sum2, long n, double conf) {
+  Interval r = {0, -INFINITY, INFINITY};
+  if (n <= 0) { r.p = NAN; return r; }
+  double nn = (double)n, mean = sum / nn;
+  r.p = mean;
+  if (n < 2) return r;
+  double var = (sum2 - nn * mean * mean) / (nn - 1);
+  if (var < 0) var = 0;
+  double half = t_quantile(0.5 + conf / 2, nn - 1) * sqrt(var / nn);
+  r.lo = mean - half;
+  r.hi = mean + half;
+  return r;
+}
+
+/* ---------------------------------------------------------------- Elo bounds */
+Interval wilson_d(double k, long n, double z) {
+  Interval r = {0, 0, 1};
+  if (n <= 0) return r;
+  double nn = (double)n, p = k / nn, z2 = z * z;
+  double den = 1.0 + z2 / nn;
+  double center = (p + z2 / (2 * nn)) / den;
+  double half = z * sqrt(fmax(0, p * (1 - p)) / nn + z2 / (4 * nn * nn)) / den;
+  r.p = p;
+  r.lo = fmax(0, center - half);
+  r.hi = fmin(1, center + half);
+  return r;
+}
+
+void elo_bounds_wilson(long w, long l, long d, double *lo, double *hi) {
+  long n = w + l + d;
+  Interval iv = wilson_d(w + 0.5 * d, n, Z95);
+  *lo = elo_from_score(iv.lo);
+  *hi = elo_from_score(iv.hi);
+}
+
+/* ---------------------------------------------------------------- mirrored pairs */
+void penta_stats(const long pc[5], PentaStats *ps) {
+  memset(ps, 0, sizeof *ps);
+  long n = 0;
+  double s = 0, s2 = 0;
+  for (int k = 0; k < 5; k++) {
+    n += pc[k];
+    s += pc[k] * (k / 4.0);
+    s2 += pc[k] * (k / 4.0) * (k / 4.0);
+  }
+  ps->pairs = n;
+  ps->elo = NAN;
+  ps->margin = INFINITY;
+  ps->los = NAN;
+  if (n <= 0) return;
+  double nn = (double)n, mu = s / nn, var = s2 / nn - mu * mu;
+  if (var < 0) var = 0;
+  ps->score = mu;
+  ps->var = var;
+  ps->elo = elo_from_score(mu);
+  double se = sqrt(var / nn);
+  if (se > 0) {
+    ps->los = 0.5 * erfc(-((mu - 0.5) / se) / sqrt(2.0));
+    double lo = mu - Z95 * se, hi = mu + Z95 * se;
+    if (lo > 0 && hi < 1) ps->margin = (elo_from_score(hi) - elo_from_score(lo)) / 2;
+  } else {
+    ps->los = mu > 0.5 ? 1 : mu < 0.5 ? 0 : 0.5;
+  }
+}
+
+double sprt_llr_penta(const long pc[5], double elo0, double elo1) {
+  long q[5];
+  long n = 0, zero = 0;
+  for (int k = 0; k < 5; k++) { q[k] = pc[k]; n += q[k]; }
+  if (n <= 0) return 0;
+  for (int k = 0; k < 5; k++) zero += q[k] == 0;
+  double c[5], nn = 0;
+  for (int k = 0; k < 5; k++) {
+    /* an empty cell: a quarter of a pair in every cell keeps the variance from collapsing at
+     * small samples (fishtest's 1e-3 assumes thousands of pairs; two 2-0 pairs would then
+     * "prove" anything) */
+    c[k] = (double)q[k] + (zero ? 0.25 : 0);
+    nn += c[k];
+  }
+  double mu = 0, m2 = 0;
+  for (int k = 0; k < 5; k++) { mu += c[k] * k / 4.0; m2 += c[k] * (k / 4.0) * (k / 4.0); }
+  mu /= nn;
+  double var = m2 / nn - mu * mu;
+  if (var <= 0) return 0;
+  double s0 = 1.0 / (1.0 + pow(10.0, -elo0 / 400.0)), s1 = 1.0 / (1.0 + pow(10.0, -elo1 / 400.0));
+  /* normal approximation of the LLR over the pair scores (the GSPRT of fishtest) */
+  return (double)n * (s1 - s0) * (2 * mu - s0 - s1) / (2 * var);
+}
+
+/* ---------------------------------------------------------------- several tests */
+void holm_adjust(const double *p, int n, double *adj) {
+  int idx[256];
+  if (n > 256) n = 256;
+  for (int i = 0; i < n; i++) idx[i] = i;
+  for (int i = 1; i < n; i++) /* insertion sort by p, stable */
+    for (int j = i; j > 0 && p[idx[j]] < p[idx[j - 1]]; j--) { int t = idx[j]; idx[j] = idx[j - 1]; idx[j - 1] = t; }
+  double run = 0;
+  for (int r = 0; r < n; r++) {
+    double v = (n - r) * p[idx[r]];
+    if (v > 1) v = 1;
+    if (v < run) v = run; /* adjusted p-values never decrease along the order */
+    run = v;
+    adj[idx[r]] = v;
+  }
+}
+
+double mcnemar_games_needed(double p_disc, double delta, double alpha, double power) {
+  delta = fabs(delta);
+  if (delta <= 0 || p_disc <= 0) return INFINITY;
+  if (p_disc < delta) p_disc = delta; /* b + c >= |b - c|: at least the discordant pairs the effect needs */
+  double za = norm_quantile(1 - alpha / 2), zb = norm_quantile(power);
+  double s = za * sqrt(p_disc) + zb * sqrt(fmax(0, p_disc - delta * delta));
+  return ceil(s * s / (delta * delta));
+}
+
+double mean_games_needed(double sd, double delta, double alpha, double power) {
+  delta = fabs(delta);
+  if (delta <= 0) return INFINITY;
+  double za = norm_quantile(1 - alpha / 2), zb = norm_quantile(power);
+  double s = (za + zb) * sd / delta;
+  return ceil(s * s);
+}
+
+/* ---------------------------------------------------------------- Bradley-Terry */
+/* solve A x = b in place (n x n, row-major), Gaussian elimination with partial pivoting;
+ * on success A holds nothing useful and inv (when not NULL) gets A^-1.  -1 when singular. */
+static int solve_inv(int n, double *A, double *inv) {
+  double *M = malloc(sizeof(double) * (size_t)n * (size_t)(2 * n));
+  if (!M) return -1;
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < 2 * n; j++) M[i * 2 * n + j] = j < n ? A[i * n + j] : (j - n == i);
+  for (int c = 0; c < n; c++) {
+    int piv = c;
+    for (int r = c + 1; r < n; r++)
+      if (fabs(M[r * 2 * n + c]) > fabs(M[piv * 2 * n + c])) piv = r;
+    if (fabs(M[piv * 2 * n + c]) < 1e-300) { free(M); return -1; }
+    if (piv != c)
+      for (int j = 0; j < 2 * n; j++) { double t = M[c * 2 * n + j]; M[c * 2 * n + j] = M[piv * 2 * n + j]; M[piv * 2 * n + j] = t; }
+    double dv = M[c * 2 * n + c];
+    for (int j = 0; j < 2 * n; j++) M[c * 2 * n + j] /= dv;
+    for (int r = 0; r < n; r++) {
+      if (r == c) continue;
+      double f = M[r * 2 * n + c];
+      if (f == 0) continue;
+      for (int j = 0; j < 2 * n; j++) M[r * 2 * n + j] -= f * M[c * 2 * n + j];
+    }
+  }
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++) inv[i * n + j] = M[i * 2 * n + n + j];
+  free(M);
+  return 0;
+}
+
+int bt_fit(int np, int nm, const BTMatch *m, int anchor, double prior_draws, double *elo,
+           double *se) {
+  const double k = log(10.0) / 400.0;
+  /* players connected to the anchor through the matches */
+  int *conn = calloc((size_t)np, sizeof(int)), *map = malloc(sizeof(int) * (size_t)np);
+  if (!conn || !map) { free(conn); free(map); return -1; }
+  conn[anchor] = 1;
+  for (int changed = 1; changed;) {
+    changed = 0;
+    for (int i = 0; i < nm; i++) {
+      if (m[i].w + m[i].l + m[i].d <= 0) continue;
+      if (conn[m[i].a] != conn[m[i].b]) { conn[m[i].a] = conn[m[i].b] = 1; changed = 1; }
+    }
+  }
+  int nf = 0; /* free parameters: connected players other than the anchor */
+  for (int i = 0; i < np; i++) map[i] = conn[i] && i != anchor ? nf++ : -1;
+  for (int i = 0; i < np; i++) { elo[i] = conn[i] ? 0 : NAN; se[i] = conn[i] ? 0 : NAN; }
+  if (nf == 0) { free(conn); free(map); return 0; }
+  double *x = calloc((size_t)np, sizeof(double)), *g = malloc(sizeof(double) * (size_t)nf);
+  double *H = malloc(sizeof(double) * (size_t)nf * (size_t)nf), *Hi = malloc(sizeof(double) * (size_t)nf * (size_t)nf);
+  int rc = 0;
+  for (int it = 0; it < 200; it++) {
+    memset(g, 0, sizeof(double) * (size_t)nf);
+    memset(H, 0, sizeof(double) * (size_t)nf * (size_t)nf);
+    for (int i = 0; i < nm; i++) {
+      double n = m[i].w + m[i].l + m[i].d;
+      if (n <= 0 || !conn[m[i].a]) continue;
+      double S = m[i].w + 0.5 * m[i].d + 0.5 * prior_draws, N = n + prior_draws;
+      double p = 1 / (1 + exp(-(x[m[i].a] - x[m[i].b])));
+      double gr = S - N * p, h = N * p * (1 - p);
+      int a = map[m[i].a], b = map[m[i].b];
+      if (a >= 0) { g[a] += gr; H[a * nf + a] += h; }
+      if (b >= 0) { g[b] -= gr; H[b * nf + b] += h; }
+      if (a >= 0 && b >= 0) { H[a * nf + b] -= h; H[b * nf + a] -= h; }
+    }
+    if (solve_inv(nf, H, Hi)) { rc = -1; break; }
+    double step = 0;
+    for (int i = 0; i < np; i++) {
+      if (map[i] < 0) continue;
+      double dx = 0;
+      for (int j = 0; j < nf; j++) dx += Hi[map[i] * nf + j] * g[j];
+      if (dx > 3) dx = 3; /* damped: a 100% score pulls without bound when there is no prior */
+      if (dx < -3) dx = -3;
+      x[i] += dx;
+      step = fmax(step, fabs(dx));
+    }
+    if (step < 1e-12) break;
+  }
+  if (rc == 0)
+    for (int i = 0; i < np; i++) {
+      if (map[i] < 0) continue;
+      elo[i] = x[i] / k;
+      se[i] = sqrt(fmax(0, Hi[map[i] * nf + map[i]])) / k;
+    }
+  free(x); free(g); free(H); free(Hi); free(conn); free(map);
+  return rc;
+}
+
+int ladder_wls(int np, int nm, const int *a, const int *b, const double *val, const double *var,
+               int anchor, double *r, double *se) {
+  int *conn = calloc((size_t)np, sizeof(int)), *map = malloc(sizeof(int) * (size_t)np);
+  if (!conn || !map) { free(conn); free(map); return -1; }
+  conn[anchor] = 1;
+  for (int changed = 1; changed;) {
+    changed = 0;
+    for (int i = 0; i < nm; i++)
+      if (isfinite(var[i]) && var[i] > 0 && conn[a[i]] != conn[b[i]]) { conn[a[i]] = conn[b[i]] = 1; changed = 1; }
+  }
+  int nf = 0;
+  for (int i = 0; i < np; i++) map[i] = conn[i] && i != anchor ? nf++ : -1;
+  for (int i = 0; i < np; i++) { r[i] = conn[i] ? 0 : NAN; se[i] = conn[i] ? 0 : NAN; }
+  int rc = 0;
+  if (nf > 0) {
+    double *H = calloc((size_t)nf * (size_t)nf, sizeof(double)), *Hi = malloc(sizeof(double) * (size_t)nf * (size_t)nf);
+    double *g = calloc((size_t)nf, sizeof(double));
+    for (int i = 0; i < nm; i++) {
+      if (!(isfinite(var[i]) && var[i] > 0) || !conn[a[i]]) continue;
+      double wgt = 1 / var[i];
+      int x = map[a[i]], y = map[b[i]];
+      if (x >= 0) { H[x * nf + x] += wgt; g[x] += wgt * val[i]; }
+      if (y >= 0) { H[y * nf + y] += wgt; g[y] -= wgt * val[i]; }
+      if (x >= 0 && y >= 0) { H[x * nf + y] -= wgt; H[y * nf + x] -= wgt; }
+    }
+    rc = solve_inv(nf, H, Hi);
+    if (rc == 0)
+      for (int i = 0; i < np; i++) {
+        if (map[i] < 0) continue;
+        double s = 0;
+        for (int j = 0; j < nf; j++) s += Hi[map[i] * nf + j] * g[j];
+        r[i] = s;
+        se[i] = sqrt(fmax(0, Hi[map[i] * nf + map[i]]));
+      }
+    free(H); free(Hi); free(g);
+  }
+  free(conn); free(map);
+  return rc;
 }

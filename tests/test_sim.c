@@ -79,6 +79,128 @@ Test(sim_stats, elo) {
   cr_assert(sprt_llr(400, 600, 0, 0, 10) < -2.94);
 }
 
+/* Student t quantiles from the published table (two-sided 95%: t_0.975) */
+Test(sim_stats, t_quantile_table) {
+  NEAR(t_quantile(0.975, 1), 12.7062047, 1e-6);
+  NEAR(t_quantile(0.975, 2), 4.30265273, 1e-6);
+  NEAR(t_quantile(0.975, 4), 2.77644511, 1e-6);
+  NEAR(t_quantile(0.975, 9), 2.26215716, 1e-6);
+  NEAR(t_quantile(0.975, 30), 2.04227246, 1e-6);
+  NEAR(t_quantile(0.995, 10), 3.16927267, 1e-6);
+  NEAR(t_quantile(0.025, 4), -2.77644511, 1e-6);
+  NEAR(t_quantile(0.975, 1e6), 1.959966, 1e-5); /* tends to the normal */
+}
+
+/* mean of 1..5: 3 +- t_0.975,4 * sqrt(2.5/5) = 3 +- 1.963243 */
+Test(sim_stats, mean_t_interval) {
+  Interval m = mean_t(15, 55, 5, 0.95);
+  NEAR(m.p, 3.0, 1e-12);
+  NEAR(m.lo, 1.036757, 1e-5);
+  NEAR(m.hi, 4.963243, 1e-5);
+  /* two seeds: t_0.975,1 = 12.706, far wider than the normal 1.96 */
+  Interval two = mean_t(1 + 3, 1 + 9, 2, 0.95);
+  NEAR(two.hi - two.p, 12.7062047 * 1.0, 1e-5);
+  Interval one = mean_t(4, 16, 1, 0.95);
+  cr_assert(isinf(one.lo) && isinf(one.hi));
+}
+
+/* 40 wins of 40: Wilson lower bound 40 / (40 + z^2) = 0.912378, Elo +407.03 */
+Test(sim_stats, elo_lower_bound_at_100_percent) {
+  double lo, hi;
+  elo_bounds_wilson(40, 0, 0, &lo, &hi);
+  NEAR(lo, 407.0255, 1e-3);
+  cr_assert(isinf(hi) && hi > 0);
+  elo_bounds_wilson(0, 40, 0, &lo, &hi);
+  NEAR(hi, -407.0255, 1e-3);
+  cr_assert(isinf(lo) && lo < 0);
+}
+
+/* pentanomial counts 1,2,3,4,5 (A's points per seed 0, 0.5, 1, 1.5, 2): mean pair score 2/3,
+ * variance 0.097222, Elo 400 log10(2) = +120.41, margin +-131.27, LOS 98.08%; LLR of
+ * H1: +10 against H0: 0 = 0.35399 (all by hand) */
+Test(sim_stats, pentanomial) {
+  long pc[5] = {1, 2, 3, 4, 5};
+  PentaStats ps;
+  penta_stats(pc, &ps);
+  cr_assert_eq(ps.pairs, 15);
+  NEAR(ps.score, 2.0 / 3.0, 1e-12);
+  NEAR(ps.var, 0.0972222, 1e-6);
+  NEAR(ps.elo, 120.41200, 1e-4);
+  NEAR(ps.margin, 131.2743, 1e-3);
+  NEAR(ps.los, 0.980783, 1e-5);
+  NEAR(sprt_llr_penta(pc, 0, 10), 0.353988, 1e-5);
+  long mirror[5] = {5, 4, 3, 2, 1};
+  NEAR(sprt_llr_penta(mirror, 0, 10), -sprt_llr_penta(mirror, 10, 0), 1e-12);
+  penta_stats(mirror, &ps);
+  NEAR(ps.elo, -120.41200, 1e-4);
+  /* every pair 1-1: score exactly 1/2, no spread */
+  long even[5] = {0, 0, 7, 0, 0};
+  penta_stats(even, &ps);
+  NEAR(ps.elo, 0.0, 1e-12);
+  NEAR(ps.los, 0.5, 1e-12);
+}
+
+/* Holm: p = .01 .04 .03 .005 -> sorted .005*4 = .02, .01*3 = .03, .03*2 = .06, max(.04, .06) */
+Test(sim_stats, holm) {
+  double p[4] = {0.01, 0.04, 0.03, 0.005}, a[4];
+  holm_adjust(p, 4, a);
+  NEAR(a[0], 0.03, 1e-12);
+  NEAR(a[1], 0.06, 1e-12);
+  NEAR(a[2], 0.06, 1e-12);
+  NEAR(a[3], 0.02, 1e-12);
+  double q[2] = {0.6, 0.9}, b[2];
+  holm_adjust(q, 2, b);
+  NEAR(b[0], 1.0, 1e-12);
+  NEAR(b[1], 1.0, 1e-12);
+}
+
+/* Connor (1987): 10% discordant pairs, a 5-point difference, alpha .05, power .8:
+ * ((1.959964 sqrt(.1) + 0.841621 sqrt(.0975)) / .05)^2 = 311.6 -> 312 pairs;
+ * a mean difference of 2 with sd 10: ((1.959964 + 0.841621) * 5)^2 = 196.2 -> 197 */
+Test(sim_stats, games_needed) {
+  NEAR(mcnemar_games_needed(0.10, 0.05, 0.05, 0.80), 312, 0.5);
+  NEAR(mean_games_needed(10, 2, 0.05, 0.80), 197, 0.5);
+  cr_assert(isinf(mcnemar_games_needed(0.1, 0, 0.05, 0.8)));
+}
+
+/* Bradley-Terry: one match of 30-10 gives 400 log10 3 = +190.85 with standard error
+ * sqrt(1 / (40 * .75 * .25)) * 400 / ln 10 = 63.43; over several matches the fit is the
+ * maximum likelihood: every player's expected score equals his actual score. */
+Test(sim_stats, bradley_terry) {
+  BTMatch one[1] = {{0, 1, 30, 10, 0}};
+  double e[3], se[3];
+  cr_assert_eq(bt_fit(2, 1, one, 1, 0, e, se), 0);
+  NEAR(e[0], 400 * log10(3.0), 1e-6);
+  NEAR(e[1], 0, 1e-12);
+  NEAR(se[0], 63.43277, 1e-4);
+  /* a chain A > B > C and a redundant A-C match with draws: anchor B */
+  BTMatch m[3] = {{0, 1, 30, 10, 0}, {1, 2, 25, 10, 5}, {0, 2, 12, 4, 4}};
+  cr_assert_eq(bt_fit(3, 3, m, 1, 0, e, se), 0);
+  NEAR(e[1], 0, 1e-12);
+  cr_assert(e[0] > 0 && e[2] < 0);
+  for (int pl = 0; pl < 3; pl++) {
+    double exp_s = 0, act = 0;
+    for (int i = 0; i < 3; i++) {
+      double n = m[i].w + m[i].l + m[i].d;
+      double p = 1 / (1 + pow(10, -(e[m[i].a] - e[m[i].b]) / 400));
+      if (m[i].a == pl) { exp_s += n * p; act += m[i].w + m[i].d / 2; }
+      if (m[i].b == pl) { exp_s += n * (1 - p); act += m[i].l + m[i].d / 2; }
+    }
+    NEAR(exp_s, act, 1e-6);
+  }
+  /* the redundant match adds evidence: the errors are smaller than along the chain */
+  BTMatch chain[2] = {m[0], m[1]};
+  double e2[3], se2[3];
+  bt_fit(3, 2, chain, 1, 0, e2, se2);
+  cr_assert(se[0] < se2[0] && se[2] < se2[2]);
+  /* 100%: finite with the prior, unconnected players NAN */
+  BTMatch perfect[2] = {{0, 1, 40, 0, 0}, {2, 3, 5, 5, 0}};
+  double e4[4], se4[4];
+  cr_assert_eq(bt_fit(4, 2, perfect, 1, 1, e4, se4), 0);
+  NEAR(e4[0], 400 * log10(40.5 / 0.5), 1e-4);
+  cr_assert(isnan(e4[2]) && isnan(e4[3]));
+}
+
 /* ---------------------------------------------------------------- runs */
 static char tmpbase[256];
 
@@ -250,16 +372,24 @@ Test(sim_strength, mirror_margin_pair_counts_and_resume, .init = mk_tmp, .fini =
   char *t1 = slurp(tmpbase, "s.md", &n1);
   cr_assert_not_null(t1);
   cr_assert_not_null(strstr(t1, "| heuristic | heuristic | 2 - 2 - 0 | 0.500 | 0.0 +/- "), "%s", t1);
-  cr_assert_not_null(strstr(t1, "| +0.00 +/- 0.00 objectives |"), "%s", t1);
-  cr_assert_not_null(strstr(t1, "| +0.00 +/- 0.00 VP |"), "%s", t1);
+  /* two seeds that gave the same margin: the spread is unknown, never "+/- 0.00" */
+  cr_assert_not_null(strstr(t1, "| +0.00 +/- ? objectives (all 2 seeds equal) |"), "%s", t1);
+  cr_assert_not_null(strstr(t1, "| +0.00 +/- ? VP (all 2 seeds equal) |"), "%s", t1);
+  cr_assert_null(strstr(t1, "+/- 0.00"), "%s", t1);
+  /* the same player on both sides of a seed scores 1 point per pair: pentanomial 0-0-2-0-0 */
+  cr_assert_not_null(strstr(t1, "| 0-0-2-0-0 | 0.0 +/- "), "%s", t1);
   /* heuristic vs random: 6 games in each scenario, a positive margin */
   int rows = 0;
   for (const char *p = strstr(t1, "| heuristic | random | "); p; p = strstr(p + 1, "| heuristic | random | ")) {
-    long w, l, d;
+    long w, l, d, pc[5];
     cr_assert_eq(sscanf(p, "| heuristic | random | %ld - %ld - %ld", &w, &l, &d), 3);
     cr_assert_eq(w + l + d, 6);
     const char *bar = p;
-    for (int k = 0; k < 6 && bar; k++) bar = strchr(bar + 1, '|'); /* to the margin column */
+    for (int k = 0; k < 5 && bar; k++) bar = strchr(bar + 1, '|'); /* to the pairs column */
+    cr_assert_eq(sscanf(bar + 1, " %ld-%ld-%ld-%ld-%ld", &pc[0], &pc[1], &pc[2], &pc[3], &pc[4]), 5);
+    cr_assert_eq(pc[0] + pc[1] + pc[2] + pc[3] + pc[4], 3);             /* 3 seeds */
+    cr_assert_eq(pc[1] + 2 * pc[2] + 3 * pc[3] + 4 * pc[4], 2 * w + d);  /* A's half points */
+    for (int k = 0; k < 2 && bar; k++) bar = strchr(bar + 1, '|'); /* to the margin column */
     cr_assert_not_null(bar);
     double mg = 0;
     cr_assert_eq(sscanf(bar + 1, " %lf", &mg), 1);
@@ -267,8 +397,9 @@ Test(sim_strength, mirror_margin_pair_counts_and_resume, .init = mk_tmp, .fini =
     rows++;
   }
   cr_assert_eq(rows, 2, "%s", t1);
-  /* the ladder chains the margin: random is below the anchor */
-  const char *lad = strstr(t1, "Ladder");
+  /* the ladder fits the margin: random is below the anchor (long game: in the short game
+   * every seed gives the same margin, no spread is known and the match is left out) */
+  const char *lad = strstr(strstr(t1, "## Long game"), "Ladder");
   cr_assert_not_null(lad);
   const char *lr = strstr(lad, "\n| random | ");
   cr_assert_not_null(lr, "%s", t1);
@@ -313,4 +444,32 @@ Test(sim_strength, mirror_margin_pair_counts_and_resume, .init = mk_tmp, .fini =
   free(t2);
   free(t3);
   free(t4);
+}
+
+/* issue 12 item 8: an output that cannot be written is refused before the first game, and a
+ * journal is never truncated by a relaunch without --resume */
+Test(sim_strength, output_checked_first_and_journal_kept, .init = mk_tmp, .fini = rm_tmp, .timeout = 60) {
+  char ro[300], out[300], jp[320];
+  snprintf(ro, sizeof ro, "%s/ro", tmpbase);
+  cr_assert_eq(mkdir(ro, 0555), 0);
+  snprintf(out, sizeof out, "%s/ro/s.md", tmpbase);
+  /* mcts:expert would take minutes a game: a refusal that comes after playing times out */
+  const char *a[] = {"strength", "--scenario", "long", "--pairs", "mcts:expert/heuristic@2",
+                     "--out", out, NULL};
+  if (geteuid() != 0) cr_assert_eq(run(a), 2); /* root writes anywhere: only the next check */
+  snprintf(out, sizeof out, "%s/s.md", tmpbase);
+  snprintf(jp, sizeof jp, "%s/s.md.journal", tmpbase);
+  FILE *f = fopen(jp, "w");
+  fprintf(f, "M\tshort\theuristic\trandom\t2\t5\t00000000\t2 2 0 0 1 1 1 1 1 1 0 0.1 1 1 1 0.1\n");
+  fclose(f);
+  const char *b[] = {"strength", "--scenario", "long", "--pairs", "mcts:expert/heuristic@2",
+                     "--out", out, NULL};
+  cr_assert_eq(run(b), 2);
+  size_t n = 0;
+  char *j = slurp(tmpbase, "s.md.journal", &n);
+  cr_assert_not_null(j);
+  cr_assert_not_null(strstr(j, "heuristic\trandom"), "the journal was touched: %s", j);
+  free(j);
+  struct stat st;
+  cr_assert_neq(stat(out, &st), 0, "no table may be written");
 }
