@@ -210,7 +210,7 @@ static int word_ok(const char *n, size_t max) {   /* scenario, level, variants *
   size_t k = strlen(n);
   if (k < 1 || k > max) return 0;
   for (const char *p = n; *p; p++)
-    if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '-' || *p == ',' || *p == ':' || *p == '*' || *p == '=' || *p == '.'))
+    if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '-' || *p == ','))
       return 0;
   return 1;
 }

@@ -121,7 +121,8 @@ function drawBoard() {
     if (!q.place) continue;
     const [x, y] = sqXY(q.sq);
     const t = el('text', { x: x + 2, y: y + S - 3, class: 'place' }, base);
-    t.textContent = q.place.length > 14 ? q.place.slice(0, 13) + '.' : q.place;
+    const nm = q.place.replace(/-/g, ' ').replace(/\b\w/g, (ch) => ch.toUpperCase());
+    t.textContent = nm.length > 14 ? nm.slice(0, 13) + '.' : nm;
     const tt = el('title', {}, t); tt.textContent = q.place;
   }
   el('g', { id: 'dyn' }, svg);
@@ -397,7 +398,8 @@ function renderHand() {
   for (const it of cards) {
     const c = cardDef(it.id);
     const opts = byCard[it.id] || [];
-    const div = h('div', { class: `card ${armyClass(c.army)}${opts.length ? ' playable' : ''}${it.committed ? ' committed' : ''}${sel.card === it.id ? ' selected' : ''}`, 'data-card': it.id, title: `${c.army} card ${c.id}` });
+    const hinted = hint && view.your_turn && hint.candidates.length && hint.candidates[0].card === it.id;
+    const div = h('div', { class: `card ${armyClass(c.army)}${hinted ? ' hinted' : ''}${opts.length ? ' playable' : ''}${it.committed ? ' committed' : ''}${sel.card === it.id ? ' selected' : ''}`, 'data-card': it.id, title: `${c.army} card ${c.id}` });
     div.appendChild(h('div', { class: 'id' }, c.id));
     div.appendChild(h('div', { class: 'nm' }, c.name));
     const vals = h('div', { class: 'vals' });
