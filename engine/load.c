@@ -543,8 +543,41 @@ static int param_set(Loader *L, const char *name, const char *value) {
   return -1;
 }
 
+/* [setup] of a variant: "UNIT = SQUARE FACING" or "napoleon = SQUARE" moves a start position
+ * (historical-garrisons).  Collisions are checked in validate(). */
+static void setup_set(Loader *L, const char *name, const char *value) {
+  Scen *sc = L->sc;
+  char buf[128];
+  char *tok[4];
+  snprintf(buf, sizeof buf, "%s", value);
+  int n = tokens(buf, tok, 4);
+  int who = !strcmp(name, "napoleon") ? 0 : !strcmp(name, "wellington") ? 1 : -1;
+  if (who >= 0) {
+    int sq = n == 1 ? parse_sq(tok[0]) : -1;
+    if (sq < 0) lerr(L, "[setup] %s: expected 'SQUARE'", name);
+    else sc->leader_start[who] = (uint8_t)sq;
+    return;
+  }
+  int u = scen_unit(sc, name);
+  if (u < 0) {
+    lerr(L, "[setup] unknown unit '%s'", name);
+    return;
+  }
+  int sq = n == 2 ? parse_sq(tok[0]) : -1, f = n == 2 ? parse_dir(tok[1]) : -1;
+  if (sq < 0 || f < 0) lerr(L, "[setup] %s: expected 'SQUARE FACING' (e.g. C7 S)", name);
+  else if (sc->unit[u].group >= 0) lerr(L, "[setup] %s: a reinforcement starts off the map (R-3.4)", name);
+  else {
+    sc->unit[u].start_sq = (uint8_t)sq;
+    sc->unit[u].start_facing = (uint8_t)f;
+  }
+}
+
 static int params_handler(void *user, const char *section, const char *name, const char *value) {
   Loader *L = user;
+  if (!strcmp(section, "setup")) {
+    setup_set(L, name, value);
+    return 1;
+  }
   if (!strcmp(section, "base") || !strcmp(section, "params") || !strcmp(section, L->scen))
     param_set(L, name, value);
   else if (!strcmp(section, "short") || !strcmp(section, "long")) {
@@ -561,7 +594,7 @@ static int params_handler(void *user, const char *section, const char *name, con
   } else if (!strcmp(section, "variant")) {
     if (strcmp(name, "description")) lerr(L, "[variant] knows only 'description'");
   } else if (strcmp(section, "short") && strcmp(section, "long"))
-    lerr(L, "unknown section [%s] (base, params, short, long, variant)", section);
+    lerr(L, "unknown section [%s] (base, params, short, long, variant, setup)", section);
   return 1;
 }
 
@@ -639,6 +672,19 @@ static void validate(Loader *L) {
   int count[3] = {0, 0, 0};
   for (int i = 0; i < sc->nunits; i++) count[sc->unit[i].army]++;
   if (sc->nunits == 0) lerr(L, "units: none defined");
+  for (int i = 0; i < sc->nunits; i++)     /* after a variant's [setup]: one unit per square */
+    for (int j = 0; j < i; j++)
+      if (sc->unit[i].start_sq < NSQ && sc->unit[i].start_sq == sc->unit[j].start_sq) {
+        char q[4];
+        sq_name(sc->unit[i].start_sq, q);
+        lerr(L, "set-up: %s and %s both start on %s (R-6.4)", sc->unit[j].name, sc->unit[i].name, q);
+      }
+  for (int w = 0; w < 2; w++)
+    for (int i = 0; i < sc->nunits; i++)
+      if (sc->leader_start[w] != SQ_NONE && sc->unit[i].start_sq == sc->leader_start[w] &&
+          (sc->unit[i].army == ARMY_FR) != (w == 0))
+        lerr(L, "set-up: %s starts with the enemy unit %s (R-6.7)", w ? "wellington" : "napoleon",
+             sc->unit[i].name);
   for (int i = 0; i < sc->ngroups; i++)
     if (sc->group[i].nentry == 0) lerr(L, "units: group %s has no entry squares", sc->group[i].name);
   for (int w = 0; w < 2; w++)

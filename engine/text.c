@@ -241,7 +241,7 @@ void board_print(const Scen *sc, const State *s, FILE *f, int col) {
         color(f, col, army == ARMY_FR ? "34;1" : army == ARMY_BR ? "31;1" : "30;47");
         char kind = sc->unit[u].kind == K_CAV ? "fbp"[army] : "FBP"[army];
         fprintf(f, "%c%d%s", kind, unit_bp(sc, s, u) % 10,
-                sc->terrain[sq] == T_CASTLE ? "+" : ARROW[s->uflag[u] & 3]);
+                sc->terrain[sq] == T_CASTLE && sc->unit[u].kind == K_INF ? "+" : ARROW[s->uflag[u] & 3]);
         color(f, col, "0");
       }
       /* east edge */
@@ -264,6 +264,6 @@ void board_print(const Scen *sc, const State *s, FILE *f, int col) {
   fprintf(f, "Squares: . clear, w woods, v village, C castle, h hill; N Napoleon, W Wellington; "
              "*a/*f victory square held by Allies/French.\n"
              "Units: F/f French infantry/cavalry, B/b British, P/p Prussian; digit = battle points; "
-             "^ > v < facing, + in a castle.\n"
+             "^ > v < facing, + infantry in a castle (all sides).\n"
              "Edges: ---- or | ridge, ~ stream, = bridge, : road, # pond.\n");
 }

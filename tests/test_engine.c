@@ -467,3 +467,73 @@ Test(engine, loader_other_errors_carry_file_and_line) {
   free(sc);
   th_rmdir(dir);
 }
+
+/* ---------------------------------------------------------------- scenario data (issue 10) */
+/* COMPONENTS.md: every landmark on the square its longitude and latitude give, with the
+ * north-west corner at (4.383 E, 50.692 N) and a square of 0.00495 by 0.00315 degrees. */
+Test(data, landmarks_on_the_squares_of_their_coordinates) {
+  Scen *sc = th_load("long", "base");
+  struct { const char *place; double lon, lat; } t[] = {
+      {"msj", 4.4076, 50.6860},         {"lhs", 4.4116, 50.6783},
+      {"hougoumont", 4.3952, 50.6706},  {"papelotte", 4.4339, 50.6806},
+      {"la-haie", 4.4362, 50.6804},     {"smohain", 4.4425, 50.6807},
+      {"frischermont", 4.4430, 50.6776}, {"la-belle-alliance", 4.4144, 50.6694},
+      {"plancenoit1", 4.4298, 50.6606}, {"rossomme", 4.4190, 50.6545},
+      {"bois-de-paris", 4.4660, 50.6680}};
+  int vidx[] = {V_MSJ, V_LHS, V_HOUGOUMONT, -1, -1, -1, V_FRISCHERMONT, -1, V_PLANC1, -1, -1};
+  for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+    int col = (int)((t[i].lon - 4.383) / 0.00495), row = (int)((50.692 - t[i].lat) / 0.00315);
+    int want = row * MAP_W + col;
+    char w[4];
+    sq_name(want, w);
+    int got = vidx[i] >= 0 ? sc->vsq[vidx[i]] : scen_square(sc, t[i].place);
+    if (!strcmp(t[i].place, "la-haie")) got = scen_square(sc, "papelotte"); /* same square */
+    cr_assert_eq(got, want, "%s should be on %s", t[i].place, w);
+  }
+  cr_assert_eq(sc->terrain[scen_square(sc, "smohain")], T_VILLAGE);
+  cr_assert_eq(sc->terrain[scen_square(sc, "papelotte")], T_VILLAGE);
+  /* the Nivelles road leaves the Brussels road at the hamlet of Mont St. Jean (E1) */
+  int e1 = scen_square(sc, "mont-st-jean-hamlet");
+  cr_assert(sc->edge[e1][DIR_S] & E_ROAD, "Brussels road E1-E2");
+  cr_assert(sc->edge[e1][DIR_W] & E_ROAD, "Nivelles road E1-D1");
+  /* the Smohain brook runs between Smohain and Frischermont, bridged on the lane */
+  int m4 = scen_square(sc, "smohain");
+  cr_assert_eq(sc->edge[m4][DIR_S] & (E_STREAM | E_BRIDGE), E_STREAM | E_BRIDGE);
+  /* a pond beside a brook: an edge next to a stream edge */
+  int beside = 0;
+  for (int sq = 0; sq < NSQ; sq++)
+    for (int d = 0; d < 4; d++)
+      if (sc->edge[sq][d] & E_POND)
+        for (int k = 0; k < 4; k++) beside |= (sc->edge[sq][k] & E_STREAM) != 0;
+  cr_assert(beside, "a pond beside a brook");
+  free(sc);
+}
+
+/* units.ini states its rule: the reduced side is half the full side rounded up, none for 1 BP */
+Test(data, reduced_side_is_half_the_full_side_rounded_up) {
+  Scen *sc = th_load("long", "base");
+  int n[3] = {0, 0, 0};
+  for (int u = 0; u < sc->nunits; u++) {
+    const UnitDef *d = &sc->unit[u];
+    n[d->army]++;
+    int want = d->bp_full == 1 ? 0 : (d->bp_full + 1) / 2;
+    cr_assert_eq(d->bp_red, want, "%s %d/%d", d->name, d->bp_full, d->bp_red);
+  }
+  cr_assert_eq(n[0] + n[1] + n[2], 50, "50 combat units (COMPONENTS.md)");
+  free(sc);
+}
+
+/* the Imperial Guard does not stand next to Plancenoit at 11:30 (issue 10) */
+Test(data, imperial_guard_not_next_to_plancenoit_at_1130) {
+  Scen *sc = th_load("long", "base");
+  const char *guard[] = {"fr-og", "fr-og-chas", "fr-yg", "fr-gd-heavy", "fr-gd-light"};
+  for (size_t i = 0; i < sizeof guard / sizeof guard[0]; i++) {
+    int sq = sc->unit[th_unit(sc, guard[i])].start_sq;
+    for (int v = V_PLANC1; v <= V_PLANC3; v++) {
+      int p = sc->vsq[v];
+      int dist = abs(sq / MAP_W - p / MAP_W) + abs(sq % MAP_W - p % MAP_W);
+      cr_assert_gt(dist, 1, "%s starts next to Plancenoit", guard[i]);
+    }
+  }
+  free(sc);
+}

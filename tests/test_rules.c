@@ -12,12 +12,14 @@
  *   B01 5/3 -  B02 4/4 -  B04 4/5 -  B08 2/2 artillery  B10 2/2 command 1/4  B16 2/3 elite
  *   B19 3/2 health  P01 5/3 -  P02 4/3 -  P03 6/2 -
  * Units used most (units.ini): fr-1/I .. fr-4/I inf 3/2, fr-6/II inf 5/3, fr-og inf 3/2 elite,
- *   fr-c-jacq-1 cav 2/1 light, fr-cuir-12 cav 3/2 heavy, fr-gd-heavy cav 4/2 heavy,
- *   br-3/I inf 4/2, br-5/R inf 4/2, br-6/R inf 3/2, br-1/I inf 3/2 elite, br-4/II inf 1/-,
- *   br-hougoumont inf 2/1 elite, br-vivian cav 3/2 light, pr-13 inf 4/2.
- * Map squares used (map.ini): clear G5..K7, woods O6 P9 Q7 Q9 R8, village K4 E2(MSJ), hill
- *   E8..I8, castles C7 (Hougoumont) F5 (La Haye Sainte) N5 (Frischermont), ridge on the south
- *   side of B4..J4, stream K5-L5, bridged stream M4-M5, ponds D2-E2 L6-L7, roads into E2 / F5. */
+ *   fr-c-jacq-1 cav 2/1 light, fr-gd-heavy cav 3/2 heavy, fr-gd-light cav 3/2 light,
+ *   fr-9/II inf 4/2 (the rulebook's 4-BP "9/II"), br-3/I inf 4/2, br-5/R inf 5/3,
+ *   br-6/R inf 3/2, br-1/I inf 2/1 elite, br-4/II inf 1/-, br-hougoumont inf 1/- elite,
+ *   br-vivian cav 3/2 light, pr-13 inf 4/2.
+ * Map squares used (map.ini): clear G5..K7, woods O6 P9 Q7 Q9 R8, village K4 M4 E2(MSJ), hill
+ *   E8..I8, castles C7 (Hougoumont) F5 (La Haye Sainte) M5 (Frischermont), ridge on the south
+ *   side of B4..J4, streams K4-K5 L4-L5 N10-O10, bridged stream M4-M5, ponds D2-E2 K5-L5,
+ *   roads into E2 / F5. */
 #include "helpers.h"
 
 /* a fresh empty board of a scenario; the caller frees sc */
@@ -161,7 +163,7 @@ Test(rules, R_2_1_units_are_infantry_or_cavalry_only_cavalry_charges) {
   th_round(&s, FRENCH);
   cr_assert_eq(th_count(sc, &s, A_CHARGE, -1), 0);
   s.usq[inf] = SQ_DEAD;
-  int cav = th_put(sc, &s, "fr-cuir-12", "J9", DIR_N);
+  int cav = th_put(sc, &s, "fr-gd-heavy", "J9", DIR_N);
   cr_assert(th_legal(sc, &s, A_CHARGE, th_card(sc, "F15"), cav, 2));
   free(sc);
 }
@@ -208,7 +210,7 @@ Test(rules, R_2_3_elite_only_french_british_prussian_cavalry_light) {
   /* heavy and light cavalry: a heavy charge triples, a light one doubles (against a flank) */
   State s;
   int res[2];
-  const char *cav[2] = {"fr-cuir-12", "fr-c-pire-2"}; /* both 3 BP: heavy, light */
+  const char *cav[2] = {"fr-gd-heavy", "fr-gd-light"}; /* both 3 BP: heavy, light */
   for (int k = 0; k < 2; k++) {
     th_empty(sc, &s, 4);
     int c = th_put(sc, &s, cav[k], "J9", DIR_N);
@@ -307,6 +309,43 @@ Test(rules, R_2_6_markers_moved_rallied_disordered_attacked_cdp_owner) {
 
 /* ================================================================ R-3 set-up */
 
+/* COMPONENTS.md: the printed set-up has the British in front of the castles, not inside; the
+ * historical garrisons are the historical-garrisons variant ([setup] of a variant file) */
+Test(rules, R_3_1_printed_setup_british_in_front_of_the_castles_garrisons_a_variant) {
+  Scen *sc = th_load("short", "base"), *hg = th_load("short", "historical-garrisons");
+  State s, h;
+  gs_init(sc, &s, 1, 0);
+  gs_init(hg, &h, 1, 0);
+  int garrisoned = 0;
+  for (int c = 0; c < MAX_CASTLES; c++) {
+    int sq = sc->castle_sq[c], near = 0;
+    cr_assert_eq(unit_at(sc, &s, sq), UNIT_NONE, "castle %d empty at set-up", c);
+    for (int d = 0; d < 4; d++) {
+      int v = unit_at(sc, &s, sc->nb[sq][d]);
+      if (v != UNIT_NONE && unit_side(sc, v) == ALLIED && d == DIR_N) near = 1;
+    }
+    cr_assert(near, "a British unit in front of castle %d, on its north side", c);
+    int g = unit_at(hg, &h, sq);
+    if (g != UNIT_NONE && hg->unit[g].army == ARMY_BR && hg->unit[g].kind == K_INF) garrisoned++;
+  }
+  cr_assert_eq(garrisoned, 3, "the variant puts British infantry in all three castles");
+  th_check(hg, &h);
+  /* a variant's [setup] is checked: two units on one square is an error naming the file */
+  char dir[64], err[1024];
+  th_tmpdir(dir, sizeof dir);
+  th_write(dir, "variants/bad.ini", "[variant]\ndescription = x\n[setup]\nbr-3/I = C7 S\nbr-1/I = C7 S\n");
+  Scen *bad = malloc(sizeof *bad);
+  cr_assert_eq(scen_load(bad, dir, "short", "bad", err, sizeof err), -1);
+  cr_assert(strstr(err, "both start on C7"), "%s", err);
+  th_write(dir, "variants/bad.ini", "[variant]\ndescription = x\n[setup]\nbr-nobody = C7 S\n");
+  cr_assert_eq(scen_load(bad, dir, "short", "bad", err, sizeof err), -1);
+  cr_assert(strstr(err, "bad.ini:4:") && strstr(err, "unknown unit"), "%s", err);
+  th_rmdir(dir);
+  free(bad);
+  free(hg);
+  free(sc);
+}
+
 Test(rules, R_3_1_units_and_leaders_start_on_their_squares_british_south_french_north) {
   Scen *sc = th_load("short", "base");
   State s;
@@ -336,7 +375,7 @@ Test(rules, R_3_2_victory_squares_start_allied_owned) {
   cr_assert_eq(lg->vsq_active, want_long);
   cr_assert_eq(sh->vsq[V_HOUGOUMONT], th_sq(sh, "C7"));
   cr_assert_eq(sh->vsq[V_LHS], th_sq(sh, "F5"));
-  cr_assert_eq(sh->vsq[V_FRISCHERMONT], th_sq(sh, "N5"));
+  cr_assert_eq(sh->vsq[V_FRISCHERMONT], th_sq(sh, "M5"));
   cr_assert_eq(sh->vsq[V_MSJ], th_sq(sh, "E2"));
   State s;
   int vp[2];
@@ -360,7 +399,7 @@ Test(rules, R_3_3_castles_start_with_damage_points) {
   gs_init(sc, &s, 1, 0);
   cr_assert_eq(sc->castle_sq[0], th_sq(sc, "C7"));
   cr_assert_eq(sc->castle_sq[1], th_sq(sc, "F5"));
-  cr_assert_eq(sc->castle_sq[2], th_sq(sc, "N5"));
+  cr_assert_eq(sc->castle_sq[2], th_sq(sc, "M5"));
   cr_assert_eq(s.cdp[0], 4);
   cr_assert_eq(s.cdp[1], 2);
   cr_assert_eq(s.cdp[2], 1);
@@ -1011,19 +1050,21 @@ Test(rules, R_6_5_terrain_and_edge_costs) {
   struct { const char *from; int d, cost; const char *what; } t[] = {
       {"H7", DIR_N, 1, "clear"},
       {"O7", DIR_N, 2, "woods (O6)"},
-      {"K5", DIR_N, 2, "village (K4)"},
+      {"K5", DIR_N, 3, "village (K4) across the Smohain brook (K5-K4)"},
       {"C8", DIR_N, 2, "castle (Hougoumont C7)"},
       {"E5", DIR_E, 2, "castle (La Haye Sainte F5) not across its road"},
       {"F9", DIR_N, 2, "hill (F8) from clear"},
       {"E8", DIR_E, 1, "hill (F8) from hill (E8)"},
       {"G5", DIR_N, 2, "clear across a ridge (G5-G4)"},
       {"G4", DIR_S, 2, "the ridge costs both ways"},
-      {"K5", DIR_E, 2, "clear across a stream (K5-L5)"},
-      {"M5", DIR_N, 1, "clear across a bridged stream (M5-M4)"},
-      {"L7", DIR_N, -1, "pond (L7-L6): no crossing"},
+      {"L5", DIR_N, 2, "clear across a stream (L5-L4)"},
+      {"M5", DIR_N, 2, "village (Smohain M4) across a bridged stream (M5-M4)"},
+      {"K5", DIR_E, -1, "pond (K5-L5): no crossing"},
+      {"O10", DIR_W, 2, "clear across the Lasne brook (O10-N10)"},
       {"E2", DIR_W, -1, "pond (E2-D2): no crossing"},
       {"F6", DIR_N, 1, "La Haye Sainte across the road: 1 in all"},
-      {"E3", DIR_N, 1, "Mont St. Jean across the road: 1 in all"},
+      {"E1", DIR_S, 1, "Mont St. Jean across the road: 1 in all"},
+      {"E3", DIR_N, 2, "Mont St. Jean from the south, no road: a village"},
       {"F2", DIR_W, 1, "Mont St. Jean across the road from the east"},
       {"J4", DIR_E, 2, "a road into another village (K4) has no effect"},
       {"G9", DIR_N, 2, "a road onto a hill (G8) has no effect"},
@@ -1087,7 +1128,7 @@ Test(rules, R_6_6_cavalry_in_a_castle_moves_forward_only_and_turns_for_one_mp) {
 
 Test(rules, R_6_6_cavalry_in_a_castle_attacks_only_the_enemy_in_front) {
   SETUP("short");
-  int cav = th_put(sc, &s, "fr-cuir-12", "C7", DIR_N);
+  int cav = th_put(sc, &s, "fr-gd-heavy", "C7", DIR_N);
   th_put(sc, &s, "br-3/I", "C6", DIR_S);
   th_put(sc, &s, "br-5/R", "D7", DIR_W);
   th_put(sc, &s, "br-6/R", "B7", DIR_E);
@@ -1109,7 +1150,7 @@ Test(rules, R_6_6_cavalry_in_a_castle_attacks_only_the_enemy_in_front) {
 /* R-9.3 forbids charging at a unit in a castle, not charging out of one */
 Test(rules, R_6_6_cavalry_may_charge_out_of_a_castle) {
   SETUP("short");
-  int cav = th_put(sc, &s, "fr-cuir-12", "C7", DIR_N);
+  int cav = th_put(sc, &s, "fr-gd-heavy", "C7", DIR_N);
   int t = th_put(sc, &s, "br-3/I", "C5", DIR_E); /* its flank faces the charge */
   th_give(sc, &s, "F15");
   th_round(&s, FRENCH);
@@ -1478,12 +1519,12 @@ Test(rules, R_7_3_rear_and_command_per_unit_near_the_leader) {
 
 Test(rules, R_7_3_stream_minus_one_after_command) {
   SETUP("short");
-  th_put(sc, &s, "br-3/I", "L5", DIR_W);
-  th_put(sc, &s, "fr-1/I", "K5", DIR_E); /* across the stream K5-L5, in front */
-  th_leader(sc, &s, 0, "K6");
+  th_put(sc, &s, "br-3/I", "L4", DIR_S);
+  th_put(sc, &s, "fr-1/I", "L5", DIR_N); /* across the stream L5-L4, in front */
+  th_leader(sc, &s, 0, "L6");
   th_give(sc, &s, "F05 F07");
   th_declare_phase(&s, FRENCH, ARMY_FR);
-  th_battle(sc, &s, th_sq(sc, "L5"), DB(DIR_W), "F05 F07:c", NULL);
+  th_battle(sc, &s, th_sq(sc, "L4"), DB(DIR_S), "F05 F07:c", NULL);
   cr_assert_eq(s.last_att, 3 + 2 - 1 + 5);
   /* docs/RULINGS.md R-7.3: a stream crossed at a bridge (M5-M4) gives no -1 */
   th_empty(sc, &s, 2);
@@ -1498,7 +1539,7 @@ Test(rules, R_7_3_stream_minus_one_after_command) {
 Test(rules, R_7_4_defender_terrain_doubles_unless_an_attacker_is_on_a_hill) {
   SETUP("short");
   struct { const char *def, *att; int mult; } t[] = {
-      {"H6", "H7", 1}, {"O6", "O7", 2}, {"K4", "K5", 2}, {"F8", "F9", 2}, {"E2", "E3", 2}};
+      {"H6", "H7", 1}, {"O6", "O7", 2}, {"M4", "M5", 2}, {"F8", "F9", 2}, {"E2", "E3", 2}};
   for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
     th_clear(sc, &s);
     th_put(sc, &s, "br-3/I", t[i].def, DIR_S);
@@ -1525,14 +1566,14 @@ Test(rules, R_7_4_defender_terrain_doubles_unless_an_attacker_is_on_a_hill) {
 Test(rules, R_7_4_defender_elite_command_and_cards) {
   SETUP("short");
   int a = th_put(sc, &s, "fr-1/I", "K5", DIR_N);
-  th_put(sc, &s, "br-1/I", "K4", DIR_S); /* elite 3 in the village of Papelotte */
+  th_put(sc, &s, "br-1/I", "K4", DIR_S); /* elite 2 in the village of Papelotte */
   th_leader(sc, &s, 1, "K3");
   th_give(sc, &s, "B01 B10 B16");
   th_declare_phase(&s, FRENCH, ARMY_FR);
   th_battle(sc, &s, th_sq(sc, "K4"), DB(DIR_S), NULL, "B01 B10:c B16:e");
-  cr_assert_eq(s.last_def, 3 * 2 * 2 + 4 + 3, "3 x 2 elite x 2 village + Wellington 4 + card 3");
-  cr_assert_eq(s.last_att, 3);
-  cr_assert(s.uflag[a] & UF_REDUCED, "19 > 2 x 3: the attacker is reduced (R-7.7)");
+  cr_assert_eq(s.last_def, 2 * 2 * 2 + 4 + 3, "2 x 2 elite x 2 village + Wellington 4 + card 3");
+  cr_assert_eq(s.last_att, 3 - 1, "across the Smohain brook (K5-K4)");
+  cr_assert(s.uflag[a] & UF_REDUCED, "15 > 2 x 2: the attacker is reduced (R-7.7)");
   free(sc);
 }
 
@@ -1737,7 +1778,7 @@ static void example_position(const Scen *sc, State *s, const char *british) {
   th_put(sc, s, "br-3/I", "H4", DIR_S);
   th_leader(sc, s, 1, "H3");
   th_put(sc, s, "fr-4/I", "I4", DIR_W);
-  th_put(sc, s, "fr-gd-heavy", "H5", DIR_N);
+  th_put(sc, s, "fr-9/II", "H5", DIR_N); /* "9/II Corps", 4 BP: Foy's infantry (units.ini) */
   th_give(sc, s, "F01 F04");
   th_give(sc, s, british);
   th_declare_phase(s, FRENCH, ARMY_FR);
@@ -1771,11 +1812,11 @@ Test(rules, R_7_8_worked_example_artillery_makes_it_11_all_defender_wins) {
   Scen *sc = example_scen();
   State s;
   example_position(sc, &s, "B01 B08 B10");
-  int d = th_unit(sc, "br-3/I"), cav = th_unit(sc, "fr-gd-heavy");
+  int d = th_unit(sc, "br-3/I"), cav = th_unit(sc, "fr-9/II");
   int h4 = th_sq(sc, "H4");
   TH_DO(sc, &s, A_DECLARE, h4, DB(DIR_S) | DB(DIR_E), 0);
   cr_assert_eq(s.phase, PH_B_FIRE);
-  TH_DO(sc, &s, A_ARTY, th_card(sc, "B08"), d, 0); /* br-3/I fires at the cavalry in front */
+  TH_DO(sc, &s, A_ARTY, th_card(sc, "B08"), d, 0); /* br-3/I fires at 9/II in front */
   cr_assert(s.uflag[cav] & UF_DISORDER);
   th_bcards(sc, &s, "F01 F04");
   th_bcards(sc, &s, "B01 B10:c");
@@ -1864,7 +1905,7 @@ Test(rules, R_8_3_disorder_blocks_attack_fire_charge_but_not_move_or_defence) {
   cr_assert_eq(s.uflag[d] & UF_DISORDER, 0);
   /* a disordered cavalry unit may not charge */
   th_empty(sc, &s, 2);
-  int c = th_put(sc, &s, "fr-cuir-12", "J9", DIR_N);
+  int c = th_put(sc, &s, "fr-gd-heavy", "J9", DIR_N);
   th_put(sc, &s, "br-3/I", "J6", DIR_E);
   th_give(sc, &s, "F15");
   th_round(&s, FRENCH);
@@ -1921,15 +1962,15 @@ Test(rules, R_8_5_retreat_flank_or_rear_front_only_if_attacked_from_flanks_rear)
   cr_assert_eq(th_count(sc, &s, A_RETREAT, -1), 2 * 4);
   TH_DO(sc, &s, A_RETREAT, th_sq(sc, "H5"), DIR_S, DIR_S);
   cr_assert_eq(s.leader[1], th_sq(sc, "H5"));
-  /* not across a pond: L7 with the pond on its north side */
+  /* not across a pond: L5 with the pond on its west side (K5-L5) */
   th_empty(sc, &s, 3);
-  th_put(sc, &s, "br-3/I", "L7", DIR_S);
-  th_put(sc, &s, "fr-6/II", "L8", DIR_N);
+  th_put(sc, &s, "br-3/I", "L5", DIR_E);
+  th_put(sc, &s, "fr-6/II", "M5", DIR_W); /* from Frischermont */
   th_declare_phase(&s, FRENCH, ARMY_FR);
-  th_battle(sc, &s, th_sq(sc, "L7"), DB(DIR_S), NULL, NULL);
-  cr_assert(!th_legal(sc, &s, A_RETREAT, th_sq(sc, "L6"), DIR_N, DIR_N));
-  cr_assert(th_legal(sc, &s, A_RETREAT, th_sq(sc, "K7"), DIR_N, DIR_N));
-  cr_assert(th_legal(sc, &s, A_RETREAT, th_sq(sc, "M7"), DIR_N, DIR_N));
+  th_battle(sc, &s, th_sq(sc, "L5"), DB(DIR_E), NULL, NULL);
+  cr_assert(!th_legal(sc, &s, A_RETREAT, th_sq(sc, "K5"), DIR_N, DIR_N));
+  cr_assert(th_legal(sc, &s, A_RETREAT, th_sq(sc, "L4"), DIR_N, DIR_N));
+  cr_assert(th_legal(sc, &s, A_RETREAT, th_sq(sc, "L6"), DIR_N, DIR_N));
   free(sc);
 }
 
@@ -2090,8 +2131,8 @@ static void charge_position(const Scen *sc, State *s, const char *cav, const cha
 
 Test(rules, R_9_3_heavy_charge_flank_then_disordered_and_moved) {
   SETUP("short");
-  charge_position(sc, &s, "fr-cuir-12", "br-3/I", DIR_E, "F15 F05 F19");
-  int c = th_unit(sc, "fr-cuir-12"), d = th_unit(sc, "br-3/I");
+  charge_position(sc, &s, "fr-gd-heavy", "br-3/I", DIR_E, "F15 F05 F19");
+  int c = th_unit(sc, "fr-gd-heavy"), d = th_unit(sc, "br-3/I");
   cr_assert(!th_legal(sc, &s, A_CHARGE, th_card(sc, "F15"), c, 1), "J7 is empty: nothing to hit");
   TH_DO(sc, &s, A_CHARGE, th_card(sc, "F15"), c, 2);
   cr_assert_eq(s.usq[c], th_sq(sc, "J7"), "two squares straight ahead");
@@ -2113,17 +2154,17 @@ Test(rules, R_9_3_heavy_charge_flank_then_disordered_and_moved) {
 
 Test(rules, R_9_3_no_multiplier_against_infantry_front_or_cavalry) {
   SETUP("short");
-  int c = th_unit(sc, "fr-cuir-12");
-  charge_position(sc, &s, "fr-cuir-12", "br-3/I", DIR_S, "F15");
+  int c = th_unit(sc, "fr-gd-heavy");
+  charge_position(sc, &s, "fr-gd-heavy", "br-3/I", DIR_S, "F15");
   TH_DO(sc, &s, A_CHARGE, th_card(sc, "F15"), c, 2);
   cr_assert_eq(s.last_att, 3, "into the infantry's front");
   cr_assert_eq(s.last_def, 4);
   cr_assert(s.uflag[c] & UF_DISORDER, "disordered whatever the result");
   cr_assert(s.uflag[c] & UF_MOVED);
-  charge_position(sc, &s, "fr-cuir-12", "br-vivian", DIR_E, "F15");
+  charge_position(sc, &s, "fr-gd-heavy", "br-vivian", DIR_E, "F15");
   TH_DO(sc, &s, A_CHARGE, th_card(sc, "F15"), c, 2);
   cr_assert_eq(s.last_att, 3 * 2, "against cavalry: only the flank");
-  charge_position(sc, &s, "fr-cuir-12", "br-3/I", DIR_N, "F15");
+  charge_position(sc, &s, "fr-gd-heavy", "br-3/I", DIR_N, "F15");
   TH_DO(sc, &s, A_CHARGE, th_card(sc, "F15"), c, 2);
   cr_assert_eq(s.last_att, 3 * 3 * 3, "infantry's rear: heavy x 3, rear x 3");
   free(sc);
@@ -2131,7 +2172,7 @@ Test(rules, R_9_3_no_multiplier_against_infantry_front_or_cavalry) {
 
 Test(rules, R_9_3_charge_path_straight_empty_no_ridge_or_stream_may_attack_across) {
   SETUP("short");
-  int c = th_put(sc, &s, "fr-cuir-12", "H6", DIR_N);
+  int c = th_put(sc, &s, "fr-gd-heavy", "H6", DIR_N);
   int t = th_put(sc, &s, "br-3/I", "H4", DIR_E); /* across the ridge H4-H5 */
   th_give(sc, &s, "F15");
   th_round(&s, FRENCH);
@@ -2141,21 +2182,21 @@ Test(rules, R_9_3_charge_path_straight_empty_no_ridge_or_stream_may_attack_acros
   cr_assert_eq(s.last_att, 3 * 3 * 2 - 1, "heavy, flank, then -1 for the ridge");
   /* not across the ridge on the way */
   th_empty(sc, &s, 2);
-  c = th_put(sc, &s, "fr-cuir-12", "H6", DIR_N);
+  c = th_put(sc, &s, "fr-gd-heavy", "H6", DIR_N);
   th_put(sc, &s, "br-3/I", "H3", DIR_E);
   th_give(sc, &s, "F15");
   th_round(&s, FRENCH);
   cr_assert_eq(th_count(sc, &s, A_CHARGE, -1), 0);
   /* not across a stream on the way (K5-L5) */
   th_empty(sc, &s, 3);
-  c = th_put(sc, &s, "fr-cuir-12", "J5", DIR_E);
+  c = th_put(sc, &s, "fr-gd-heavy", "J5", DIR_E);
   th_put(sc, &s, "br-3/I", "M5", DIR_S);
   th_give(sc, &s, "F15");
   th_round(&s, FRENCH);
   cr_assert_eq(th_count(sc, &s, A_CHARGE, -1), 0);
   /* not through a unit */
   th_empty(sc, &s, 4);
-  c = th_put(sc, &s, "fr-cuir-12", "J9", DIR_N);
+  c = th_put(sc, &s, "fr-gd-heavy", "J9", DIR_N);
   th_put(sc, &s, "fr-1/I", "J8", DIR_N);
   th_put(sc, &s, "br-3/I", "J6", DIR_E);
   th_give(sc, &s, "F15");
@@ -2170,7 +2211,7 @@ Test(rules, R_9_3_charge_target_not_in_woods_village_castle_nor_adjacent) {
   struct { const char *cav, *def; } t[] = {{"O9", "O6"}, {"K7", "K4"}, {"C10", "C7"}, {"J7", "J6"}};
   for (int i = 0; i < 4; i++) {
     th_empty(sc, &s, 5);
-    th_put(sc, &s, "fr-cuir-12", t[i].cav, DIR_N);
+    th_put(sc, &s, "fr-gd-heavy", t[i].cav, DIR_N);
     th_put(sc, &s, "br-3/I", t[i].def, DIR_E);
     th_give(sc, &s, "F15");
     th_round(&s, FRENCH);
@@ -2181,8 +2222,8 @@ Test(rules, R_9_3_charge_target_not_in_woods_village_castle_nor_adjacent) {
 
 Test(rules, R_9_3_moved_cavalry_may_charge_not_disordered_attacked_or_rallied) {
   SETUP("short");
-  charge_position(sc, &s, "fr-cuir-12", "br-3/I", DIR_E, "F15");
-  int c = th_unit(sc, "fr-cuir-12"), k = th_card(sc, "F15");
+  charge_position(sc, &s, "fr-gd-heavy", "br-3/I", DIR_E, "F15");
+  int c = th_unit(sc, "fr-gd-heavy"), k = th_card(sc, "F15");
   s.uflag[c] |= UF_MOVED;
   cr_assert(th_legal(sc, &s, A_CHARGE, k, c, 2), "even a moved one");
   s.uflag[c] = DIR_N | UF_ATTACKED;
@@ -2198,8 +2239,8 @@ Test(rules, R_9_3_charge_battle_elite_cards_only_variant_allows_all) {
   for (int v = 0; v < 2; v++) {
     Scen *sc = th_load("short", v ? "charge-all-cards" : "base");
     State s;
-    charge_position(sc, &s, "fr-cuir-12", "br-3/I", DIR_E, "F15 F05 B04 B16");
-    int c = th_unit(sc, "fr-cuir-12");
+    charge_position(sc, &s, "fr-gd-heavy", "br-3/I", DIR_E, "F15 F05 B04 B16");
+    int c = th_unit(sc, "fr-gd-heavy");
     TH_DO(sc, &s, A_CHARGE, th_card(sc, "F15"), c, 2);
     cr_assert_eq(s.phase, PH_B_ATTCARDS);
     cr_assert_eq(th_legal(sc, &s, A_BCARD, th_card(sc, "F05"), BP_POINTS, 0), v);
@@ -2226,9 +2267,9 @@ Test(rules, R_9_3_charge_comes_with_the_card_battle_right_too) {
 
 Test(rules, R_9_4_enemy_cavalry_must_charge) {
   SETUP("short");
-  int bc = th_put(sc, &s, "br-vivian", "K3", DIR_S);   /* light 3 */
-  int f = th_put(sc, &s, "fr-1/I", "K6", DIR_E);       /* its flank toward the cavalry */
-  int own = th_put(sc, &s, "fr-cuir-12", "H9", DIR_N);
+  int bc = th_put(sc, &s, "br-vivian", "K5", DIR_S);   /* light 3 */
+  int f = th_put(sc, &s, "fr-1/I", "K8", DIR_E);       /* its flank toward the cavalry */
+  int own = th_put(sc, &s, "fr-gd-heavy", "H9", DIR_N);
   th_put(sc, &s, "br-6/R", "H6", DIR_E);
   th_give(sc, &s, "F18");
   th_round(&s, FRENCH);
@@ -2236,14 +2277,14 @@ Test(rules, R_9_4_enemy_cavalry_must_charge) {
   cr_assert(th_legal(sc, &s, A_FORCE, k, bc, 2));
   cr_assert(!th_legal(sc, &s, A_FORCE, k, own, 2), "never a unit of its own side");
   TH_DO(sc, &s, A_FORCE, k, bc, 2);
-  cr_assert_eq(s.usq[bc], th_sq(sc, "K5"));
+  cr_assert_eq(s.usq[bc], th_sq(sc, "K7"));
   cr_assert_eq(s.batt_side, ALLIED, "the enemy is the attacker");
   cr_assert_eq(s.last_att, 3 * 2 * 2, "light x 2, flank x 2");
   cr_assert_eq(s.last_def, 3);
   cr_assert_eq(s.phase, PH_B_LOSS);
   cr_assert_eq(s.decider, FRENCH);
   TH_DO(sc, &s, A_REDUCE, 0, 0, 0);
-  TH_DO(sc, &s, A_RETREAT, th_sq(sc, "K7"), DIR_N, DIR_N);
+  TH_DO(sc, &s, A_RETREAT, th_sq(sc, "K9"), DIR_N, DIR_N);
   cr_assert_eq(s.phase, PH_B_ADVANCE);
   cr_assert_eq(s.decider, ALLIED);
   TH_DO(sc, &s, A_ADVANCE, DIR_N, DIR_S, 0);
@@ -2311,7 +2352,7 @@ Test(rules, R_9_5_restore_a_reduced_unit_not_next_to_an_enemy) {
 
 Test(rules, R_9_6_elite_bonus_doubles_own_elite_units_both_sides) {
   SETUP("short");
-  th_put(sc, &s, "br-1/I", "H6", DIR_S);  /* elite 3 */
+  th_put(sc, &s, "br-1/I", "H6", DIR_S);  /* elite 2 */
   th_put(sc, &s, "fr-og", "H7", DIR_N);   /* elite 3, front */
   th_put(sc, &s, "fr-1/I", "G6", DIR_E);  /* 3, flank */
   th_give(sc, &s, "F19 F20 B16");
@@ -2319,7 +2360,7 @@ Test(rules, R_9_6_elite_bonus_doubles_own_elite_units_both_sides) {
   int a, d;
   battle_base_totals(sc, &s, th_sq(sc, "H6"), DB(DIR_S) | DB(DIR_W), &a, &d);
   cr_assert_eq(a, 3 + 6);
-  cr_assert_eq(d, 3);
+  cr_assert_eq(d, 2);
   TH_DO(sc, &s, A_DECLARE, th_sq(sc, "H6"), DB(DIR_S) | DB(DIR_W), 0);
   TH_DO(sc, &s, A_NOFIRE, 0, 0, 0);
   TH_DO(sc, &s, A_BCARD, th_card(sc, "F19"), BP_ELITE, 0);
@@ -2328,8 +2369,8 @@ Test(rules, R_9_6_elite_bonus_doubles_own_elite_units_both_sides) {
   TH_DO(sc, &s, A_BDONE, 0, 0, 0);
   th_bcards(sc, &s, "B16:e");
   cr_assert_eq(s.last_att, 3 * 2 + 3 * 2, "fr-og doubled, fr-1/I not; the card's BP not added");
-  cr_assert_eq(s.last_def, 3 * 2);
-  cr_assert_eq(s.loss_need, 4, "12 is not more than twice 6: the defender chooses");
+  cr_assert_eq(s.last_def, 2 * 2);
+  cr_assert_eq(s.loss_need, 3, "12 is more than twice 4: reduced and retreats");
   Scen *lg = th_load("long", "base");
   for (int c = 0; c < lg->ncards; c++)
     if (lg->card[c].army == ARMY_PR) cr_assert_neq(lg->card[c].action, ACT_ELITE);
@@ -2386,7 +2427,7 @@ Test(rules, R_10_2_castle_infantry_doubles_no_flanks_cavalry_as_village) {
   State s;
   int a, d;
   th_empty(sc, &s, 1);
-  th_put(sc, &s, "br-hougoumont", "C7", DIR_S);
+  th_put(sc, &s, "br-1/I", "C7", DIR_S);
   th_put(sc, &s, "fr-1/I", "D7", DIR_W); /* east side: a flank outside a castle */
   battle_base_totals(sc, &s, th_sq(sc, "C7"), DB(DIR_E), &a, &d);
   cr_assert_eq(a, 3, "no flanks in a castle");
@@ -2407,7 +2448,7 @@ Test(rules, R_10_2_castle_infantry_doubles_no_flanks_cavalry_as_village) {
   cr_assert_eq(d, 3, "village doubling is cancelled by an attacker on a hill");
   /* infantry in a castle may retreat across any side */
   th_clear(sc, &s);
-  th_put(sc, &s, "br-hougoumont", "C7", DIR_S);
+  th_put(sc, &s, "br-1/I", "C7", DIR_S);
   th_put(sc, &s, "fr-6/II", "C6", DIR_S);
   s.cdp[0] = 0;
   th_declare_phase(&s, FRENCH, ARMY_FR);
@@ -2434,8 +2475,8 @@ static void castle_position(const Scen *sc, State *s, const char *def, const cha
 
 Test(rules, R_10_3_castle_points_taken_instead_of_reduction_or_retreat) {
   SETUP("short");
-  int d = th_unit(sc, "br-hougoumont");
-  castle_position(sc, &s, "br-hougoumont", NULL, 4); /* 5 vs 4 */
+  int d = th_unit(sc, "br-1/I");
+  castle_position(sc, &s, "br-1/I", NULL, 4); /* 5 vs 4 */
   TH_DO(sc, &s, A_CDP, 0, 0, 0);
   cr_assert_eq(s.cdp[0], 3);
   cr_assert_eq(s.usq[d], th_sq(sc, "C7"));
@@ -2443,7 +2484,7 @@ Test(rules, R_10_3_castle_points_taken_instead_of_reduction_or_retreat) {
   cr_assert_neq(s.phase, PH_B_LOSS);
   cr_assert_neq(s.phase, PH_B_ADVANCE);
   /* more than double (10 vs 4): a point for the reduction and one for the retreat */
-  castle_position(sc, &s, "br-hougoumont", "F05", 4);
+  castle_position(sc, &s, "br-1/I", "F05", 4);
   TH_DO(sc, &s, A_CDP, 0, 0, 0);
   cr_assert_eq(s.phase, PH_B_LOSS);
   TH_DO(sc, &s, A_CDP, 0, 0, 0);
@@ -2451,14 +2492,14 @@ Test(rules, R_10_3_castle_points_taken_instead_of_reduction_or_retreat) {
   cr_assert_eq(s.usq[d], th_sq(sc, "C7"));
   cr_assert_eq(s.uflag[d] & UF_REDUCED, 0);
   /* one point left: the second loss is suffered */
-  castle_position(sc, &s, "br-hougoumont", "F05", 1);
+  castle_position(sc, &s, "br-1/I", "F05", 1);
   TH_DO(sc, &s, A_CDP, 0, 0, 0);
   cr_assert_eq(s.cdp[0], 0);
   cr_assert(!th_legal(sc, &s, A_CDP, 0, 0, 0));
   TH_DO(sc, &s, A_RETREAT, th_sq(sc, "C6"), DIR_S, DIR_S);
   cr_assert_eq(s.usq[d], th_sq(sc, "C6"));
   /* no points: no choice */
-  castle_position(sc, &s, "br-hougoumont", NULL, 0);
+  castle_position(sc, &s, "br-1/I", NULL, 0);
   cr_assert(!th_legal(sc, &s, A_CDP, 0, 0, 0));
   /* cavalry in a castle uses no points */
   castle_position(sc, &s, "br-household", "F05", 4); /* 10 vs 2 x 2 */
@@ -2767,7 +2808,7 @@ Test(rules, R_9_4_allies_force_french_cavalry_to_charge_a_prussian_unit) {
   State s;
   th_empty(sc, &s, 8);
   s.turn = 3;
-  int fc = th_put(sc, &s, "fr-c-pire-2", "J9", DIR_N); /* light 3 */
+  int fc = th_put(sc, &s, "fr-gd-light", "J9", DIR_N); /* light 3 */
   int p = th_put(sc, &s, "pr-13", "J6", DIR_E);
   th_put(sc, &s, "br-3/I", "A3", DIR_S);
   th_give(sc, &s, "B15");
@@ -2779,6 +2820,43 @@ Test(rules, R_9_4_allies_force_french_cavalry_to_charge_a_prussian_unit) {
   cr_assert_eq(s.last_def, 4);
   TH_DO(sc, &s, A_REDUCE, 0, 0, 0);
   cr_assert(s.uflag[p] & UF_REDUCED);
+  free(sc);
+}
+
+/* §11.5: the Prussian deck holds "enemy cavalry must charge"; with it the Prussian player
+ * forces a French cavalry unit to charge a British (Allied) unit */
+Test(rules, R_9_4_prussian_deck_forces_french_cavalry_to_charge_a_british_unit) {
+  Scen *sc = th_load("long", "base");
+  int k = -1;
+  for (int c = 0; c < sc->ncards; c++)
+    if (sc->card[c].army == ARMY_PR && sc->card[c].action == ACT_FORCE_CHARGE) k = c;
+  cr_assert_geq(k, 0, "a force-charge card in the Prussian deck");
+  State s;
+  th_empty(sc, &s, 8);
+  s.turn = 3;
+  int fc = th_put(sc, &s, "fr-gd-light", "J9", DIR_N); /* light 3 */
+  int b = th_put(sc, &s, "br-3/I", "J6", DIR_E);       /* its flank toward the cavalry */
+  th_put(sc, &s, "pr-13", "R9", DIR_W);
+  s.hand |= 1ull << k;
+  th_round(&s, ALLIED);
+  TH_DO(sc, &s, A_FORCE, k, fc, 2);
+  cr_assert_eq(s.round_army, ARMY_PR, "a Prussian round (R-5.6)");
+  cr_assert_eq(s.batt_side, FRENCH, "the French cavalry is the attacker");
+  cr_assert_eq(s.bdef_unit, b);
+  cr_assert_eq(s.last_att, 3 * 2 * 2, "light x 2 into the British flank x 2");
+  free(sc);
+}
+
+/* §9.7, §11.2: Wellington's command gives 4 in defence -- every British command card */
+Test(rules, R_9_2_every_wellington_command_card_gives_4_in_defence) {
+  Scen *sc = th_load("short", "base");
+  int n = 0;
+  for (int c = 0; c < sc->ncards; c++)
+    if (sc->card[c].army == ARMY_BR && sc->card[c].action == ACT_COMMAND) {
+      cr_assert_eq(sc->card[c].cmd_def, 4, "%s", sc->card[c].id);
+      n++;
+    }
+  cr_assert_gt(n, 0);
   free(sc);
 }
 
