@@ -7,7 +7,6 @@
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -73,11 +72,8 @@ static double margin_lo(const MatchRes *r) {
   return r->msum / r->mpairs - h;
 }
 
-static double cpu_now(void) {
-  struct rusage ru;
-  getrusage(RUSAGE_SELF, &ru);
-  return ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6 + ru.ru_stime.tv_sec + ru.ru_stime.tv_usec * 1e-6;
-}
+/* CPU seconds of the whole process (every thread): the cost of the games, not wall x threads */
+static double cpu_now(void) { return clock_cpu(); }
 
 static int match_range(const Scen *sc, const char *A, const char *B, long from, long to,
                        uint64_t seed, int threads, MatchRes *r, int progress, char *err,
@@ -542,7 +538,7 @@ int cmd_strength(int argc, char **argv) {
                  "long game; objectives (castles and Mont St. Jean) the French hold at the end "
                  "in the short game. Mean ± 95%% (Student t over the seeds; \"+/- ?\" when every "
                  "seed of a small match gave the same value, so no spread is known).\n\n"
-                 "CPU s/game: CPU time of the process (getrusage, all threads) per game; "
+                 "CPU s/game: CPU time of the process (all threads) per game; "
                  "≈: a match journalled before CPU time was measured, wall time × threads.\n\n",
              games);
   /* the journal: one line per finished match; --resume reuses them.  Everything that can

@@ -57,15 +57,25 @@ void cell_stats(const Cell *cl, CellStats *st) {
 }
 
 /* paired comparison of French wins in cells x (variant) and y (base) over common indices */
-typedef struct { long n, a, b, c, d; Interval diff; double p, chi2; } Paired;
+typedef struct {
+  long n, a, b, c, d;
+  Interval diff;        /* French win rate, variant - base, Newcombe                      */
+  double p, chi2;       /* McNemar: exact two-sided p; continuity-corrected chi-square     */
+  Interval mdiff;       /* mean paired VP margin difference, Student t (long game)        */
+  double msd;           /* sd of the per-seed margin difference                            */
+} Paired;
 
 static Paired paired(const Cell *x, const Cell *y) {
   Paired r;
   memset(&r, 0, sizeof r);
+  double ms = 0, ms2 = 0;
   long m = x->target < y->target ? x->target : y->target;
   for (long i = 0; i < m; i++) {
     if (!x->have[i] || !y->have[i]) continue;
     int fx = x->res[i].result == 1, fy = y->res[i].result == 1;
+    double dm = (double)(x->res[i].vp[0] - x->res[i].vp[1]) - (y->res[i].vp[0] - y->res[i].vp[1]);
+    ms += dm;
+    ms2 += dm * dm;
     r.n++;
     if (fx && fy) r.a++;
     else if (fx) r.b++;
@@ -74,6 +84,8 @@ static Paired paired(const Cell *x, const Cell *y) {
   }
   r.diff = paired_diff(r.a, r.b, r.c, r.d, Z95);
   r.p = mcnemar_p(r.b, r.c, &r.chi2);
+  r.mdiff = mean_t(ms, ms2, r.n, 0.95);
+  r.msd = r.n > 1 ? sqrt(fmax(0, (ms2 - ms * ms / r.n) / (r.n - 1))) : NAN;
   return r;
 }
 
@@ -111,6 +123,170 @@ static double median_margin(const Cell *cl) {
 }
 
 /* ---------------------------------------------------------------- Markdown */
+#define DETECT_POINTS 0.05 /* the effect on the French win rate the power line is for    */
+#define DETECT_VP 2.0      /* the effect on the mean VP margin (long game)               */
+
+/* Holm-adjusted McNemar p of every variant against base in one scenario x pair group
+ * (the family of tests the table makes); NAN for base and identical variants */
+static void holm_family(const SimCfg *c, Cell *cells, int si, int pi, int base, double *adj) {
+  double p[MAX_VAR] = {0}, a[MAX_VAR] = {0};
+  int idx[MAX_VAR], n = 0;
+  const Cell *bc = &cells[cell_id(c, si, pi, base)];
+  for (int vi = 0; vi < c->nvar; vi++) {
+    adj[vi] = NAN;
+    const Cell *cl = &cells[cell_id(c, si, pi, vi)];
+    if (vi == base || cl->identical) continue;
+    p[n] = paired(cl, bc).p;
+    idx[n++] = vi;
+  }
+  holm_adjust(p, n, a);
+  for (int k = 0; k < n; k++) adj[idx[k]] = a[k];
+}
+
+static int family_size(const SimCfg *c, Cell *cells, int si, int pi, int base) {
+  int n = 0;
+  for (int vi = 0; vi < c->nvar; vi++)
+    if (vi != base && !cells[cell_id(c, si, pi, vi)].identical) n++;
+  return n;
+}
+
+static void against_base_md(const SimCfg *c, Cell *cells, int si, int pi, int base, int is_long,
+                            Buf *b) {
+  double holm[MAX_VAR];
+  holm_family(c, cells, si, pi, base, holm);
+  int fam = family_size(c, cells, si, pi, base);
+  buf_printf(b, "\n### Against base (paired, same seeds)\n\n");
+  buf_printf(b, "Difference = variant − base in French win rate, points, Newcombe 95%% interval. "
+                "McNemar p: exact two-sided binomial test of b against c. Holm p: the same "
+                "p-values adjusted by Holm's step-down method for the %d variant%s compared here "
+                "(read this one when asking \"does any variant change anything?\"). Games for "
+                "±%.0f: the games per cell that detect a %.0f-point change in the French win rate "
+                "with 80%% power at α = 0.05 (McNemar, this variant's share of discordant seeds).",
+             fam, fam == 1 ? "" : "s", 100 * DETECT_POINTS, 100 * DETECT_POINTS);
+  if (is_long)
+    buf_printf(b, " VP margin difference: the mean over the seeds of (variant − base) of the "
+                  "French VP margin, Student-t 95%% interval — far more sensitive than the win "
+                  "flag; games for ±%.0f VP likewise.", DETECT_VP);
+  buf_printf(b, "\n\n| variant | pairs | French win base | French win variant | difference "
+                "[95%% CI] | b / c | McNemar p | Holm p | reading | games for ±%.0f |",
+             100 * DETECT_POINTS);
+  if (is_long) buf_printf(b, " VP margin difference [95%% CI] | games for ±%.0f VP |", DETECT_VP);
+  buf_printf(b, "\n|---|---:|---:|---:|---|---|---:|---:|---|---:|%s\n", is_long ? "---|---:|" : "");
+  const Cell *bc = &cells[cell_id(c, si, pi, base)];
+  for (int vi = 0; vi < c->nvar; vi++) {
+    if (vi == base) continue;
+    const Cell *cl = &cells[cell_id(c, si, pi, vi)];
+    if (cl->identical) {
+      buf_printf(b, "| %s | identical to base in this scenario: not played | | | | | | | | |%s\n",
+                 c->var[vi], is_long ? " | |" : "");
+      continue;
+    }
+    Paired p = paired(cl, bc);
+    double nn = p.n ? (double)p.n : 1;
+    char reading[160];
+    if (p.diff.lo > 0 || p.diff.hi < 0)
+      snprintf(reading, sizeof reading, "%s the French by %.1f to %.1f points%s",
+               p.diff.lo > 0 ? "helps" : "hurts", 100 * fmin(fabs(p.diff.lo), fabs(p.diff.hi)),
+               100 * fmax(fabs(p.diff.lo), fabs(p.diff.hi)),
+               holm[vi] < 0.05 ? "" : " (not after Holm)");
+    else
+      snprintf(reading, sizeof reading, "no difference detected; effects larger than ±%.1f points excluded",
+               100 * fmax(fabs(p.diff.lo), fabs(p.diff.hi)));
+    double need = mcnemar_games_needed((double)(p.b + p.c) / nn, DETECT_POINTS, 0.05, 0.80);
+    buf_printf(b, "| %s | %ld | %.1f%% | %.1f%% | %+.1f [%+.1f, %+.1f] | %ld / %ld | %.3g | %.3g | %s | %.0f |",
+               c->var[vi], p.n, 100 * ((p.a + p.c) / nn), 100 * ((p.a + p.b) / nn),
+               100 * p.diff.p, 100 * p.diff.lo, 100 * p.diff.hi, p.b, p.c, p.p, holm[vi], reading, need);
+    if (is_long) {
+      if (p.n > 1)
+        buf_printf(b, " %+.2f [%+.2f, %+.2f] | %.0f |", p.mdiff.p, p.mdiff.lo, p.mdiff.hi,
+                   mean_games_needed(p.msd, DETECT_VP, 0.05, 0.80));
+      else
+        buf_printf(b, " — | — |");
+    }
+    buf_printf(b, "\n");
+  }
+}
+
+/* "+3.2 [+1.1, +5.3]" : a mean with its Student-t 95% interval; "± ?" when no spread is known */
+static void fmt_mean_ci(char *out, size_t len, double mean, double sd, long n) {
+  if (n < 2) { snprintf(out, len, "%+.1f [−∞, +∞]", mean); return; }
+  if (!(sd > 0) && n < 30) { snprintf(out, len, "%+.1f (± ?: all %ld equal)", mean, n); return; }
+  double h = t_quantile(0.975, (double)n - 1) * sd / sqrt((double)n);
+  snprintf(out, len, "%+.1f [%+.1f, %+.1f]", mean, mean - h, mean + h);
+}
+
+/* The players' measured strength from the repository's strength table (results/strength.md
+ * beside the scenario directory), so that no figure of the report travels without it. */
+static void strength_caveat(const SimCfg *c, Buf *b) {
+  char path[1200];
+  snprintf(path, sizeof path, "%s/../results/strength.md", scen_default_dir());
+  buf_printf(b, "**Caveat: a balance figure is only as good as the players who made it.** "
+                "This report was made by ");
+  for (int pi = 0; pi < c->npair; pi++)
+    buf_printf(b, "%s`%s` (French) vs `%s` (Allied)", pi ? (pi + 1 == c->npair ? " and " : ", ") : "",
+               c->pf[pi], c->pa[pi]);
+  buf_printf(b, ". A weak or lopsided player moves every rate here; read them as the balance "
+                "of the rules under that play. Measured strength (`results/strength.md`, the "
+                "ladder fitted over all its matches, Elo relative to heuristic):");
+  FILE *f = fopen(path, "r");
+  if (!f) { buf_printf(b, " the strength table was not found beside the scenarios.\n\n"); return; }
+  char *text = NULL;
+  size_t cap = 0, n = 0;
+  char chunk[4096];
+  size_t k;
+  while ((k = fread(chunk, 1, sizeof chunk, f)) > 0) {
+    char *t = realloc(text, cap = n + k + 1);
+    if (!t) break;
+    text = t;
+    memcpy(text + n, chunk, k);
+    n += k;
+    text[n] = 0;
+  }
+  fclose(f);
+  if (!text) { buf_printf(b, " the strength table is empty.\n\n"); return; }
+  for (int si = 0; si < c->nscen; si++) {
+    const char *sec = strstr(text, !strcmp(c->scen[si], "short") ? "## Short game" : "## Long game");
+    const char *lad = sec ? strstr(sec, "\nLadder") : NULL;
+    if (lad) lad = strstr(lad, "\n| player"); /* the ladder's table, up to the blank line */
+    buf_printf(b, "\n- %s:", scen_title(c->scen[si]));
+    if (!lad) { buf_printf(b, " not in the table."); continue; }
+    const char *names[2 * MAX_PAIRS];
+    int nn = 0;
+    for (int pi = 0; pi < c->npair; pi++)
+      for (int s = 0; s < 2; s++) {
+        const char *nm = s ? c->pa[pi] : c->pf[pi];
+        int dup = 0;
+        for (int q = 0; q < nn; q++) dup |= !strcmp(names[q], nm);
+        if (!dup) names[nn++] = nm;
+      }
+    for (int q = 0; q < nn; q++) {
+      char key[SPEC_LEN + 8];
+      snprintf(key, sizeof key, "\n| %s | ", names[q]);
+      const char *row = strstr(lad, key);
+      const char *end = strstr(lad, "\n\n");
+      if (!row || (end && row > end)) { buf_printf(b, "%s `%s` not measured", q ? ";" : "", names[q]); continue; }
+      row += strlen(key);
+      const char *bar = strchr(row, '|');
+      int len = bar ? (int)(bar - row) : 0;
+      while (len > 0 && row[len - 1] == ' ') len--;
+      buf_printf(b, "%s `%s` %.*s", q ? ";" : "", names[q], len, row);
+    }
+    /* the strongest player the table measured, for scale */
+    double best = -INFINITY;
+    char bestname[128] = "";
+    const char *end = strstr(lad, "\n\n");
+    for (const char *r = strstr(lad, "\n| "); r && (!end || r < end); r = strstr(r + 1, "\n| ")) {
+      char nm[128];
+      double v;
+      if (sscanf(r, "\n| %127[^ |] | %lf", nm, &v) == 2 && v > best) { best = v; snprintf(bestname, sizeof bestname, "%s", nm); }
+    }
+    if (bestname[0]) buf_printf(b, " (strongest measured: `%s` at %+.0f)", bestname, best);
+    buf_printf(b, ".");
+  }
+  buf_printf(b, "\n\n");
+  free(text);
+}
+
 static void report_md(const SimCfg *c, Cell *cells, Buf *b) {
   buf_printf(b, "# Waterloo balance report\n\n");
   buf_printf(b, "Reproduce with:\n\n```\n");
@@ -132,6 +308,7 @@ static void report_md(const SimCfg *c, Cell *cells, Buf *b) {
                 "difference in French win rate over the same seeds with Newcombe's 95%% "
                 "interval, and McNemar's exact test on the discordant games (b: French win only "
                 "in the variant, c: only in base).\n\n");
+  strength_caveat(c, b);
   int base = find_var(c, "base");
   for (int si = 0; si < c->nscen; si++) {
     int is_long = !strcmp(c->scen[si], "long");
@@ -141,6 +318,10 @@ static void report_md(const SimCfg *c, Cell *cells, Buf *b) {
                     "Allied win | draws | balance |\n|---|---:|---:|---:|---:|---|---|---|---:|\n");
       for (int vi = 0; vi < c->nvar; vi++) {
         CellStats st;
+        if (cells[cell_id(c, si, pi, vi)].identical) {
+          buf_printf(b, "| %s | identical to base in this scenario (its rules change nothing here): not played | | | | | | | |\n", c->var[vi]);
+          continue;
+        }
         cell_stats(&cells[cell_id(c, si, pi, vi)], &st);
         buf_printf(b, "| %s | %ld | %ld | %ld | %ld | ", c->var[vi], st.n, st.w[1], st.w[2], st.w[3]);
         pct_ci(b, wilson(st.w[1], st.n, Z95)); buf_printf(b, " | ");
@@ -155,6 +336,7 @@ static void report_md(const SimCfg *c, Cell *cells, Buf *b) {
         buf_printf(b, "| variant | 3 castles | 2 castles + Mont St. Jean | Allied hold |\n|---|---:|---:|---:|\n");
         for (int vi = 0; vi < c->nvar; vi++) {
           CellStats st;
+          if (cells[cell_id(c, si, pi, vi)].identical) continue;
           cell_stats(&cells[cell_id(c, si, pi, vi)], &st);
           double n = st.n ? (double)st.n : 1;
           buf_printf(b, "| %s | %ld (%.1f%%) | %ld (%.1f%%) | %ld (%.1f%%) |\n", c->var[vi],
@@ -166,15 +348,18 @@ static void report_md(const SimCfg *c, Cell *cells, Buf *b) {
         buf_printf(b, "VP margin = French VP − Allied VP at the end of turn 7 (positive: French "
                       "win). VP by source: squares held and enemy units eliminated (full BP).\n\n");
         buf_printf(b, "| variant | French VP (squares + eliminated) | Allied VP (squares + "
-                      "eliminated) | margin mean ± sd | margin median | draws |\n"
-                      "|---|---|---|---|---:|---:|\n");
+                      "eliminated) | margin mean [95%% t CI] | margin sd | margin median | draws |\n"
+                      "|---|---|---|---|---:|---:|---:|\n");
         for (int vi = 0; vi < c->nvar; vi++) {
           const Cell *cl = &cells[cell_id(c, si, pi, vi)];
           CellStats st;
+          if (cl->identical) continue;
           cell_stats(cl, &st);
-          buf_printf(b, "| %s | %.1f (%.1f + %.1f) | %.1f (%.1f + %.1f) | %+.1f ± %.1f | %+.1f | %ld |\n",
+          char ci[64];
+          fmt_mean_ci(ci, sizeof ci, st.margin, st.margin_sd, st.n);
+          buf_printf(b, "| %s | %.1f (%.1f + %.1f) | %.1f (%.1f + %.1f) | %s | %.1f | %+.1f | %ld |\n",
                      c->var[vi], st.vp[0], st.vp_sq[0], st.vp_elim[0], st.vp[1], st.vp_sq[1],
-                     st.vp_elim[1], st.margin, st.margin_sd, median_margin(cl), st.cond[COND_VP_DRAW]);
+                     st.vp_elim[1], ci, st.margin_sd, median_margin(cl), st.cond[COND_VP_DRAW]);
         }
       }
       buf_printf(b, "\n### Game facts (means per game)\n\n| variant | turns | rounds | passes | "
@@ -182,6 +367,7 @@ static void report_md(const SimCfg *c, Cell *cells, Buf *b) {
                     "reduced at end F / A |\n|---|---:|---:|---:|---:|---|---|---|---|---|\n");
       for (int vi = 0; vi < c->nvar; vi++) {
         CellStats st;
+        if (cells[cell_id(c, si, pi, vi)].identical) continue;
         cell_stats(&cells[cell_id(c, si, pi, vi)], &st);
         buf_printf(b, "| %s | %.2f | %.1f | %.1f | %.0f | %.1f / %.1f | %.2f / %.2f | %.1f / %.1f | "
                       "%.2f / %.2f | %.2f / %.2f |\n",
@@ -201,6 +387,7 @@ static void report_md(const SimCfg *c, Cell *cells, Buf *b) {
       buf_printf(b, "\n");
       for (int vi = 0; vi < c->nvar; vi++) {
         CellStats st;
+        if (cells[cell_id(c, si, pi, vi)].identical) continue;
         cell_stats(&cells[cell_id(c, si, pi, vi)], &st);
         buf_printf(b, "| %s |", c->var[vi]);
         for (int k = 0; k < nv; k++) {
@@ -210,20 +397,7 @@ static void report_md(const SimCfg *c, Cell *cells, Buf *b) {
         }
         buf_printf(b, "\n");
       }
-      if (base >= 0 && c->nvar > 1) {
-        buf_printf(b, "\n### Against base (paired, same seeds)\n\n| variant | pairs | French win base "
-                      "| French win variant | difference [95%% CI] | b / c | McNemar p |\n"
-                      "|---|---:|---:|---:|---|---|---:|\n");
-        const Cell *bc = &cells[cell_id(c, si, pi, base)];
-        for (int vi = 0; vi < c->nvar; vi++) {
-          if (vi == base) continue;
-          Paired p = paired(&cells[cell_id(c, si, pi, vi)], bc);
-          double nn = p.n ? (double)p.n : 1;
-          buf_printf(b, "| %s | %ld | %.1f%% | %.1f%% | %+.1f [%+.1f, %+.1f] | %ld / %ld | %.3g |\n",
-                     c->var[vi], p.n, 100 * ((p.a + p.c) / nn), 100 * ((p.a + p.b) / nn),
-                     100 * p.diff.p, 100 * p.diff.lo, 100 * p.diff.hi, p.b, p.c, p.p);
-        }
-      }
+      if (base >= 0 && c->nvar > 1) against_base_md(c, cells, si, pi, base, is_long, b);
       buf_printf(b, "\n");
     }
   }
@@ -237,6 +411,7 @@ static void report_md(const SimCfg *c, Cell *cells, Buf *b) {
     buf_printf(b, "\n");
     for (int si = 0; si < c->nscen; si++)
       for (int vi = 0; vi < c->nvar; vi++) {
+        if (cells[cell_id(c, si, 0, vi)].identical) continue;
         buf_printf(b, "| %s | %s |", c->scen[si], c->var[vi]);
         for (int pi = 0; pi < c->npair; pi++) {
           CellStats st;
@@ -281,6 +456,17 @@ static char *report_json(const SimCfg *c, Cell *cells) {
     cJSON_AddNumberToObject(root, "until_ci", c->until_ci);
     cJSON_AddNumberToObject(root, "batch", (double)c->batch);
   }
+  cJSON *notes = cJSON_AddObjectToObject(root, "notes");
+  cJSON_AddStringToObject(notes, "rates", "95% Wilson score intervals (rate, lo, hi)");
+  cJSON_AddStringToObject(notes, "vs_base.diff", "French win rate, variant minus base over the same seeds; lo/hi: Newcombe hybrid-score 95% interval (method 10)");
+  cJSON_AddStringToObject(notes, "vs_base.b", "seeds won by the French in the variant only");
+  cJSON_AddStringToObject(notes, "vs_base.c", "seeds won by the French in base only");
+  cJSON_AddStringToObject(notes, "vs_base.mcnemar_p", "McNemar's test, EXACT two-sided binomial p-value of b against c (b + c trials, 1/2): the p-value the report uses");
+  cJSON_AddStringToObject(notes, "vs_base.mcnemar_chi2", "McNemar's chi-square statistic WITH continuity correction, (|b - c| - 1)^2 / (b + c), 1 degree of freedom: for reference only, no p-value is taken from it");
+  cJSON_AddStringToObject(notes, "vs_base.holm_p", "mcnemar_p adjusted by Holm's step-down method over the variants compared with base in the same scenario and player pair");
+  cJSON_AddStringToObject(notes, "vs_base.games_to_detect_5_points", "games per cell for 80% power to detect a 5-point change in the French win rate at two-sided alpha 0.05 (McNemar, Connor 1987, this variant's share of discordant seeds)");
+  cJSON_AddStringToObject(notes, "vs_base.vp_margin_diff", "long game: mean over the seeds of the variant's French VP margin minus base's, Student-t 95% interval; games_to_detect_2_vp: 80% power, alpha 0.05");
+  cJSON_AddStringToObject(notes, "facts.vp_margin_ci", "long game: Student-t 95% interval of the mean VP margin");
   int base = find_var(c, "base");
   cJSON *arr = cJSON_AddArrayToObject(root, "cells");
   for (int si = 0; si < c->nscen; si++)
@@ -294,6 +480,11 @@ static char *report_json(const SimCfg *c, Cell *cells) {
         cJSON_AddStringToObject(o, "variant", c->var[vi]);
         cJSON_AddStringToObject(o, "french", c->pf[pi]);
         cJSON_AddStringToObject(o, "allied", c->pa[pi]);
+        if (cl->identical) {
+          cJSON_AddBoolToObject(o, "identical_to_base", 1);
+          cJSON_AddItemToArray(arr, o);
+          continue;
+        }
         cJSON_AddNumberToObject(o, "games", (double)st.n);
         cJSON_AddNumberToObject(o, "french_wins", (double)st.w[1]);
         cJSON_AddNumberToObject(o, "allied_wins", (double)st.w[2]);
@@ -328,6 +519,12 @@ static char *report_json(const SimCfg *c, Cell *cells) {
         if (!strcmp(c->scen[si], "long")) {
           cJSON_AddNumberToObject(fa, "vp_margin_mean", st.margin);
           cJSON_AddNumberToObject(fa, "vp_margin_sd", st.margin_sd);
+          if (st.n > 1) {
+            double h = t_quantile(0.975, (double)st.n - 1) * st.margin_sd / sqrt((double)st.n);
+            cJSON *mc = cJSON_AddObjectToObject(fa, "vp_margin_ci");
+            cJSON_AddNumberToObject(mc, "lo", st.margin - h);
+            cJSON_AddNumberToObject(mc, "hi", st.margin + h);
+          }
           cJSON_AddNumberToObject(fa, "vp_margin_median", median_margin(cl));
         }
         cJSON *fall = cJSON_AddObjectToObject(o, "first_fall");
@@ -341,6 +538,8 @@ static char *report_json(const SimCfg *c, Cell *cells) {
         }
         if (base >= 0 && vi != base) {
           Paired p = paired(cl, &cells[cell_id(c, si, pi, base)]);
+          double holm[MAX_VAR];
+          holm_family(c, cells, si, pi, base, holm);
           cJSON *vb = cJSON_AddObjectToObject(o, "vs_base");
           cJSON_AddNumberToObject(vb, "pairs", (double)p.n);
           cJSON_AddNumberToObject(vb, "diff", p.diff.p);
@@ -350,6 +549,18 @@ static char *report_json(const SimCfg *c, Cell *cells) {
           cJSON_AddNumberToObject(vb, "c", (double)p.c);
           cJSON_AddNumberToObject(vb, "mcnemar_chi2", p.chi2);
           cJSON_AddNumberToObject(vb, "mcnemar_p", p.p);
+          cJSON_AddNumberToObject(vb, "holm_p", holm[vi]);
+          double nn = p.n ? (double)p.n : 1;
+          cJSON_AddNumberToObject(vb, "games_to_detect_5_points",
+                                  mcnemar_games_needed((p.b + p.c) / nn, DETECT_POINTS, 0.05, 0.80));
+          if (!strcmp(c->scen[si], "long") && p.n > 1) {
+            cJSON *md = cJSON_AddObjectToObject(vb, "vp_margin_diff");
+            cJSON_AddNumberToObject(md, "mean", p.mdiff.p);
+            cJSON_AddNumberToObject(md, "lo", p.mdiff.lo);
+            cJSON_AddNumberToObject(md, "hi", p.mdiff.hi);
+            cJSON_AddNumberToObject(md, "sd", p.msd);
+            cJSON_AddNumberToObject(md, "games_to_detect_2_vp", mean_games_needed(p.msd, DETECT_VP, 0.05, 0.80));
+          }
         }
         cJSON_AddItemToArray(arr, o);
       }
@@ -400,9 +611,14 @@ static void svg_winrate(const SimCfg *c, Cell *cells, Buf *b) {
       y += 22;
       for (int vi = 0; vi < c->nvar; vi++) {
         CellStats st;
+        svg_text(b, L - 10, y + 14, "end", 11, "#222", c->var[vi]);
+        if (cells[cell_id(c, si, pi, vi)].identical) {
+          svg_text(b, L + 6, y + 14, "start", 10, "#666", "identical to base in this scenario: not played");
+          y += row;
+          continue;
+        }
         cell_stats(&cells[cell_id(c, si, pi, vi)], &st);
         Interval iv = wilson(st.w[1], st.n, Z95);
-        svg_text(b, L - 10, y + 14, "end", 11, "#222", c->var[vi]);
         double x0 = L, x1 = L + (R - L) * iv.p;
         buf_printf(b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"#3b6fb6\"/>\n",
                    x0, y + 4, x1 - x0, row - 8);
@@ -438,7 +654,9 @@ static void svg_vp(const SimCfg *c, Cell *cells, Buf *b) {
       }
     }
   int nb = hi - lo + 1;
-  int panels = li >= 0 ? c->npair * c->nvar : 0;
+  int panels = 0;
+  for (int pi = 0; pi < c->npair && li >= 0; pi++)
+    for (int vi = 0; vi < c->nvar; vi++) panels += !cells[cell_id(c, li, pi, vi)].identical;
   const double W = 780, L = 60, R = 760, ph = 130;
   double H = 54 + panels * (ph + 20) + 20;
   buf_printf(b, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
@@ -453,6 +671,7 @@ static void svg_vp(const SimCfg *c, Cell *cells, Buf *b) {
   for (int pi = 0; pi < c->npair && li >= 0; pi++)
     for (int vi = 0; vi < c->nvar; vi++) {
       const Cell *cl = &cells[cell_id(c, li, pi, vi)];
+      if (cl->identical) continue;
       memset(cnt, 0, sizeof(long) * (size_t)nb);
       long mx = 1, n = 0;
       double sum = 0;

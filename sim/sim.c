@@ -504,6 +504,37 @@ static double cell_halfwidth(const Cell *cl) {
   return ha > hb ? ha : hb;
 }
 
+/* a variant whose rules equal base's in a scenario (the Prussian variants in the short game,
+ * which has no Prussians) is not played: the reports flag it instead of repeating base */
+static void mark_identical(const SimCfg *c, Cell *cells) {
+  int base = -1;
+  for (int vi = 0; vi < c->nvar; vi++)
+    if (!strcmp(c->var[vi], "base")) base = vi;
+  if (base < 0) return;
+  for (int si = 0; si < c->nscen; si++)
+    for (int vi = 0; vi < c->nvar; vi++) {
+      if (vi == base) continue;
+      Scen *x = malloc(sizeof(Scen)), *y = malloc(sizeof(Scen));
+      if (!x || !y) { free(x); free(y); return; }
+      *x = *cells[cell_id(c, si, 0, vi)].sc;
+      *y = *cells[cell_id(c, si, 0, base)].sc;
+      /* what the rules of this scenario never read does not count (checked: the short-game
+       * games of the Prussian variants were identical, seed for seed, to base's) */
+      for (Scen *z = x; z; z = z == x ? y : NULL) {
+        memset(z->variant_names, 0, sizeof z->variant_names);
+        if (!z->p.prussians) { /* no Prussian units or cards: their timing and mixing are moot */
+          memset(z->p.hand_pr, 0, sizeof z->p.hand_pr);
+          z->p.prussian_shift = 0;
+          z->p.three_player = 0;
+        }
+      }
+      int same = !memcmp(x, y, sizeof *x);
+      free(x);
+      free(y);
+      for (int pi = 0; pi < c->npair; pi++) cells[cell_id(c, si, pi, vi)].identical = same;
+    }
+}
+
 /* the whole run: returns the exit code */
 static int sim_run(Run *R) {
   SimCfg *c = &R->cfg;
@@ -526,6 +557,9 @@ static int sim_run(Run *R) {
         cl->active = 1;
       }
     }
+  mark_identical(c, R->cells);
+  for (int ci = 0; ci < R->nc; ci++)
+    if (R->cells[ci].identical) R->cells[ci].active = 0;
   /* check the player specs before any long work */
   for (int pi = 0; pi < c->npair; pi++) {
     const char *sp[2] = {c->pf[pi], c->pa[pi]};
@@ -589,6 +623,7 @@ static int sim_run(Run *R) {
   }
   R->tty = isatty(2);
   R->t0 = clock_wall();
+  double cpu0 = clock_cpu();
   long batch = c->until_ci > 0 ? c->batch : c->games;
   for (int ci = 0; ci < R->nc; ci++) R->cells[ci].target = 0;
   /* total for the progress bar: the cap */
@@ -645,7 +680,9 @@ static int sim_run(Run *R) {
   if (rc) return rc;
   double el = clock_wall() - R->t0;
   if (c->progress && R->rank == 0)
-    fprintf(stderr, "sim: %ld games played in %.1f s (%.1f games/s)\n", R->total_done, el,
+    fprintf(stderr, "sim: %ld games played in %.1f s wall, %.1f CPU s (%.2f CPU ms/game; %.1f games/s)\n",
+            R->total_done, el, clock_cpu() - cpu0,
+            R->total_done ? 1000 * (clock_cpu() - cpu0) / R->total_done : 0.0,
             el > 0 ? R->total_done / el : 0.0);
   if (c->shard_n > 1) {
     if (c->progress)
@@ -732,6 +769,15 @@ int cmd_sim(int argc, char **argv) {
   if (var) {
     c->nvar = split_list(var, ',', c->var[0], MAX_VAR, 64);
     if (c->nvar <= 0) { fprintf(stderr, "sim: bad --variant\n"); return 2; }
+    /* base is always the reference: added first when other variants are asked for */
+    int has_base = 0;
+    for (int i = 0; i < c->nvar; i++) has_base |= !strcmp(c->var[i], "base");
+    if (!has_base) {
+      if (c->nvar >= MAX_VAR) { fprintf(stderr, "sim: too many variants (at most %d with base)\n", MAX_VAR - 1); return 2; }
+      memmove(c->var[1], c->var[0], sizeof c->var[0] * (size_t)c->nvar);
+      strcpy(c->var[0], "base");
+      c->nvar++;
+    }
   } else {
     list_variants(c);
   }
@@ -829,10 +875,13 @@ int cmd_merge(int argc, char **argv) {
         if (cell_reserve(cl, c->games)) { fprintf(stderr, "merge: out of memory\n"); return 2; }
       }
     }
+  mark_identical(c, R.cells);
+  for (int ci = 0; ci < R.nc; ci++)
+    if (R.cells[ci].identical) R.cells[ci].target = 0;
   for (int d = 0; d < nd; d++) journal_load_dir(&R, dirs[d], 1);
   long missing = 0;
   for (int ci = 0; ci < R.nc; ci++)
-    for (long i = 0; i < c->games; i++) missing += !R.cells[ci].have[i];
+    for (long i = 0; i < R.cells[ci].target; i++) missing += !R.cells[ci].have[i];
   int rc = 0;
   if (missing) {
     fprintf(stderr, "merge: %ld games missing (a shard not finished? resume it with --resume)\n", missing);
@@ -847,7 +896,7 @@ int cmd_merge(int argc, char **argv) {
     buf_printf(&b, "\n");
     for (int ci = 0; ci < R.nc; ci++) {
       Cell *cl = &R.cells[ci];
-      for (long i = 0; i < c->games; i++) {
+      for (long i = 0; i < cl->target; i++) {
         Buf r = {0};
         facts_csv_row(&r, c->scen[cl->si], c->var[cl->vi], c->pf[cl->pi], c->pa[cl->pi], c->seed, &cl->res[i]);
         uint32_t h = 2166136261u;

@@ -35,6 +35,8 @@ typedef struct {
   long target;         /* games [0, target) make the reported set       */
   long planned, done;  /* in the current batch (for progress lines)     */
   int active;
+  int identical;       /* the variant changes nothing in this scenario: its rules are
+                          base's, the cell is not played and the reports say so */
 } Cell;
 
 /* cell order: scenario, then player pair, then variant */

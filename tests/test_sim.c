@@ -334,6 +334,31 @@ Test(sim_run, until_ci_reports_fixed_batches, .init = mk_tmp, .fini = rm_tmp, .t
   cr_assert(rows % 10 == 0 && rows >= 10 && rows <= 60, "rows %ld", rows);
 }
 
+/* base is added as the reference; a variant that changes nothing in a scenario (no
+ * Prussians in the short game) is flagged and not played; summary.json says which McNemar
+ * statistic each field is; several variants get Holm-adjusted p-values */
+Test(sim_run, base_added_identical_flagged_holm, .init = mk_tmp, .fini = rm_tmp, .timeout = 120) {
+  char d[300];
+  snprintf(d, sizeof d, "%s/v", tmpbase);
+  const char *a[] = {"sim", "--scenario", "short", "--variant", "prussians-early,no-bidding,strong-hougoumont",
+                     "--players", "random,heuristic", "--games", "16", "--seed", "3", "--quiet",
+                     "--threads", "2", "--out", d, NULL};
+  cr_assert_eq(run(a), 0);
+  size_t n = 0;
+  char *md = slurp(d, "report.md", &n), *js = slurp(d, "summary.json", &n), *csv = slurp(d, "games.csv", &n);
+  cr_assert_not_null(strstr(md, "--variant base,prussians-early,no-bidding,strong-hougoumont"), "%s", md);
+  cr_assert_not_null(strstr(md, "| base | 16 |"), "%s", md);
+  cr_assert_not_null(strstr(md, "| prussians-early | identical to base in this scenario"), "%s", md);
+  cr_assert_null(strstr(csv, ",prussians-early,"), "an identical cell was played");
+  cr_assert_not_null(strstr(md, "Holm p"), "%s", md);
+  cr_assert_not_null(strstr(md, "for the 2 variants compared here"), "%s", md);
+  cr_assert_not_null(strstr(js, "\"identical_to_base\":\ttrue"), "%s", js);
+  cr_assert_not_null(strstr(js, "\"holm_p\""), "%s", js);
+  cr_assert_not_null(strstr(js, "EXACT two-sided binomial"), "%s", js);
+  cr_assert_not_null(strstr(js, "WITH continuity correction"), "%s", js);
+  free(md); free(js); free(csv);
+}
+
 Test(sim_run, replay_reproduces_the_csv_row, .init = mk_tmp, .fini = rm_tmp, .timeout = 120) {
   char d[300], csv[400];
   snprintf(d, sizeof d, "%s/r", tmpbase);
