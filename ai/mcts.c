@@ -146,18 +146,10 @@ static int add_child(Tree *t, int node, uint32_t key, int who) {
   return c;
 }
 
-static int secret_phase(int ph) { return ph == PH_BID || ph == PH_B_ATTCARDS || ph == PH_B_DEFCARDS; }
-
-/* phase budget scale: small decisions get a smaller share */
-static double phase_scale(int ph) {
-  switch (ph) {
-    case PH_ROUND: case PH_DECLARE: case PH_BID: case PH_B_ATTCARDS: case PH_B_DEFCARDS:
-    case PH_B_FIRE: case PH_REACT:
-      return 1.0;
-    case PH_MOVE: return 0.4;
-    default: return 0.25;
-  }
-}
+/* the engine's phase table says which choices are secret and what share of the budget a
+ * decision of each phase deserves (small decisions get less) */
+static int secret_phase(int ph) { return phase_def(ph)->secret; }
+static double phase_scale(int ph) { return phase_def(ph)->budget; }
 
 /* candidate indices of L ordered by heuristic score (best first), at most k */
 static int candidates(const AiCtx *ctx, const State *w, const ActList *L, int k, int *idx,

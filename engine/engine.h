@@ -152,7 +152,8 @@ enum {
   PH_B_ATTLOSS,    /* attacker: which tied unit is reduced                           */
   PH_RALLY2,       /* active side: second unit of a disorder rally                  */
   PH_REACT,        /* non-active side: artillery after a card has resolved           */
-  PH_OVER
+  PH_OVER,
+  PH_COUNT
 };
 
 /* battle kinds */
@@ -253,6 +254,20 @@ typedef struct { uint8_t t, a, b, c; } Action;
 
 #define MAX_ACTIONS 1024
 typedef struct { int n; Action a[MAX_ACTIONS]; } ActList;
+
+/* The phase table (engine/game.c): one row per phase, read by gs_legal, gs_apply, phase_name,
+ * the save loader and the search.  phase_def of an unknown phase gives the "?" row, which has
+ * no legal action. */
+struct Scen;
+typedef struct {
+  const char *name;
+  void (*legal)(const struct Scen *sc, const State *s, ActList *L);
+  void (*apply)(const struct Scen *sc, State *s, Action a);
+  uint8_t secret;   /* the choice is hidden from the other side until a reveal (bids, battle cards) */
+  double budget;    /* share of a full search budget a decision of this phase deserves          */
+} PhaseDef;
+const PhaseDef *phase_def(int phase);
+static inline int phase_valid(int phase) { return phase >= PH_BID && phase < PH_COUNT; }
 
 /* ---------------------------------------------------------------- scenario loading */
 /* Load scenarios/<dir>/map.ini, units.ini, cards.ini and the scenario; then variants by name

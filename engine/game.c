@@ -919,68 +919,67 @@ static void legal_evade(const Scen *sc, const State *s, ActList *L) {
   }
 }
 
-int gs_legal(const Scen *sc, const State *s, ActList *L) {
-  L->n = 0;
-  switch (s->phase) {
-  case PH_BID: {
-    push(L, A_BID, CARD_NONE, 0, 0);
-    for (uint64_t m = s->hand & side_cards(sc, s->decider); m; m &= m - 1)
-      push(L, A_BID, __builtin_ctzll(m), 0, 0);
-    break;
-  }
-  case PH_ROUND: legal_round(sc, s, L); break;
-  case PH_MOVE: legal_move(sc, s, L); break;
-  case PH_EVADE: legal_evade(sc, s, L); break;
-  case PH_LEADER: {
-    uint8_t t[NSQ];
-    int l = __builtin_ctz(s->leader_pending);
-    int n = leader_targets(sc, s, l, t);
-    for (int i = 0; i < n; i++) push(L, A_PLACE, t[i], 0, 0);
-    break;
-  }
-  case PH_DECLARE: legal_declare(sc, s, L); break;
-  case PH_B_FIRE:
-    push(L, A_NOFIRE, 0, 0, 0);
-    legal_fire(sc, s, L, s->decider, 1);
-    break;
-  case PH_B_ATTCARDS: legal_bcards(sc, s, L, 1); break;
-  case PH_B_DEFCARDS: legal_bcards(sc, s, L, 0); break;
-  case PH_B_LOSS: legal_loss(sc, s, L); break;
-  case PH_B_ADVANCE: {
-    int slots = advance_slots(sc, s);
-    for (int d = 0; d < 4; d++)
-      if (slots & (1 << d))
-        for (int f = 0; f < 4; f++) push(L, A_ADVANCE, d, f, 0);
-    break;
-  }
-  case PH_B_ATTLOSS: {
-    int best = -1;
-    for (int d = 0; d < 4; d++)
-      if (s->batt[d] != UNIT_NONE && unit_bp(sc, s, s->batt[d]) > best)
-        best = unit_bp(sc, s, s->batt[d]);
-    for (int d = 0; d < 4; d++)
-      if (s->batt[d] != UNIT_NONE && unit_bp(sc, s, s->batt[d]) == best) push(L, A_LOSE, d, 0, 0);
-    break;
-  }
-  case PH_RALLY2: {
-    push(L, A_RALLY_DONE, 0, 0, 0);
-    int army = s->card_army;
-    for (int u = s->rally_first + 1; u < sc->nunits; u++) {
-      if (sc->unit[u].army != army || !on_map(s, u)) continue;
-      if (s->uflag[u] & (UF_MOVED | UF_ATTACKED | UF_RALLIED)) continue;
-      if (s->uflag[u] & UF_DISORDER) push(L, A_RALLY, CARD_NONE, u, 0);
-    }
-    break;
-  }
-  case PH_REACT:
-    push(L, A_NOFIRE, 0, 0, 0);
-    legal_fire(sc, s, L, s->decider, 0);
-    break;
-  default:
-    break;
-  }
-  return L->n;
+/* ---------------------------------------------------------------- legal actions by phase */
+static void legal_bid(const Scen *sc, const State *s, ActList *L) {
+  push(L, A_BID, CARD_NONE, 0, 0);
+  for (uint64_t m = s->hand & side_cards(sc, s->decider); m; m &= m - 1)
+    push(L, A_BID, __builtin_ctzll(m), 0, 0);
 }
+
+static void legal_leader(const Scen *sc, const State *s, ActList *L) {
+  uint8_t t[NSQ];
+  int l = __builtin_ctz(s->leader_pending);
+  int n = leader_targets(sc, s, l, t);
+  for (int i = 0; i < n; i++) push(L, A_PLACE, t[i], 0, 0);
+}
+
+static void legal_bfire(const Scen *sc, const State *s, ActList *L) {
+  push(L, A_NOFIRE, 0, 0, 0);
+  legal_fire(sc, s, L, s->decider, 1);
+}
+
+static void legal_react(const Scen *sc, const State *s, ActList *L) {
+  push(L, A_NOFIRE, 0, 0, 0);
+  legal_fire(sc, s, L, s->decider, 0);
+}
+
+static void legal_attcards(const Scen *sc, const State *s, ActList *L) { legal_bcards(sc, s, L, 1); }
+static void legal_defcards(const Scen *sc, const State *s, ActList *L) { legal_bcards(sc, s, L, 0); }
+
+static void legal_advance(const Scen *sc, const State *s, ActList *L) {
+  int slots = advance_slots(sc, s);
+  for (int d = 0; d < 4; d++)
+    if (slots & (1 << d))
+      for (int f = 0; f < 4; f++) push(L, A_ADVANCE, d, f, 0);
+}
+
+static void legal_attloss(const Scen *sc, const State *s, ActList *L) {
+  int best = -1;
+  for (int d = 0; d < 4; d++)
+    if (s->batt[d] != UNIT_NONE && unit_bp(sc, s, s->batt[d]) > best) best = unit_bp(sc, s, s->batt[d]);
+  for (int d = 0; d < 4; d++)
+    if (s->batt[d] != UNIT_NONE && unit_bp(sc, s, s->batt[d]) == best) push(L, A_LOSE, d, 0, 0);
+}
+
+/* the units a two-unit disorder rally may take second (after rally_first, in unit order) */
+static int rally2_units(const Scen *sc, const State *s, ActList *L) {
+  int n = 0, army = s->card_army;
+  for (int u = s->rally_first + 1; u < sc->nunits; u++) {
+    if (sc->unit[u].army != army || !on_map(s, u)) continue;
+    if (s->uflag[u] & (UF_MOVED | UF_ATTACKED | UF_RALLIED)) continue;
+    if (!(s->uflag[u] & UF_DISORDER)) continue;
+    if (L) push(L, A_RALLY, CARD_NONE, u, 0);
+    n++;
+  }
+  return n;
+}
+
+static void legal_rally2(const Scen *sc, const State *s, ActList *L) {
+  push(L, A_RALLY_DONE, 0, 0, 0);
+  rally2_units(sc, s, L);
+}
+
+static void legal_over(const Scen *sc, const State *s, ActList *L) { (void)sc, (void)s, (void)L; }
 
 int gs_is_legal(const Scen *sc, const State *s, Action a) {
   ActList L;
@@ -1032,20 +1031,35 @@ static void evasion_check(const Scen *sc, State *s, int u) {
   s->evaders = ev;
 }
 
-static void apply_action(const Scen *sc, State *s, Action a) {
-  switch (a.t) {
-  case A_BID: {
-    int side = s->decider;
-    s->bid_made |= (uint8_t)(1u << side);
-    s->bid_card[side] = a.a;
-    if (a.a != CARD_NONE) {
-      s->hand &= ~(1ull << a.a);
-      s->pend |= 1ull << a.a;
-    }
-    if (s->bid_made == 3) resolve_bid(sc, s);
-    else s->decider = ALLIED;
-    break;
+/* ---------------------------------------------------------------- applying actions by phase */
+static void apply_bid(const Scen *sc, State *s, Action a) {
+  int side = s->decider;
+  s->bid_made |= (uint8_t)(1u << side);
+  s->bid_card[side] = a.a;
+  if (a.a != CARD_NONE) {
+    s->hand &= ~(1ull << a.a);
+    s->pend |= 1ull << a.a;
   }
+  if (s->bid_made == 3) resolve_bid(sc, s);
+  else s->decider = ALLIED;
+}
+
+static void apply_rally(const Scen *sc, State *s, Action a) {
+  if (a.a != CARD_NONE) round_card(sc, s, a.a);
+  s->uflag[a.b] &= (uint8_t)~UF_DISORDER;
+  s->uflag[a.b] |= UF_RALLIED;
+  if (s->phase == PH_ROUND) {
+    s->rally_first = a.b;
+    s->phase = PH_RALLY2;
+    s->decider = s->active;
+    if (rally2_units(sc, s, NULL) > 0) return;
+  }
+  s->rally_first = UNIT_NONE;
+  enter_declare(sc, s);
+}
+
+static void apply_round(const Scen *sc, State *s, Action a) {
+  switch (a.t) {
   case A_END:
     end_round(sc, s);
     break;
@@ -1056,34 +1070,13 @@ static void apply_action(const Scen *sc, State *s, Action a) {
     s->evade_stop = 0;
     s->phase = PH_MOVE;
     break;
-  case A_ARTY:
-    if (s->phase == PH_ROUND) {
-      round_card(sc, s, a.a);
-      int v = fire_target(sc, s, a.b, fire_side(s, a.b, a.c));
-      fire_at(sc, s, v);
-      enter_declare(sc, s);
-    } else {                                     /* reaction, R-5.4: not counted */
-      play_card(sc, s, a.a);
-      int v = fire_target(sc, s, a.b, fire_side(s, a.b, a.c));
-      int was_in_battle = s->uflag[v] & UF_INBATTLE;
-      fire_at(sc, s, v);
-      if (s->phase == PH_B_FIRE && was_in_battle) {
-        for (int d = 0; d < 4; d++)
-          if (s->batt[d] == v) s->batt[d] = UNIT_NONE;       /* drops out */
-        s->uflag[v] &= (uint8_t)~UF_INBATTLE;
-        int left = 0;
-        for (int d = 0; d < 4; d++) left += s->batt[d] != UNIT_NONE;
-        if (!left) {
-          end_battle(sc, s);
-          break;
-        }
-        if (!fire_window(sc, s, s->decider, 1)) enter_attcards(sc, s);
-      } else if (s->phase == PH_REACT && !fire_window(sc, s, s->decider, 0)) {
-        s->phase = PH_ROUND;
-        s->decider = s->active;
-      }
-    }
+  case A_ARTY: {
+    round_card(sc, s, a.a);
+    int v = fire_target(sc, s, a.b, fire_side(s, a.b, a.c));
+    fire_at(sc, s, v);
+    enter_declare(sc, s);
     break;
+  }
   case A_CHARGE:
     round_card(sc, s, a.a);
     do_charge(sc, s, a.b, a.c, s->active);
@@ -1093,22 +1086,7 @@ static void apply_action(const Scen *sc, State *s, Action a) {
     do_charge(sc, s, a.b, a.c, opp(s->active));
     break;
   case A_RALLY:
-    if (a.a != CARD_NONE) round_card(sc, s, a.a);
-    s->uflag[a.b] &= (uint8_t)~UF_DISORDER;
-    s->uflag[a.b] |= UF_RALLIED;
-    if (s->phase == PH_ROUND) {
-      s->rally_first = a.b;
-      s->phase = PH_RALLY2;
-      s->decider = s->active;
-      ActList L;
-      if (gs_legal(sc, s, &L) > 1) break;
-    }
-    s->rally_first = UNIT_NONE;
-    enter_declare(sc, s);
-    break;
-  case A_RALLY_DONE:
-    s->rally_first = UNIT_NONE;
-    enter_declare(sc, s);
+    apply_rally(sc, s, a);
     break;
   case A_RESTORE:
     round_card(sc, s, a.a);
@@ -1116,7 +1094,7 @@ static void apply_action(const Scen *sc, State *s, Action a) {
     s->uflag[a.b] |= UF_RALLIED;
     enter_declare(sc, s);
     break;
-  case A_HEALTH: {                                   /* unseen */
+  case A_HEALTH:                                     /* unseen */
     round_card(sc, s, a.a);
     for (int i = 0; i < 2; i++) {
       uint64_t fh = s->hand & sc->army_cards[ARMY_FR];
@@ -1128,6 +1106,10 @@ static void apply_action(const Scen *sc, State *s, Action a) {
     enter_declare(sc, s);
     break;
   }
+}
+
+static void apply_move(const Scen *sc, State *s, Action a) {
+  switch (a.t) {
   case A_STEP: {
     int u = a.a;
     int cost = move_cost(sc, s->usq[u], a.b);
@@ -1157,7 +1139,7 @@ static void apply_action(const Scen *sc, State *s, Action a) {
     s->leader[l] = sc->nb[s->leader[l]][a.b];
     break;
   }
-  case A_ENTER: {
+  case A_ENTER:
     if (s->moving != a.a) s->evade_stop = 0;
     s->mp--;
     s->entry_sq = a.b;
@@ -1166,96 +1148,177 @@ static void apply_action(const Scen *sc, State *s, Action a) {
     place_unit(sc, s, a.a, a.b, a.c, 0);
     evasion_check(sc, s, a.a);
     break;
-  }
   case A_DONE:
     s->moving = UNIT_NONE;
     s->evade_stop = 0;
     s->mp = 0;
     enter_declare(sc, s);
     break;
-  case A_NOBATTLE:
+  }
+}
+
+static void apply_evade(const Scen *sc, State *s, Action a) {
+  if (a.t == A_EVADE) {
+    place_unit(sc, s, a.a, a.b, a.c, 1);
+    s->evaders &= ~(1ull << a.a);
+    s->evade_stop = 1;
+  } else {
+    s->evaders = 0;
+  }
+}
+
+static void apply_leader(const Scen *sc, State *s, Action a) {
+  (void)sc;
+  int l = __builtin_ctz(s->leader_pending);
+  s->leader[l] = a.a;
+  s->leader_pending &= (uint8_t)~(1u << l);
+}
+
+static void apply_declare(const Scen *sc, State *s, Action a) {
+  if (a.t == A_NOBATTLE) {
     enter_react(sc, s);
-    break;
-  case A_DECLARE: {
-    int def = unit_at(sc, s, a.a);
-    int units[4];
-    for (int d = 0; d < 4; d++)
-      units[d] = (a.b & (1 << d)) ? unit_at(sc, s, sc->nb[a.a][d]) : UNIT_NONE;
-    s->charger = UNIT_NONE;
-    start_battle(sc, s, def, units, BK_NORMAL, s->active, s->card_army, PH_REACT);
-    break;
+    return;
   }
-  case A_NOFIRE:
-    if (s->phase == PH_B_FIRE) enter_attcards(sc, s);
-    else {
-      s->phase = PH_ROUND;
-      s->decider = s->active;
-    }
-    break;
-  case A_BCARD: {
-    uint64_t bit = 1ull << a.a;
-    s->hand &= ~bit;
-    s->pend |= bit;
-    if (a.b == BP_COMMAND) s->pend_cmd |= bit;
-    if (a.b == BP_ELITE) s->pend_elite |= bit;
-    if (s->phase == PH_B_ATTCARDS && s->batt_side == s->active) s->ncards++;   /* */
-    break;
+  int def = unit_at(sc, s, a.a);
+  int units[4];
+  for (int d = 0; d < 4; d++) units[d] = (a.b & (1 << d)) ? unit_at(sc, s, sc->nb[a.a][d]) : UNIT_NONE;
+  s->charger = UNIT_NONE;
+  start_battle(sc, s, def, units, BK_NORMAL, s->active, s->card_army, PH_REACT);
+}
+
+/* artillery of the side not resolving a card (R-5.4: not counted against the round); returns
+ * the target and whether it was attacking in the battle */
+static int reaction_fire(const Scen *sc, State *s, Action a, int *was_in_battle) {
+  play_card(sc, s, a.a);
+  int v = fire_target(sc, s, a.b, fire_side(s, a.b, a.c));
+  *was_in_battle = s->uflag[v] & UF_INBATTLE;
+  fire_at(sc, s, v);
+  return v;
+}
+
+static void apply_bfire(const Scen *sc, State *s, Action a) {
+  if (a.t == A_NOFIRE) {
+    enter_attcards(sc, s);
+    return;
   }
-  case A_BDONE:
+  int in_battle;
+  int v = reaction_fire(sc, s, a, &in_battle);
+  if (s->phase != PH_B_FIRE || !in_battle) return;
+  for (int d = 0; d < 4; d++)
+    if (s->batt[d] == v) s->batt[d] = UNIT_NONE;           /* drops out */
+  s->uflag[v] &= (uint8_t)~UF_INBATTLE;
+  int left = 0;
+  for (int d = 0; d < 4; d++) left += s->batt[d] != UNIT_NONE;
+  if (!left) end_battle(sc, s);
+  else if (!fire_window(sc, s, s->decider, 1)) enter_attcards(sc, s);
+}
+
+static void apply_react(const Scen *sc, State *s, Action a) {
+  if (a.t == A_ARTY) {
+    int in_battle;
+    reaction_fire(sc, s, a, &in_battle);
+    if (s->phase != PH_REACT || fire_window(sc, s, s->decider, 0)) return;
+  }
+  s->phase = PH_ROUND;
+  s->decider = s->active;
+}
+
+static void apply_bcards(const Scen *sc, State *s, Action a) {
+  if (a.t == A_BDONE) {
     if (s->phase == PH_B_ATTCARDS) enter_defcards(sc, s);
     else resolve_battle(sc, s);
-    break;
+    return;
+  }
+  uint64_t bit = 1ull << a.a;
+  s->hand &= ~bit;
+  s->pend |= bit;
+  if (a.b == BP_COMMAND) s->pend_cmd |= bit;
+  if (a.b == BP_ELITE) s->pend_elite |= bit;
+  if (s->phase == PH_B_ATTCARDS && s->batt_side == s->active) s->ncards++;   /* */
+}
+
+/* a reduction or a castle point pays one step of the loss; the battle ends when none is left */
+static void pay_loss(const Scen *sc, State *s) {
+  if (s->loss_need & 1) s->loss_need &= (uint8_t)~1;
+  else s->loss_need = 0;
+}
+
+static void apply_loss(const Scen *sc, State *s, Action a) {
+  switch (a.t) {
   case A_REDUCE: {
     int def = s->bdef_unit;
     reduce_unit(sc, s, def);
-    if (s->loss_need & 1) s->loss_need &= (uint8_t)~1;
-    else s->loss_need = 0;
+    pay_loss(sc, s);
     if (!on_map(s, def)) s->loss_need = 0;
-    if (s->loss_need) break;
-    after_loss(sc, s);
     break;
   }
   case A_RETREAT:
     place_unit(sc, s, s->bdef_unit, a.a, a.b, 1);
     s->loss_need = 0;
-    after_loss(sc, s);
     break;
-  case A_CDP: {
+  case A_CDP:
     s->cdp[sc->castle_of[s->usq[s->bdef_unit]]]--;
-    if (s->loss_need & 1) s->loss_need &= (uint8_t)~1;
-    else s->loss_need = 0;
-    if (s->loss_need) break;
-    after_loss(sc, s);
+    pay_loss(sc, s);
     break;
   }
-  case A_ADVANCE: {
-    int u = s->batt[a.a];
-    place_unit(sc, s, u, s->bdef_sq, a.b, 0);     /* leaders never advance */
-    end_battle(sc, s);
-    break;
+  if (!s->loss_need) after_loss(sc, s);
+}
+
+static void apply_advance(const Scen *sc, State *s, Action a) {
+  place_unit(sc, s, s->batt[a.a], s->bdef_sq, a.b, 0);     /* leaders never advance */
+  end_battle(sc, s);
+}
+
+static void apply_attloss(const Scen *sc, State *s, Action a) {
+  reduce_unit(sc, s, s->batt[a.a]);
+  end_battle(sc, s);
+}
+
+static void apply_rally2(const Scen *sc, State *s, Action a) {
+  if (a.t == A_RALLY) {
+    apply_rally(sc, s, a);
+    return;
   }
-  case A_LOSE:
-    reduce_unit(sc, s, s->batt[a.a]);
-    end_battle(sc, s);
-    break;
-  case A_EVADE: {
-    place_unit(sc, s, a.a, a.b, a.c, 1);
-    s->evaders &= ~(1ull << a.a);
-    s->evade_stop = 1;
-    break;
-  }
-  case A_NOEVADE:
-    s->evaders = 0;
-    break;
-  case A_PLACE: {
-    int l = __builtin_ctz(s->leader_pending);
-    s->leader[l] = a.a;
-    s->leader_pending &= (uint8_t)~(1u << l);
-    break;
-  }
-  default:
-    break;
-  }
+  s->rally_first = UNIT_NONE;
+  enter_declare(sc, s);
+}
+
+static void apply_over(const Scen *sc, State *s, Action a) { (void)sc, (void)s, (void)a; }
+
+/* ---------------------------------------------------------------- the phase table */
+/* One row per phase: its name, its legal actions and how they apply, whether its choice is
+ * secret from the other side (simultaneous bids, battle cards), and the share of a search
+ * budget a decision of that phase deserves.  Everything that depends on the phase reads this
+ * table: gs_legal, gs_apply, phase_name, the save loader, the search. */
+#define PHASE_ROW(id, nm, fn, secret, budget) [id] = {nm, legal_##fn, apply_##fn, secret, budget},
+static const PhaseDef PHASE_TABLE[PH_COUNT] = {
+    [0] = {"?", legal_over, apply_over, 0, 0},
+    PHASE_ROW(PH_BID, "bid", bid, 1, 1.0)
+    PHASE_ROW(PH_ROUND, "round", round, 0, 1.0)
+    PHASE_ROW(PH_MOVE, "move", move, 0, 0.4)
+    PHASE_ROW(PH_EVADE, "evade", evade, 0, 0.25)
+    PHASE_ROW(PH_LEADER, "leader", leader, 0, 0.25)
+    PHASE_ROW(PH_DECLARE, "declare", declare, 0, 1.0)
+    PHASE_ROW(PH_B_FIRE, "fire", bfire, 0, 1.0)
+    [PH_B_ATTCARDS] = {"attack-cards", legal_attcards, apply_bcards, 1, 1.0},
+    [PH_B_DEFCARDS] = {"defence-cards", legal_defcards, apply_bcards, 1, 1.0},
+    PHASE_ROW(PH_B_LOSS, "loss", loss, 0, 0.25)
+    PHASE_ROW(PH_B_ADVANCE, "advance", advance, 0, 0.25)
+    PHASE_ROW(PH_B_ATTLOSS, "attacker-loss", attloss, 0, 0.25)
+    PHASE_ROW(PH_RALLY2, "rally", rally2, 0, 0.25)
+    PHASE_ROW(PH_REACT, "reaction", react, 0, 1.0)
+    PHASE_ROW(PH_OVER, "over", over, 0, 0)
+};
+#undef PHASE_ROW
+
+const PhaseDef *phase_def(int phase) {
+  return &PHASE_TABLE[phase > 0 && phase < PH_COUNT ? phase : 0];
+}
+
+int gs_legal(const Scen *sc, const State *s, ActList *L) {
+  L->n = 0;
+  phase_def(s->phase)->legal(sc, s, L);
+  return L->n;
 }
 
 /* interrupts (displaced leaders, cavalry evasion) come before the phase the action led to */
@@ -1296,7 +1359,7 @@ static void settle(const Scen *sc, State *s) {
 
 void gs_apply(const Scen *sc, State *s, Action a) {
   s->nactions++;
-  apply_action(sc, s, a);
+  phase_def(s->phase)->apply(sc, s, a);
   settle(sc, s);
 }
 

@@ -225,7 +225,7 @@ static int state_from_obj(const Scen *sc, cJSON *o, State *s, char *err, size_t 
     snprintf(err, errlen, "state: a card is in two places");
     return -1;
   }
-  if (s->phase < PH_BID || s->phase > PH_OVER) {
+  if (!phase_valid(s->phase)) {
     snprintf(err, errlen, "state: bad phase");
     return -1;
   }

@@ -17,12 +17,7 @@ const char *action_kind_name(int k) {
                             "health"};
   return k >= 0 && k < ACT_COUNT ? n[k] : "?";
 }
-const char *phase_name(int ph) {
-  static const char *n[] = {"?", "bid", "round", "move", "evade", "leader", "declare", "fire",
-                            "attack-cards", "defence-cards", "loss", "advance", "attacker-loss",
-                            "rally", "reaction", "over"};
-  return ph >= 0 && ph <= PH_OVER ? n[ph] : "?";
-}
+const char *phase_name(int ph) { return phase_def(ph)->name; }
 
 static const char *unit_name(const Scen *sc, int u) {
   return u >= 0 && u < sc->nunits ? sc->unit[u].name : "?";
