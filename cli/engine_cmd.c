@@ -7,6 +7,7 @@
 
 #include "../ai/player.h"
 #include "cli.h"
+#include "session.h"
 
 typedef struct {
   Scen *sc;
@@ -107,9 +108,23 @@ static int eng_setposition(Eng *e, const char *args) {
   return 0;
 }
 
-static void play_action(Eng *e, Action a) {
+/* plays a and appends what it caused (public events, as action_events) to ev */
+static void play_action(Eng *e, Action a, char *ev, size_t evlen) {
+  State before = e->s;
   gs_apply(e->sc, &e->s, a);
   gamerec_push(&e->g, a);
+  char t[1024];
+  if (ev && action_events(e->sc, &before, a, &e->s, -1, t, sizeof t)) {
+    size_t n = strlen(ev);
+    snprintf(ev + n, evlen - n, "%s%s", n ? "; " : "", t);
+  }
+}
+
+static void print_json(cJSON *o) {
+  char *t = cJSON_PrintUnformatted(o);
+  cJSON_Delete(o);
+  ok(t);
+  free(t);
 }
 
 static void eng_ai(Eng *e, const char *level, int analyze) {
@@ -140,7 +155,7 @@ static void eng_ai(Eng *e, const char *level, int analyze) {
     Action a = player_act(p, &e->s);
     char txt[128];
     action_format(e->sc, &e->s, a, txt, sizeof txt);
-    play_action(e, a);
+    play_action(e, a, NULL, 0);
     ok(txt);
   }
   player_free(p);
@@ -157,7 +172,8 @@ static void eng_undo(Eng *e) {
 }
 
 static const char *COMMANDS =
-    "protocol_version\nname\nversion\nlist_commands\nnew\nload\nsave\nshow\nlegal\nplay\nstate\n"
+    "protocol_version\nname\nversion\nlist_commands\nnew\nload\nsave\nshow\nlegal\nlegaljson\nplay\nstate\n"
+    "scenario\nreach\n"
     "position\nsetposition\nturn\nresult\nundo\ngenmove\nanalyze\nquit";
 
 int cmd_engine(int argc, char **argv) {
@@ -169,8 +185,14 @@ int cmd_engine(int argc, char **argv) {
            "  load FILE / save FILE                   a whole game (JSON)\n"
            "  show            the board and the position\n"
            "  legal           the legal actions of the side to decide, one per line\n"
-           "  play ACTION     play one (notation as printed by legal)\n"
-           "  state           the position as JSON\n"
+           "  legaljson       the legal actions in structured form (JSON, docs/API.md)\n"
+           "  play ACTION     play one (notation as printed by legal); answers what it caused\n"
+           "                  (bids and battle cards revealed, totals, losses, squares taken)\n"
+           "  play move UNIT SQUARE [N|E|S|W]   a destination move (its steps and turns)\n"
+           "  reach UNIT      where UNIT can move with the card's MP left, at what cost (JSON)\n"
+           "  state           the position as JSON (everything: both hands, the deck)\n"
+           "  state SIDE      what french or allied sees (JSON, never the other side's cards)\n"
+           "  scenario        map, units, cards and parameters (JSON)\n"
            "  position        the position as one line of text (KEY=VALUE fields)\n"
            "  setposition SCENARIO VARIANTS KEY=VALUE ...   start from a position text (the\n"
            "                  set-up with the fields given written over it; see HACKING.md)\n"
@@ -246,12 +268,38 @@ int cmd_engine(int argc, char **argv) {
     } else if (!strcmp(cmd, "play")) {
       Action a;
       char err[256];
+      char ev[2048] = "", derr[256];
+      Action path[REACH_PATH];
+      int n;
       if (gs_over(&e.s)) fail("the game is over");
-      else if (action_parse(e.sc, &e.s, args, &a, err, sizeof err)) fail(err);
-      else {
-        play_action(&e, a);
-        ok("");
+      else if (!action_parse(e.sc, &e.s, args, &a, err, sizeof err)) {
+        play_action(&e, a, ev, sizeof ev);
+        ok(ev);
+      } else if (!strncmp(args, "move", 4) && e.s.phase == PH_MOVE &&
+                 (n = destination_parse(e.sc, &e.s, args, path, derr, sizeof derr)) > 0) {
+        /* a destination move: its steps and turns, until another decision interrupts it */
+        int side = e.s.decider;
+        for (int i = 0; i < n && e.s.decider == side && gs_is_legal(e.sc, &e.s, path[i]); i++)
+          play_action(&e, path[i], ev, sizeof ev);
+        ok(ev);
+      } else {
+        char near[128], msg[600];
+        if (nearest_action(e.sc, &e.s, args, near, sizeof near) >= 0 && near[0])
+          snprintf(msg, sizeof msg, "%s; nearest: %s", err, near);
+        else snprintf(msg, sizeof msg, "%s", err);
+        fail(msg);
       }
+    } else if (!strcmp(cmd, "state") && *args) {
+      if (strcmp(args, "french") && strcmp(args, "allied")) fail("usage: state [french|allied]");
+      else print_json(observation_json(e.sc, &e.s, !strcmp(args, "french") ? FRENCH : ALLIED));
+    } else if (!strcmp(cmd, "scenario")) {
+      print_json(scen_json(e.sc));
+    } else if (!strcmp(cmd, "legaljson")) {
+      print_json(legal_json(e.sc, &e.s));
+    } else if (!strcmp(cmd, "reach")) {
+      int u = scen_unit(e.sc, args);
+      if (u < 0) fail("usage: reach UNIT");
+      else print_json(reach_json(e.sc, &e.s, u));
     } else if (!strcmp(cmd, "state")) {
       char *j = state_to_json(e.sc, &e.s);
       ok(j);

@@ -1,6 +1,7 @@
 /* A human-vs-computer game and its JSON forms (see session.h and docs/API.md). */
 #include "session.h"
 
+#include <ctype.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -112,6 +113,93 @@ static void cards_text(const Scen *sc, uint64_t m, uint64_t cmd, uint64_t elite,
   }
 }
 
+static int card_phase_done(const State *before, const State *after) {
+  int card_phase = before->phase == PH_B_ATTCARDS || before->phase == PH_B_DEFCARDS;
+  int still = after->phase == PH_B_ATTCARDS || after->phase == PH_B_DEFCARDS;
+  return card_phase && !still && before->bdef_unit != UNIT_NONE;
+}
+
+/* the battle just revealed, as both sides now see it */
+static void battle_fill(const Scen *sc, const State *before, const State *after, BattleRec *b) {
+  uint64_t rev = before->pend & after->seen & ~before->seen;
+  memset(b, 0, sizeof *b);
+  b->valid = 1;
+  b->att_side = before->batt_side;
+  b->kind = before->bkind;
+  b->def_unit = before->bdef_unit;
+  b->def_sq = before->bdef_sq;
+  int mask = 0;
+  for (int k = 0; k < 4; k++) {
+    b->att[k] = before->batt[k] == UNIT_NONE ? -1 : before->batt[k];
+    mask |= before->batt[k] != UNIT_NONE ? 1 << k : 0;
+  }
+  battle_base_totals(sc, before, before->bdef_sq, mask, &b->base_att, &b->base_def);
+  b->cards_att = rev & side_cards_mask(sc, before->batt_side);
+  b->cards_def = rev & side_cards_mask(sc, !before->batt_side);
+  b->cmd = before->pend_cmd & rev;
+  b->elite = before->pend_elite & rev;
+  b->total_att = after->last_att;
+  b->total_def = after->last_def;
+  snprintf(b->outcome, sizeof b->outcome, "%s",
+           after->last_att > 2 * after->last_def ? "attacker wins by more than double"
+           : after->last_att > after->last_def   ? "attacker wins"
+           : after->last_def > 2 * after->last_att ? "defender wins by more than double"
+                                                   : "defender holds");
+}
+
+static void battle_record(Session *S, const State *before, const State *after, int index) {
+  battle_fill(S->sc, before, after, &S->battle);
+  S->battle.index = index;
+}
+
+int action_events(const Scen *sc, const State *before_, Action a, const State *after, int viewer,
+                  char *out, size_t outlen) {
+  const State before = *before_;
+  size_t n = 0;
+  char buf[512];
+  out[0] = 0;
+#define ADD(...) (n += (size_t)snprintf(out + n, n < outlen ? outlen - n : 0, __VA_ARGS__))
+  if (before.phase == PH_BID && after->phase != PH_BID) {
+    for (int side = 0; side < 2; side++) {
+      int c = before.bid_card[side];
+      if (side == before.decider) c = a.t == A_BID ? a.a : c;
+      if (c != CARD_NONE && c < sc->ncards)
+        ADD("%s bid %s \"%s\" (MP %d); ", side_name(side), sc->card[c].id, sc->card[c].name, sc->card[c].mp);
+      else ADD("%s bid no card; ", side_name(side));
+    }
+    ADD("the %s go first; ", side_name(after->first));
+  }
+  if (card_phase_done(&before, after)) {
+    BattleRec br, *b = &br;
+    battle_fill(sc, &before, after, b);
+    cards_text(sc, b->cards_att, b->cmd, b->elite, buf, sizeof buf);
+    ADD("cards revealed: attacker (%s) %s; ", side_name(b->att_side), buf);
+    cards_text(sc, b->cards_def, b->cmd, b->elite, buf, sizeof buf);
+    ADD("defender (%s) %s; before cards %d against %d; ", side_name(!b->att_side), buf, b->base_att,
+        b->base_def);
+  }
+  if (a.t == A_HEALTH) {
+    uint64_t disc = after->discard & ~before.discard & sc->army_cards[ARMY_FR] & ~after->seen;
+    if (viewer == FRENCH) {
+      cards_text(sc, disc, 0, 0, buf, sizeof buf);
+      ADD("Napoleon's health: the French discard %s; ", buf);
+    } else {
+      ADD("Napoleon's health: the French discard %d card%s at random, unseen; ", __builtin_popcountll(disc),
+          __builtin_popcountll(disc) == 1 ? "" : "s");
+    }
+  }
+  if (gs_event_text(sc, &before, after, buf, sizeof buf)) ADD("%s; ", buf);
+  if (after->turn != before.turn && !gs_over(after)) ADD("turn %d begins; ", after->turn);
+  if (gs_over(after)) {
+    gs_describe(sc, after, buf, sizeof buf);
+    ADD("%s; ", buf);
+  }
+#undef ADD
+  size_t k = strlen(out);
+  if (k >= 2) out[k - 2] = 0;
+  return out[0] != 0;
+}
+
 void session_apply(Session *S, Action a, int by_human) {
   const Scen *sc = S->sc;
   State before = S->s;
@@ -134,73 +222,8 @@ void session_apply(Session *S, Action a, int by_human) {
   if (before.decider != S->human || memcmp(&before.rng, &after->rng, sizeof before.rng) ||
       before.turn != after->turn || (after->seen & ~before.seen & side_cards_mask(sc, !S->human)))
     S->barrier = S->g.n;
-  size_t n = 0;
-  char buf[512];
-#define ADD(...) (n += (size_t)snprintf(e.events + n, n < sizeof e.events ? sizeof e.events - n : 0, __VA_ARGS__))
-  uint64_t rev = before.pend & after->seen & ~before.seen;
-  if (before.phase == PH_BID && after->phase != PH_BID) {
-    for (int side = 0; side < 2; side++) {
-      int c = before.bid_card[side];
-      if (side == before.decider) c = a.t == A_BID ? a.a : c;
-      if (c != CARD_NONE && c < sc->ncards)
-        ADD("%s bid %s \"%s\" (MP %d); ", side_name(side), sc->card[c].id, sc->card[c].name, sc->card[c].mp);
-      else ADD("%s bid no card; ", side_name(side));
-    }
-    ADD("the %s go first; ", side_name(after->first));
-  }
-  int card_phase = before.phase == PH_B_ATTCARDS || before.phase == PH_B_DEFCARDS;
-  int still = after->phase == PH_B_ATTCARDS || after->phase == PH_B_DEFCARDS;
-  if (card_phase && !still && before.bdef_unit != UNIT_NONE) {
-    BattleRec *b = &S->battle;
-    memset(b, 0, sizeof *b);
-    b->valid = 1;
-    b->index = e.index;
-    b->att_side = before.batt_side;
-    b->kind = before.bkind;
-    b->def_unit = before.bdef_unit;
-    b->def_sq = before.bdef_sq;
-    int mask = 0;
-    for (int k = 0; k < 4; k++) {
-      b->att[k] = before.batt[k] == UNIT_NONE ? -1 : before.batt[k];
-      mask |= before.batt[k] != UNIT_NONE ? 1 << k : 0;
-    }
-    battle_base_totals(sc, &before, before.bdef_sq, mask, &b->base_att, &b->base_def);
-    b->cards_att = rev & side_cards_mask(sc, before.batt_side);
-    b->cards_def = rev & side_cards_mask(sc, !before.batt_side);
-    b->cmd = before.pend_cmd & rev;
-    b->elite = before.pend_elite & rev;
-    b->total_att = after->last_att;
-    b->total_def = after->last_def;
-    snprintf(b->outcome, sizeof b->outcome, "%s",
-             after->last_att > 2 * after->last_def ? "attacker wins by more than double"
-             : after->last_att > after->last_def   ? "attacker wins"
-             : after->last_def > 2 * after->last_att ? "defender wins by more than double"
-                                                     : "defender holds");
-    cards_text(sc, b->cards_att, b->cmd, b->elite, buf, sizeof buf);
-    ADD("cards revealed: attacker (%s) %s; ", side_name(b->att_side), buf);
-    cards_text(sc, b->cards_def, b->cmd, b->elite, buf, sizeof buf);
-    ADD("defender (%s) %s; before cards %d against %d; ", side_name(!b->att_side), buf, b->base_att,
-        b->base_def);
-  }
-  if (a.t == A_HEALTH) {
-    uint64_t disc = after->discard & ~before.discard & sc->army_cards[ARMY_FR] & ~after->seen;
-    if (S->human == FRENCH) {
-      cards_text(sc, disc, 0, 0, buf, sizeof buf);
-      ADD("Napoleon's health: the French discard %s; ", buf);
-    } else {
-      ADD("Napoleon's health: the French discard %d card%s at random, unseen; ", __builtin_popcountll(disc),
-          __builtin_popcountll(disc) == 1 ? "" : "s");
-    }
-  }
-  if (gs_event_text(sc, &before, after, buf, sizeof buf)) ADD("%s; ", buf);
-  if (after->turn != before.turn && !gs_over(after)) ADD("turn %d begins; ", after->turn);
-  if (gs_over(after)) {
-    gs_describe(sc, after, buf, sizeof buf);
-    ADD("%s; ", buf);
-  }
-#undef ADD
-  size_t k = strlen(e.events);
-  if (k >= 2) e.events[k - 2] = 0;
+  if (card_phase_done(&before, after)) battle_record(S, &before, after, e.index);
+  action_events(sc, &before, a, after, S->human, e.events, sizeof e.events);
   if (S->nlog == S->caplog) {
     S->caplog = S->caplog ? 2 * S->caplog : 64;
     S->log = realloc(S->log, (size_t)S->caplog * sizeof *S->log);
@@ -253,6 +276,94 @@ int session_move_to(Session *S, int u, int sq, int f, char *err, size_t len) {
   S->in_move = 0;
   free(r);
   return 0;
+}
+
+int destination_parse(const Scen *sc, const State *s, const char *text, Action *path, char *err,
+                      size_t len) {
+  char verb[16], un[32], sqs[8], fs[8] = "";
+  int k = sscanf(text, " %15s %31s %7s %7s", verb, un, sqs, fs);
+  if (k < 3 || (strcmp(verb, "move") && strcmp(verb, "moveto"))) {
+    snprintf(err, len, "a destination move is: move UNIT SQUARE [N|E|S|W]");
+    return -1;
+  }
+  int u = scen_unit(sc, un), sq = scen_square(sc, sqs);
+  for (char *p = sqs; *p; p++) *p = (char)toupper((unsigned char)*p);
+  if (sq < 0) sq = scen_square(sc, sqs);
+  int f = -1;
+  if (k == 4) {
+    const char *d = strlen(fs) == 1 ? strchr("NESWnesw", fs[0]) : NULL;
+    if (!d) {
+      snprintf(err, len, "'%s' is not a facing (N, E, S or W)", fs);
+      return -1;
+    }
+    f = (int)(d - "NESWnesw") % 4;
+  }
+  if (u < 0 || sq < 0 || sq >= NSQ) {
+    snprintf(err, len, "%s: no such %s", u < 0 ? un : sqs, u < 0 ? "unit" : "square");
+    return -1;
+  }
+  if (s->phase != PH_MOVE) {
+    snprintf(err, len, "no movement card is being played now");
+    return -1;
+  }
+  Reach *r = malloc(sizeof *r);
+  if (!r) abort();
+  gs_reach(sc, s, u, r);
+  if (f < 0) {
+    int own = s->uflag[u] & UF_FACING;
+    for (int d = 0; d < 4; d++)
+      if (r->cost[sq][d] != 255 && r->npath[sq][d] &&
+          (f < 0 || r->cost[sq][d] < r->cost[sq][f] || (r->cost[sq][d] == r->cost[sq][f] && d == own)))
+        f = d;
+  }
+  int n = f >= 0 && r->cost[sq][f] != 255 ? r->npath[sq][f] : 0;
+  if (n <= 0 || n > REACH_PATH) {
+    free(r);
+    snprintf(err, len, "%s cannot reach %s%s%s with %d MP now", sc->unit[u].name, sqs, k == 4 ? " facing " : "",
+             k == 4 ? fs : "", s->mp);
+    return -1;
+  }
+  memcpy(path, r->path[sq][f], (size_t)n * sizeof *path);
+  free(r);
+  return n;
+}
+
+static int edit_distance(const char *a, const char *b) {
+  int la = (int)strlen(a), lb = (int)strlen(b);
+  if (la > 120) la = 120;
+  if (lb > 120) lb = 120;
+  int prev[121], cur[121];
+  for (int j = 0; j <= lb; j++) prev[j] = j;
+  for (int i = 1; i <= la; i++) {
+    cur[0] = i;
+    for (int j = 1; j <= lb; j++) {
+      int c = prev[j - 1] + (tolower((unsigned char)a[i - 1]) != tolower((unsigned char)b[j - 1]));
+      if (prev[j] + 1 < c) c = prev[j] + 1;
+      if (cur[j - 1] + 1 < c) c = cur[j - 1] + 1;
+      cur[j] = c;
+    }
+    memcpy(prev, cur, sizeof cur);
+  }
+  return prev[lb];
+}
+
+int nearest_action(const Scen *sc, const State *s, const char *text, char *out, size_t len) {
+  ActList *L = malloc(sizeof *L);
+  if (!L) abort();
+  gs_legal(sc, s, L);
+  int best = -1;
+  out[0] = 0;
+  for (int i = 0; i < L->n; i++) {
+    char t[128];
+    action_format(sc, s, L->a[i], t, sizeof t);
+    int d = edit_distance(text, t);
+    if (best < 0 || d < best) {
+      best = d;
+      snprintf(out, len, "%s", t);
+    }
+  }
+  free(L);
+  return best;
 }
 
 /* ---------------------------------------------------------------- JSON */

@@ -64,6 +64,19 @@ static inline int session_humans_turn(const Session *S) {
   return !gs_over(&S->s) && gs_decider(&S->s) == S->human;
 }
 
+/* what action a caused, in plain sentences, as `viewer` may know it: bids and battle cards
+ * revealed with the totals before cards, Napoleon's-health discards (their cards only to the
+ * French), then gs_event_text, a new turn, the result.  Returns 0 when there is nothing. */
+int action_events(const Scen *sc, const State *before, Action a, const State *after, int viewer,
+                  char *buf, size_t len);
+/* "move UNIT SQUARE [FACING]" (also "moveto ...") as a destination move of the unit: the
+ * path's actions into path[] (at most REACH_PATH); returns how many, or -1 with a message.
+ * Without a facing: the cheapest, the unit's own facing on a tie. */
+int destination_parse(const Scen *sc, const State *s, const char *text, Action *path, char *err,
+                      size_t len);
+/* the legal action whose notation is nearest to text (edit distance), for "did you mean" */
+int nearest_action(const Scen *sc, const State *s, const char *text, char *out, size_t len);
+
 /* JSON forms (cJSON trees the caller deletes) */
 cJSON *scen_json(const Scen *sc);
 /* what `side` sees of s: built from gs_observe only, so it never holds the other side's hand,

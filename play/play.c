@@ -13,15 +13,12 @@
 
 #include "../ai/player.h"
 #include "../cli/cli.h"
+#include "../cli/session.h"
 
 typedef struct {
-  Scen *sc;
-  State s;
-  GameRec g;
+  Session S;          /* scenario, position, record, undo barrier, log, the computer */
+  Scen *sc;           /* = S.sc */
   int human;          /* FRENCH / ALLIED */
-  int barrier;        /* undo may not go below this many actions */
-  char level[32];
-  uint64_t seed;
   int color;
   FILE *log;          /* optional log file */
 } Play;
@@ -37,7 +34,7 @@ static void show_hand(Play *P) {
   int n = P->human == FRENCH ? 1 : (sc->p.prussians ? 2 : 1);
   for (int i = 0; i < n; i++) {
     printf("%s hand:", army_name(armies[i]));
-    for (uint64_t m = P->s.hand & sc->army_cards[armies[i]]; m; m &= m - 1) {
+    for (uint64_t m = P->S.s.hand & sc->army_cards[armies[i]]; m; m &= m - 1) {
       const CardDef *c = &sc->card[__builtin_ctzll(m)];
       printf("  %s(%d/%d%s%s)", c->id, c->mp, c->bp, c->action ? " " : "",
              c->action ? action_kind_name(c->action) : "");
@@ -45,14 +42,14 @@ static void show_hand(Play *P) {
     printf("\n");
   }
   printf("opponent cards in hand: %d\n",
-         P->human == FRENCH ? hand_count(sc, &P->s, ARMY_BR) + hand_count(sc, &P->s, ARMY_PR)
-                            : hand_count(sc, &P->s, ARMY_FR));
+         P->human == FRENCH ? hand_count(sc, &P->S.s, ARMY_BR) + hand_count(sc, &P->S.s, ARMY_PR)
+                            : hand_count(sc, &P->S.s, ARMY_FR));
 }
 
 static void show(Play *P) {
-  board_print(P->sc, &P->s, stdout, P->color);
+  board_print(P->sc, &P->S.s, stdout, P->color);
   char d[256];
-  gs_describe(P->sc, &P->s, d, sizeof d);
+  gs_describe(P->sc, &P->S.s, d, sizeof d);
   printf("%s\n", d);
   show_hand(P);
 }
@@ -60,25 +57,25 @@ static void show(Play *P) {
 /* battle odds for each legal attack: totals before cards */
 static void odds(Play *P) {
   ActList *L = malloc(sizeof *L);
-  gs_legal(P->sc, &P->s, L);
+  gs_legal(P->sc, &P->S.s, L);
   int any = 0;
   for (int i = 0; i < L->n; i++) {
     if (L->a[i].t != A_DECLARE) continue;
     int a, d;
-    battle_base_totals(P->sc, &P->s, L->a[i].a, L->a[i].b, &a, &d);
+    battle_base_totals(P->sc, &P->S.s, L->a[i].a, L->a[i].b, &a, &d);
     char txt[128];
-    action_format(P->sc, &P->s, L->a[i], txt, sizeof txt);
+    action_format(P->sc, &P->S.s, L->a[i], txt, sizeof txt);
     printf("  %-32s attacker %d vs defender %d before cards%s\n", txt, a, d,
            a > 2 * d ? " (more than double: defender reduced and retreats)" : "");
     any = 1;
   }
-  if (P->s.bdef_unit != UNIT_NONE) {
+  if (P->S.s.bdef_unit != UNIT_NONE) {
     int a, d, mask = 0;
-    for (int k = 0; k < 4; k++) mask |= P->s.batt[k] != UNIT_NONE ? 1 << k : 0;
-    battle_base_totals(P->sc, &P->s, P->s.bdef_sq, mask, &a, &d);
+    for (int k = 0; k < 4; k++) mask |= P->S.s.batt[k] != UNIT_NONE ? 1 << k : 0;
+    battle_base_totals(P->sc, &P->S.s, P->S.s.bdef_sq, mask, &a, &d);
     printf("  battle in progress: attacker %d vs defender %d before cards (ties go to the defender)\n", a, d);
     int h;
-    if (battle_seen_totals(P->sc, &P->s, P->human, &a, &d, &h) == 0 && (P->s.pend || h))
+    if (battle_seen_totals(P->sc, &P->S.s, P->human, &a, &d, &h) == 0 && (P->S.s.pend || h))
       printf("  with the cards you have committed: attacker %d vs defender %d; the other side has "
              "committed %d secret card%s\n", a, d, h, h == 1 ? "" : "s");
     any = 1;
@@ -87,29 +84,44 @@ static void odds(Play *P) {
   free(L);
 }
 
-/* an action that drew on chance or revealed secret cards is a barrier to undo */
+/* play one action through the session (which moves the undo barrier past reveals, chance and
+ * the computer's replies) and print its log line and what it caused */
 static void apply(Play *P, Action a, int by_human) {
-  State before = P->s;
-  char txt[128], line[640];
-  action_format(P->sc, &P->s, a, txt, sizeof txt);
-  gs_apply(P->sc, &P->s, a);
-  gamerec_push(&P->g, a);
-  if (memcmp(&before.rng, &P->s.rng, sizeof before.rng) || (P->s.seen & ~before.seen) ||
-      before.turn != P->s.turn)
-    P->barrier = P->g.n;
-  const char *who = by_human ? "you" : "AI";
-  int side = before.decider;
-  if (!gs_action_public(P->sc, &before, a, P->human)) snprintf(txt, sizeof txt, "(a secret choice)");
-  snprintf(line, sizeof line, "[t%d %s] %s (%s): %s", before.turn, phase_name(before.phase), side_name(side), who, txt);
+  int turn = P->S.s.turn;
+  session_apply(&P->S, a, by_human);
+  const LogEntry *e = &P->S.log[P->S.nlog - 1];
+  char line[1024];
+  snprintf(line, sizeof line, "[t%d %s] %s (%s): %s", e->turn, phase_name(e->phase), side_name(e->side),
+           by_human ? "you" : "AI", e->text);
   say(P, line);
-  char ev[512];
-  if (gs_event_text(P->sc, &before, &P->s, ev, sizeof ev)) {
-    snprintf(line, sizeof line, "    %s", ev);
+  if (e->events[0]) {
+    snprintf(line, sizeof line, "    %s", e->events);
     say(P, line);
   }
-  if (P->s.turn != before.turn && !gs_over(&P->s)) {
-    snprintf(line, sizeof line, "=== turn %d ===", P->s.turn);
+  if (P->S.s.turn != turn && !gs_over(&P->S.s)) {
+    snprintf(line, sizeof line, "=== turn %d ===", P->S.s.turn);
     say(P, line);
+  }
+}
+
+/* your units and the enemy's, one line each */
+static void units(Play *P) {
+  const Scen *sc = P->sc;
+  const State *s = &P->S.s;
+  for (int pass = 0; pass < 2; pass++) {
+    int side = pass ? !P->human : P->human;
+    printf("%s units:\n", pass ? "enemy" : "your");
+    for (int u = 0; u < sc->nunits; u++) {
+      if (unit_side(sc, u) != side || (sc->unit[u].army == ARMY_PR && !sc->p.prussians)) continue;
+      char q[4] = "-";
+      if (s->usq[u] < NSQ) sq_name(s->usq[u], q);
+      int f = s->uflag[u];
+      printf("  %-14s %-4s %c  BP %d%s%s%s%s%s%s  %s\n", sc->unit[u].name,
+             s->usq[u] == SQ_OFF ? "off" : s->usq[u] == SQ_DEAD ? "dead" : q, "NESW"[f & 3], unit_bp(sc, s, u),
+             sc->unit[u].kind == K_CAV ? " cav" : " inf", sc->unit[u].elite ? " elite" : "",
+             f & UF_REDUCED ? " reduced" : "", f & UF_DISORDER ? " disordered" : "", f & UF_MOVED ? " moved" : "",
+             f & UF_RALLIED ? " rallied" : "", sc->unit[u].longname);
+    }
   }
 }
 
@@ -134,16 +146,20 @@ static void help(void) {
          "  board        the board, the position and your hand\n"
          "  hint         the AI's top candidates for you (visit share, estimated win rate)\n"
          "  odds         battle totals before cards for each attack you may declare\n"
+         "  units        your units and the enemy's: square, facing, BP, markers\n"
+         "  move UNIT SQUARE [N|E|S|W]   a destination move: the steps and turns are played for you\n"
          "  undo         take back your last decision (never past a reveal or a random event)\n"
          "  save FILE    save the game (JSON; `waterloo play --load FILE` resumes it)\n"
          "  log          the actions so far\n"
          "  quit         leave (the game is not saved unless you saved it)\n");
 }
 
-static Player *make_ai(Play *P, const char *level, int salt, char *err, size_t len) {
+static Player *make_hint(Play *P, char *err, size_t len) {
+  const char *lv = P->S.level;
   char spec[96];
-  cli_level_spec(level, spec, sizeof spec);
-  return player_new(P->sc, spec, P->seed * 7919u + (uint64_t)salt, err, len);
+  cli_level_spec(!strcmp(lv, "easy") || !strcmp(lv, "random") || !strcmp(lv, "heuristic") ? "normal" : lv, spec,
+                 sizeof spec);
+  return player_new(P->sc, spec, P->S.seed * 7919u + 2, err, len);
 }
 
 int cmd_play(int argc, char **argv) {
@@ -165,51 +181,48 @@ int cmd_play(int argc, char **argv) {
     return 2;
   }
   P.human = !strcmp(side, "french") ? FRENCH : ALLIED;
-  snprintf(P.level, sizeof P.level, "%s", opt_get(argc, argv, "--level", "normal"));
+  const char *level = opt_get(argc, argv, "--level", "normal");
   P.color = isatty(1) && !opt_has(argc, argv, "--no-color");
-  P.sc = malloc(sizeof *P.sc);
   char err[2048];
   const char *load = opt_get(argc, argv, "--load", NULL);
   if (load) {
-    if (game_load(P.sc, scen_default_dir(), load, &P.g, &P.s, err, sizeof err)) {
+    if (session_load(&P.S, load, P.human, level, err, sizeof err)) {
       fprintf(stderr, "waterloo play: %s\n", err);
       return 2;
     }
-    P.seed = P.g.seed;
-    P.barrier = P.g.n;
   } else {
-    if (opt_u64("play", "--seed", opt_get(argc, argv, "--seed", "1"), &P.seed)) return 2;
-    if (cli_scen(P.sc, opt_get(argc, argv, "--scenario", "short"), opt_get(argc, argv, "--variant", "base")))
+    uint64_t seed;
+    if (opt_u64("play", "--seed", opt_get(argc, argv, "--seed", "1"), &seed)) return 2;
+    const char *scen = opt_get(argc, argv, "--scenario", "short"), *var = opt_get(argc, argv, "--variant", "base");
+    if (session_new(&P.S, scen, var, seed, P.human, level, err, sizeof err)) {
+      fprintf(stderr, "waterloo play: %s\n", err);
       return 2;
-    gamerec_init(&P.g, P.sc->scen_name, P.sc->variant_names, P.seed, 0);
-    gs_init(P.sc, &P.s, P.seed, 0);
+    }
   }
+  P.sc = P.S.sc;
   const char *logpath = opt_get(argc, argv, "--log", NULL);
   if (logpath && !(P.log = fopen(logpath, "a"))) {
     fprintf(stderr, "waterloo play: cannot open log %s\n", logpath);
-    return 2;
-  }
-  Player *ai = make_ai(&P, P.level, 1, err, sizeof err);
-  if (!ai) {
-    fprintf(stderr, "waterloo play: %s\n", err);
+    session_free(&P.S);
     return 2;
   }
   printf("Waterloo, %s game, variants %s, seed %" PRIu64 ". You play the %s; the computer (%s) the %s.\n"
          "Type `help` for the commands.\n",
-         P.sc->scen_name, P.sc->variant_names, P.seed, side_name(P.human), P.level,
+         P.sc->scen_name, P.sc->variant_names, P.S.seed, side_name(P.human), P.S.level,
          side_name(!P.human));
   show(&P);
   ActList *L = malloc(sizeof *L);
-  while (!gs_over(&P.s)) {
-    if (gs_decider(&P.s) != P.human) {
-      gs_legal(P.sc, &P.s, L);
-      Action a = L->n == 1 ? L->a[0] : player_act(ai, &P.s);
+  while (!gs_over(&P.S.s)) {
+    if (gs_decider(&P.S.s) != P.human) {
+      gs_legal(P.sc, &P.S.s, L);
+      Action a = L->n == 1 ? L->a[0] : player_act(P.S.ai, &P.S.s);
       apply(&P, a, 0);
       continue;
     }
-    gs_legal(P.sc, &P.s, L);
-    char prompt[96];
-    snprintf(prompt, sizeof prompt, "[turn %d, %s] %s> ", P.s.turn, phase_name(P.s.phase), side_name(P.human));
+    gs_legal(P.sc, &P.S.s, L);
+    char prompt[96], mp[16] = "";
+    if (P.S.s.phase == PH_MOVE) snprintf(mp, sizeof mp, ", %d MP", P.S.s.mp);
+    snprintf(prompt, sizeof prompt, "[turn %d, %s%s] %s> ", P.S.s.turn, phase_name(P.S.s.phase), mp, side_name(P.human));
     char *line = read_cmd(prompt);
     if (!line) break;
     char *cmd = line;
@@ -223,76 +236,74 @@ int cmd_play(int argc, char **argv) {
     else if (!strcmp(cmd, "legal")) {
       for (int i = 0; i < L->n; i++) {
         char t[128];
-        action_format(P.sc, &P.s, L->a[i], t, sizeof t);
+        action_format(P.sc, &P.S.s, L->a[i], t, sizeof t);
         printf("  %3d  %s\n", i + 1, t);
       }
     } else if (!strcmp(cmd, "odds")) odds(&P);
     else if (!strcmp(cmd, "hint")) {
-      Player *h = make_ai(&P, !strcmp(P.level, "easy") ? "normal" : P.level, 2, err, sizeof err);
+      Player *h = make_hint(&P, err, sizeof err);
       if (h) {
         Candidate c[5];
-        int n = player_analyze(h, &P.s, c, 5);
+        int n = player_analyze(h, &P.S.s, c, 5);
         for (int i = 0; i < n; i++) {
           char t[128];
-          action_format(P.sc, &P.s, c[i].a, t, sizeof t);
+          action_format(P.sc, &P.S.s, c[i].a, t, sizeof t);
           printf("  %-34s visits %5.1f%%  win %5.1f%%\n", t, 100 * c[i].share, 100 * c[i].winrate);
         }
         player_free(h);
       } else printf("  %s\n", err);
     } else if (!strcmp(cmd, "undo")) {
-      /* back to the human's previous decision, not past a barrier: one forward pass */
-      State t;
-      gamerec_position(P.sc, &P.g, P.barrier, &t);
-      int target = -1;
-      State at;
-      for (int k = P.barrier; k < P.g.n; k++) {
-        if (gs_decider(&t) == P.human) target = k, at = t;
-        gs_apply(P.sc, &t, P.g.acts[k]);
-      }
-      if (target < 0) {
-        printf("  cannot undo: a card was revealed or chance was drawn since your last decision\n");
-      } else {
-        P.g.n = target;
-        P.s = at;
-        printf("  undone to action %d\n", target);
-      }
+      int k = session_undo(&P.S);
+      if (k < 0) printf("  cannot undo: a card was revealed, chance was drawn or the computer has acted since your last decision\n");
+      else printf("  undone to action %d\n", k);
+    } else if (!strcmp(cmd, "units")) {
+      units(&P);
     } else if (!strcmp(cmd, "log")) {
-      State t;
-      gamerec_position(P.sc, &P.g, 0, &t);
-      for (int i = 0; i < P.g.n; i++) {
-        char txt[128];
-        action_format(P.sc, &t, P.g.acts[i], txt, sizeof txt);
-        if (!gs_action_public(P.sc, &t, P.g.acts[i], P.human)) snprintf(txt, sizeof txt, "(a secret choice)");
-        printf("  %4d t%d %-7s %s\n", i + 1, t.turn, side_name(t.decider), txt);
-        gs_apply(P.sc, &t, P.g.acts[i]);
+      for (int i = 0; i < P.S.nlog; i++) {
+        const LogEntry *e = &P.S.log[i];
+        printf("  %4d t%d %-7s %s%s%s\n", i + 1, e->turn, side_name(e->side), e->text, e->events[0] ? "\n         " : "",
+               e->events);
       }
     } else if (!strncmp(cmd, "save ", 5)) {
-      if (game_save(P.sc, &P.g, &P.s, cmd + 5, err, sizeof err)) printf("  %s\n", err);
+      if (session_save(&P.S, cmd + 5, err, sizeof err)) printf("  %s\n", err);
       else printf("  saved to %s\n", cmd + 5);
     } else {
       Action a;
       char *end;
       long k = strtol(cmd, &end, 10);
+      Action path[REACH_PATH];
+      char derr[256], near[128];
+      int n;
       if (*end == 0 && k >= 1 && k <= L->n) apply(&P, L->a[k - 1], 1);
-      else if (action_parse(P.sc, &P.s, cmd, &a, err, sizeof err) == 0) apply(&P, a, 1);
-      else printf("  %s\n", err);
-      if (P.s.phase == PH_ROUND && gs_decider(&P.s) == P.human && P.s.ncards == 0) show(&P);
+      else if (action_parse(P.sc, &P.S.s, cmd, &a, err, sizeof err) == 0) apply(&P, a, 1);
+      else if (!strncmp(cmd, "move", 4) && P.S.s.phase == PH_MOVE &&
+               (n = destination_parse(P.sc, &P.S.s, cmd, path, derr, sizeof derr)) > 0) {
+        /* a destination move: its steps and turns, until another decision interrupts it */
+        P.S.in_move = 1;
+        for (int i = 0; i < n && gs_decider(&P.S.s) == P.human && gs_is_legal(P.sc, &P.S.s, path[i]); i++)
+          apply(&P, path[i], 1);
+        P.S.in_move = 0;
+      } else {
+        printf("  %s\n", err);
+        if (!strncmp(cmd, "move", 4) && P.S.s.phase == PH_MOVE) printf("  %s\n", derr);
+        else if (nearest_action(P.sc, &P.S.s, cmd, near, sizeof near) >= 0 && near[0])
+          printf("  nearest legal action: %s\n", near);
+      }
+      if (P.S.s.phase == PH_ROUND && gs_decider(&P.S.s) == P.human && P.S.s.ncards == 0) show(&P);
     }
     free(line);
   }
-  if (gs_over(&P.s)) {
+  if (gs_over(&P.S.s)) {
     char d[256];
-    gs_describe(P.sc, &P.s, d, sizeof d);
+    gs_describe(P.sc, &P.S.s, d, sizeof d);
     say(&P, d);
-    int won = (P.s.result == 1 && P.human == FRENCH) || (P.s.result == 2 && P.human == ALLIED);
+    int won = (P.S.s.result == 1 && P.human == FRENCH) || (P.S.s.result == 2 && P.human == ALLIED);
     printf("%s Replay this game with: waterloo play --seed %" PRIu64 " --scenario %s --variant %s\n",
-           P.s.result == 3 ? "A draw." : won ? "You won." : "You lost.", P.seed, P.sc->scen_name,
+           P.S.s.result == 3 ? "A draw." : won ? "You won." : "You lost.", P.S.seed, P.sc->scen_name,
            P.sc->variant_names);
   }
   if (P.log) fclose(P.log);
-  player_free(ai);
   free(L);
-  gamerec_free(&P.g);
-  free(P.sc);
+  session_free(&P.S);
   return 0;
 }

@@ -161,3 +161,56 @@ Test(web, session_undo_stays_within_the_humans_decisions) {
   cr_assert_eq(session_undo(&S), -1, "never past the computer's action");
   session_free(&S);
 }
+
+/* ---------------------------------------------------------------- the terminal and the protocol */
+#include <sys/wait.h>
+static int sh(const char *cmd, char *out, size_t len) {
+  char full[2048];
+  snprintf(full, sizeof full, "%s 2>&1", cmd);
+  FILE *p = popen(full, "r");
+  cr_assert_not_null(p, "cannot run %s", cmd);
+  size_t n = fread(out, 1, len - 1, p);
+  out[n] = 0;
+  int st = pclose(p);
+  return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+Test(web, engine_state_side_hides_the_other_hand_and_play_answers_events) {
+  static char out[1 << 17];
+  int rc = sh("printf 'new short seed 4\\nstate allied\\nplay play F01 move\\nplay move fr-4/I K5\\nplay done\\n"
+              "play moev\\nscenario\\nquit\\n' | ./waterloo engine", out, sizeof out);
+  cr_assert_eq(rc, 0);
+  Scen *sc = th_load("short", "base");
+  State s;
+  gs_init(sc, &s, 4, 0);
+  /* the Allied observation names no card of the French hand */
+  char *st = strstr(out, "= {\"side\":\"Allied\"");
+  cr_assert_not_null(st, "state allied: %.200s", out);
+  char *end = strchr(st, '\n');
+  cr_assert_not_null(end);
+  *end = 0;
+  cr_assert_not_null(strstr(st, "\"hand\":[\"B"), "the Allied hand is shown");
+  for (uint64_t m = s.hand & sc->army_cards[ARMY_FR]; m; m &= m - 1) {
+    char q[16];
+    snprintf(q, sizeof q, "\"%s\"", sc->card[__builtin_ctzll(m)].id);
+    cr_assert_null(card_mention(st, q), "state allied names the French card %s", q);
+  }
+  *end = '\n';
+  /* a destination move in the protocol, and a typo answered with the nearest legal action */
+  cr_assert_null(strstr(out, "? 'move fr-4/I K5'"), "destination move refused: %s", out);
+  cr_assert_not_null(strstr(out, "; nearest: "), "no nearest action suggested");
+  cr_assert_not_null(strstr(out, "= {\"scenario\":\"short\""), "scenario JSON");
+  free(sc);
+}
+
+Test(web, play_destination_move_units_and_typo_suggestion) {
+  static char out[1 << 17];
+  int rc = sh("printf 'play F01 move\\nmove fr-4/I K5\\nunits\\nplay F01 moev\\nundo\\nquit\\n'"
+              " | ./waterloo play --side french --level heuristic --no-color --seed 4", out, sizeof out);
+  cr_assert_eq(rc, 0);
+  cr_assert_not_null(strstr(out, "French (you): move fr-4/I K5 N"), "the destination move's last step: %s", out);
+  cr_assert_not_null(strstr(out, "[turn 1, move, 3 MP]"), "MP left in the prompt");
+  cr_assert_not_null(strstr(out, "  fr-4/I         K5   N  BP 3 inf moved"), "unit list");
+  cr_assert_not_null(strstr(out, "nearest legal action: "), "typo suggestion");
+  cr_assert_not_null(strstr(out, "undone to action 1"), "undo takes back the whole destination move");
+}
