@@ -2,6 +2,7 @@
 #ifndef WATERLOO_CLI_H
 #define WATERLOO_CLI_H
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 #include "../engine/engine.h"
 #include "../engine/util.h"
@@ -14,6 +15,8 @@ int opt_check(int argc, char **argv, const char *cmd, const char *known);
 int opt_u64(const char *cmd, const char *name, const char *v, uint64_t *out);
 void cli_level_spec(const char *level, char *spec, size_t len);
 
+/* show --data: the scenario data as transcription tables (cli/show_data.c) */
+void show_data(const Scen *sc, FILE *f);
 int cmd_engine(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_serve(int argc, char **argv);

@@ -49,14 +49,21 @@ static int cmd_random(int argc, char **argv) {
 /* ---------------------------------------------------------------- show */
 static int cmd_show(int argc, char **argv) {
   if (opt_has(argc, argv, "--help")) {
-    printf("usage: waterloo show [--scenario short|long] [--variant V[,V...]] [--color|--no-color]\n"
-           "Prints the board at set-up, the units, the reinforcements, the decks and the parameters.\n");
+    printf("usage: waterloo show [--scenario short|long] [--variant V[,V...]] [--color|--no-color] [--data]\n"
+           "Prints the board at set-up, the units, the reinforcements, the decks and the parameters.\n"
+           "--data: the data as tables in the order an owner of the printed game checks them\n"
+           "(counters, set-up, cards, reference table, map), each naming the file to edit.\n");
     return 0;
   }
-  if (opt_check(argc, argv, "show", "--scenario --variant --color! --no-color!")) return 2;
+  if (opt_check(argc, argv, "show", "--scenario --variant --color! --no-color! --data!")) return 2;
   Scen *sc = malloc(sizeof *sc);
   if (cli_scen(sc, opt_get(argc, argv, "--scenario", "short"), opt_get(argc, argv, "--variant", "base")))
     return 2;
+  if (opt_has(argc, argv, "--data")) {
+    show_data(sc, stdout);
+    free(sc);
+    return 0;
+  }
   int col = opt_has(argc, argv, "--color") || (isatty(1) && !opt_has(argc, argv, "--no-color"));
   State s;
   gs_init(sc, &s, 1, 0);

@@ -104,3 +104,24 @@ Test(cli, every_command_has_help) {
     cr_assert_not_null(strstr(out, "usage"), "%s prints no usage: %s", c, out);
   }
 }
+
+/* issue 10: `show --data` prints the components in the order an owner checks them, each unit
+ * and card once, with the variant's set-up applied */
+Test(cli, show_data_lists_counters_setup_cards_reference_and_map_in_order) {
+  static char out[1 << 17];
+  int rc = run("./waterloo show --data --scenario long", out, sizeof out);
+  cr_assert_eq(rc, 0, "%.200s", out);
+  const char *order[] = {"1. COUNTERS", "2. SET-UP", "3. CARDS", "4. REFERENCE TABLE", "5. MAP"};
+  const char *at = out;
+  for (size_t i = 0; i < sizeof order / sizeof order[0]; i++) {
+    const char *p = strstr(at, order[i]);
+    cr_assert_not_null(p, "section '%s' missing or out of order", order[i]);
+    at = p;
+  }
+  cr_assert_not_null(strstr(out, "   P05    3   1  force-charge"), "the Prussian force-charge card");
+  cr_assert_not_null(strstr(out, "   C6     br-hougoumont    S"), "base: in front of Hougoumont");
+  cr_assert_not_null(strstr(out, "50 in all"));
+  rc = run("./waterloo show --data --variant historical-garrisons", out, sizeof out);
+  cr_assert_eq(rc, 0);
+  cr_assert_not_null(strstr(out, "   C7     br-hougoumont    S"), "the variant's garrison in the castle");
+}
