@@ -1,6 +1,7 @@
 /* ./waterloo sim and ./waterloo merge: cells, batches, the journal, resume, shards, MPI. */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
 #include <omp.h>
@@ -196,8 +197,11 @@ static void sim_usage(FILE *f) {
     "  --games N           games per cell (default %d; the cap with --until-ci)\n"
     "  --seed S            run seed (default %d); game i uses gs_init(seed, i)\n"
     "  --threads T         OpenMP threads (default: all); results do not depend on it\n"
-    "  --out DIR           report directory (default results/latest)\n"
-    "  --resume            continue a killed run from DIR's journal\n"
+    "  --out DIR           report directory (default: a new folder results/run-N); a\n"
+    "                      folder holding another run is refused, never overwritten\n"
+    "  --resume            continue a killed run from DIR's journal (same options; a\n"
+    "                      larger --games plays only the new games)\n"
+    "  --overwrite         discard the journal and reports found in DIR\n"
     "  --until-ci W        play batches until every cell's 95%% half-width <= W\n"
     "  --batch N           batch size for --until-ci (default %d)\n"
     "  --shard i/N         play only game indices = i mod N (0-based); merge with\n"
@@ -244,21 +248,33 @@ typedef struct {
   int nc;
   int rank, size;
   FILE *journal;
+  int jerr;            /* errno of the first journal write that failed: the run stops      */
+  long jlines, jfail_after;
   /* progress */
   long total_planned, total_done;
   double t0, last_print;
   int tty;
 } Run;
 
+/* test hook: WATERLOO_JOURNAL_FAIL_AFTER=N makes every journal write after the N-th fail as a
+ * full disk would (ENOSPC), so the tests can show that a run stops at once and keeps its games */
+static long journal_fail_after(void) {
+  const char *e = getenv("WATERLOO_JOURNAL_FAIL_AFTER");
+  return e && *e ? strtol(e, NULL, 10) : -1;
+}
+
 static void journal_line(Run *R, const Cell *cell, const GameFacts *f) {
-  if (!R->journal) return;
+  if (!R->journal || R->jerr) return;
   Buf b = {0};
   facts_csv_row(&b, R->cfg.scen[cell->si], R->cfg.var[cell->vi], R->cfg.pf[cell->pi],
                 R->cfg.pa[cell->pi], R->cfg.seed, f);
   uint32_t h = 2166136261u;
   for (size_t i = 0; i < b.n; i++) h = (h ^ (uint8_t)b.s[i]) * 16777619u;
-  fprintf(R->journal, "J %08x %s\n", h, b.s);
-  fflush(R->journal);
+  int ok = fprintf(R->journal, "J %08x %s\n", h, b.s) >= 0;
+  ok = fflush(R->journal) == 0 && ok;
+  R->jlines++;
+  if (R->jfail_after >= 0 && R->jlines > R->jfail_after) { ok = 0; errno = ENOSPC; }
+  if (!ok) R->jerr = errno ? errno : EIO;
   buf_free(&b);
 }
 
@@ -370,6 +386,112 @@ static void remove_journals(const char *dir) {
   closedir(d);
 }
 
+/* the option that makes two runs' results different ("seed", ...), NULL when the same run
+ * (the number of games may differ: a resumed run can grow) */
+static const char *cfg_differs(const SimCfg *a, const SimCfg *b) {
+  if (a->seed != b->seed) return "--seed";
+  if (fabs(a->until_ci - b->until_ci) > 1e-9 || (a->until_ci > 0 && a->batch != b->batch))
+    return "--until-ci/--batch";
+  if (a->nscen != b->nscen) return "--scenario";
+  for (int i = 0; i < a->nscen; i++)
+    if (strcmp(a->scen[i], b->scen[i])) return "--scenario";
+  if (a->nvar != b->nvar) return "--variant/--set";
+  for (int i = 0; i < a->nvar; i++)
+    if (strcmp(a->var[i], b->var[i])) return "--variant/--set";
+  if (a->npair != b->npair) return "--players";
+  for (int i = 0; i < a->npair; i++)
+    if (strcmp(a->pf[i], b->pf[i]) || strcmp(a->pa[i], b->pa[i])) return "--players";
+  return NULL;
+}
+
+/* Before any game: the output directory can be written, and nothing of another run is lost.
+ * A journal is never deleted unless --overwrite asks; --resume with other options stops. */
+static int check_out_dir(Run *R) {
+  SimCfg *c = &R->cfg;
+  char own[1400];
+  journal_name(R, own, sizeof own);
+  const char *slash = strrchr(own, '/');
+  const char *own_name = slash ? slash + 1 : own;
+  DIR *d = opendir(c->out);
+  if (!d) { fprintf(stderr, "sim: cannot open %s: %s\n", c->out, strerror(errno)); return 2; }
+  struct dirent *e;
+  int nj = 0, own_exists = 0;
+  char differ[200] = "", other[256] = "";
+  while ((e = readdir(d))) {
+    if (!is_journal_name(e->d_name)) continue;
+    char p[1400];
+    snprintf(p, sizeof p, "%s/%.255s", c->out, e->d_name);
+    struct stat st;
+    if (stat(p, &st) || st.st_size == 0) continue;
+    nj++;
+    if (!strcmp(e->d_name, own_name)) own_exists = 1;
+    FILE *f = fopen(p, "r");
+    char line[4096];
+    SimCfg jc;
+    const char *why = NULL;
+    if (!f || !fgets(line, sizeof line, f) || cfg_parse(line, &jc)) why = "an unreadable header";
+    else why = cfg_differs(&jc, c);
+    if (f) fclose(f);
+    if (why && !differ[0]) {
+      snprintf(differ, sizeof differ, "%s", why);
+      snprintf(other, sizeof other, "%.255s", e->d_name);
+    }
+  }
+  closedir(d);
+  if (c->resume) {
+    if (differ[0]) {
+      fprintf(stderr, "sim: --resume: %s/%s was made with different options (%s); resume with "
+                      "the same options, or write to another --out\n", c->out, other, differ);
+      return 2;
+    }
+  } else if (nj > 0) {
+    if (c->overwrite) {
+      if (c->shard_n > 1) unlink(own); else remove_journals(c->out);
+    } else if (c->shard_n > 1 && !own_exists && !differ[0]) {
+      /* other shards of the same run share the directory */
+    } else {
+      fprintf(stderr, "sim: %s holds the journal of %s run: add --resume to continue it "
+                      "(plays only what is missing), --overwrite to discard it, or choose another "
+                      "--out\n", c->out, differ[0] ? "a different" : "an earlier");
+      return 2;
+    }
+  }
+  if (!c->resume && !c->overwrite && nj == 0) {
+    /* reports of a different run (no journal: e.g. a committed results folder) */
+    char sp[1400];
+    snprintf(sp, sizeof sp, "%s/summary.json", c->out);
+    FILE *f = fopen(sp, "r");
+    if (f) {
+      char buf[8192];
+      size_t n = fread(buf, 1, sizeof buf - 1, f);
+      buf[n] = 0;
+      fclose(f);
+      Buf cmd = {0};
+      cfg_command(c, &cmd);
+      char *k = strstr(buf, "\"command\":");
+      int same = 0;
+      if (k && (k = strchr(k + 10, '"'))) {
+        char *q = strchr(k + 1, '"');
+        same = q && (size_t)(q - k - 1) == cmd.n && !strncmp(k + 1, cmd.s, cmd.n);
+      }
+      buf_free(&cmd);
+      if (!same) {
+        fprintf(stderr, "sim: %s holds the reports of a different run: choose another --out, or "
+                        "--overwrite to replace them\n", c->out);
+        return 2;
+      }
+    }
+  }
+  /* the directory takes new files (the reports and the journal) */
+  char probe[1400];
+  snprintf(probe, sizeof probe, "%s/.probe.%ld", c->out, (long)getpid());
+  int fd = open(probe, O_WRONLY | O_CREAT | O_EXCL, 0644);
+  if (fd < 0) { fprintf(stderr, "sim: cannot write in %s: %s\n", c->out, strerror(errno)); return 2; }
+  close(fd);
+  unlink(probe);
+  return 0;
+}
+
 /* ---------------------------------------------------------------- progress */
 static void fmt_dur(double s, char *out, size_t len) {
   if (!isfinite(s) || s < 0) { snprintf(out, len, "?"); return; }
@@ -412,7 +534,7 @@ typedef struct { int32_t cell, index; } Work;
 
 static int play_batch(Run *R, const Work *w, long nw, char *err, size_t errlen) {
   int failed = 0;
-  char ferr[256] = "";
+  char ferr[512] = "";
   int threads = R->cfg.threads > 0 ? R->cfg.threads : omp_get_max_threads();
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
   for (long j = 0; j < nw; j++) {
@@ -435,6 +557,16 @@ static int play_batch(Run *R, const Work *w, long nw, char *err, size_t errlen) 
     {
       cl->have[w[j].index] = 1;
       journal_line(R, cl, &f);
+      if (R->jerr) {
+#pragma omp critical(sim_err)
+        if (!failed) {
+          char jp[1400];
+          journal_name(R, jp, sizeof jp);
+          snprintf(ferr, sizeof ferr, "cannot write the journal %.200s: %s; stopped, the games "
+                   "journalled so far are kept (make room, then rerun with --resume)", jp, strerror(R->jerr));
+          failed = 1;
+        }
+      }
       cl->done++;
       R->total_done++;
       if (R->cfg.progress && R->rank == 0) {
@@ -568,15 +700,21 @@ static int sim_run(Run *R) {
     }
   }
   c->fp = engine_fingerprint(c, R->cells);
-  if (R->rank == 0 && mkdir_p(c->out)) {
-    fprintf(stderr, "sim: cannot create %s: %s\n", c->out, strerror(errno));
-    return 2;
-  }
-  long loaded = 0;
+  int drc = 0;
   if (R->rank == 0) {
-    if (c->resume) loaded = journal_load_dir(R, c->out, 1);
-    else if (c->shard_n <= 1) remove_journals(c->out);
+    if (mkdir_p(c->out)) {
+      fprintf(stderr, "sim: cannot create %s: %s\n", c->out, strerror(errno));
+      drc = 2;
+    } else {
+      drc = check_out_dir(R);
+    }
   }
+#ifdef USE_MPI
+  if (R->size > 1) MPI_Bcast(&drc, 1, MPI_INT, 0, MPI_COMM_WORLD);
+#endif
+  if (drc) return drc;
+  long loaded = 0;
+  if (R->rank == 0 && c->resume) loaded = journal_load_dir(R, c->out, 1);
 #ifdef USE_MPI
   if (R->size > 1) {
     MPI_Barrier(MPI_COMM_WORLD);
@@ -586,9 +724,8 @@ static int sim_run(Run *R) {
   if (loaded && c->progress) fprintf(stderr, "sim: resumed %ld finished games from %s\n", loaded, c->out);
   char jp[1400];
   journal_name(R, jp, sizeof jp);
-  if (R->rank > 0 || c->shard_n > 1 || c->resume) {
-    if (!c->resume) unlink(jp);
-  }
+  if (R->rank > 0 && !c->resume) unlink(jp); /* rank 0 has checked the directory: a rank's
+                                                 own journal of the run it refused or discarded */
   if (c->resume) {
     /* our own journal from another seed or engine build: set it aside, start a new one */
     FILE *jf = fopen(jp, "r");
@@ -610,17 +747,23 @@ static int sim_run(Run *R) {
   int fresh = stat(jp, &stt) != 0 || stt.st_size == 0;
   R->journal = fopen(jp, "a");
   if (!R->journal) { fprintf(stderr, "sim: cannot write %s: %s\n", jp, strerror(errno)); return 2; }
+  int wok;
   if (fresh) {
     Buf b = {0};
     cfg_line(c, &b);
-    fprintf(R->journal, "%s\n", b.s);
-    fflush(R->journal);
+    wok = fprintf(R->journal, "%s\n", b.s) >= 0;
     buf_free(&b);
   } else {
     /* a torn last line must not swallow the next record */
-    fprintf(R->journal, "\n");
-    fflush(R->journal);
+    wok = fprintf(R->journal, "\n") >= 0;
   }
+  if (fflush(R->journal) != 0 || !wok) {
+    fprintf(stderr, "sim: cannot write %s: %s\n", jp, strerror(errno));
+    fclose(R->journal);
+    R->journal = NULL;
+    return 2;
+  }
+  R->jfail_after = journal_fail_after();
   R->tty = isatty(2);
   R->t0 = clock_wall();
   double cpu0 = clock_cpu();
@@ -718,7 +861,7 @@ int cmd_sim(int argc, char **argv) {
   c->seed = DEFAULT_SEED;
   c->batch = DEFAULT_BATCH;
   c->progress = 1;
-  snprintf(c->out, sizeof c->out, "results/latest");
+  c->out[0] = 0; /* default: a new folder per run, results/run-N (chosen below) */
   const char *scen = "short,long", *var = NULL, *budgets = NULL;
   for (int i = 1; i < argc; i++) {
     const char *v;
@@ -737,6 +880,7 @@ int cmd_sim(int argc, char **argv) {
     else if ((v = optval(argc, argv, &i, "--threads"))) c->threads = atoi(v);
     else if ((v = optval(argc, argv, &i, "--out"))) snprintf(c->out, sizeof c->out, "%s", v);
     else if (!strcmp(argv[i], "--resume")) c->resume = 1;
+    else if (!strcmp(argv[i], "--overwrite")) c->overwrite = 1;
     else if (!strcmp(argv[i], "--quiet")) c->progress = 0;
     else if ((v = optval(argc, argv, &i, "--until-ci"))) c->until_ci = strtod(v, NULL);
     else if ((v = optval(argc, argv, &i, "--batch"))) c->batch = strtol(v, NULL, 10);
@@ -791,6 +935,7 @@ int cmd_sim(int argc, char **argv) {
   if (c->npair == 0) add_pair(c, "heuristic", "heuristic");
   R.rank = 0;
   R.size = 1;
+  int rc_early = 0;
 #ifdef USE_MPI
   int inited = 0, mine_init = 0;
   MPI_Initialized(&inited);
@@ -807,7 +952,27 @@ int cmd_sim(int argc, char **argv) {
     return 2;
   }
 #endif
-  int rc = sim_run(&R);
+  if (c->resume && c->overwrite) {
+    if (R.rank == 0) fprintf(stderr, "sim: --resume and --overwrite contradict each other\n");
+    rc_early = 2;
+  }
+  if (!c->out[0] && !rc_early) {
+    if (c->resume) {
+      if (R.rank == 0) fprintf(stderr, "sim: --resume needs the --out of the run to continue\n");
+      rc_early = 2;
+    } else if (R.rank == 0) {
+      /* a new folder per run: nothing of an earlier run is ever overwritten by default */
+      for (int k = 1; k < 100000; k++) {
+        struct stat st;
+        snprintf(c->out, sizeof c->out, "results/run-%d", k);
+        if (stat(c->out, &st) != 0) break;
+      }
+    }
+#ifdef USE_MPI
+    if (R.size > 1) MPI_Bcast(c->out, (int)sizeof c->out, MPI_CHAR, 0, MPI_COMM_WORLD);
+#endif
+  }
+  int rc = rc_early ? rc_early : sim_run(&R);
   run_free(&R);
 #ifdef USE_MPI
   if (mine_init) MPI_Finalize();

@@ -24,6 +24,7 @@ typedef struct {
   int threads;
   char out[1024];
   int resume, shard_i, shard_n, progress;
+  int overwrite;       /* --overwrite: discard the journal or reports found in out */
 } SimCfg;
 
 typedef struct {

@@ -359,6 +359,65 @@ Test(sim_run, base_added_identical_flagged_holm, .init = mk_tmp, .fini = rm_tmp,
   free(md); free(js); free(csv);
 }
 
+static long file_size(const char *dir, const char *name) {
+  char p[512];
+  snprintf(p, sizeof p, "%s/%s", dir, name);
+  struct stat st;
+  return stat(p, &st) ? -1 : (long)st.st_size;
+}
+
+/* issue 11 item 4 and issue 12 item 8: a relaunch never deletes a journal; --resume with
+ * other options stops; a folder with another run's reports is refused; a journal write that
+ * fails (a full disk) stops the run at once, and --resume then completes it to the same
+ * report as an uninterrupted run */
+Test(sim_run, out_dir_never_loses_a_run, .init = mk_tmp, .fini = rm_tmp, .timeout = 120) {
+  char d[300], full[300];
+  snprintf(d, sizeof d, "%s/o", tmpbase);
+  snprintf(full, sizeof full, "%s/full", tmpbase);
+  const char *a[] = {"sim", SMALL, "--threads", "2", "--out", d, NULL};
+  cr_assert_eq(run(a), 0);
+  long j1 = file_size(d, "journal.csv");
+  cr_assert_gt(j1, 0);
+  cr_assert_eq(run(a), 2, "a relaunch without --resume must stop");
+  cr_assert_eq(file_size(d, "journal.csv"), j1, "the journal was touched");
+  const char *other[] = {"sim", "--scenario", "short", "--variant", "base", "--players", "random,heuristic",
+                         "--games", "12", "--seed", "7", "--quiet", "--out", d, "--resume", NULL};
+  cr_assert_eq(run(other), 2, "--resume with other options must stop");
+  cr_assert_eq(file_size(d, "journal.csv"), j1);
+  const char *res[] = {"sim", SMALL, "--threads", "2", "--out", d, "--resume", NULL};
+  cr_assert_eq(run(res), 0); /* same options: plays nothing, same reports */
+  /* reports of another run and no journal: refused; --overwrite replaces */
+  char jp[400];
+  snprintf(jp, sizeof jp, "%s/journal.csv", d);
+  cr_assert_eq(unlink(jp), 0);
+  const char *seed8[] = {"sim", "--scenario", "short", "--variant", "base", "--players", "random,heuristic",
+                         "--games", "4", "--seed", "8", "--quiet", "--out", d, NULL};
+  cr_assert_eq(run(seed8), 2);
+  const char *seed8o[] = {"sim", "--scenario", "short", "--variant", "base", "--players", "random,heuristic",
+                          "--games", "4", "--seed", "8", "--quiet", "--out", d, "--overwrite", NULL};
+  cr_assert_eq(run(seed8o), 0);
+  /* the full disk: the 5th journal line fails */
+  const char *b[] = {"sim", SMALL, "--threads", "2", "--out", full, NULL};
+  setenv("WATERLOO_JOURNAL_FAIL_AFTER", "5", 1);
+  int rc = run(b);
+  unsetenv("WATERLOO_JOURNAL_FAIL_AFTER");
+  cr_assert_eq(rc, 2, "a failed journal write must stop the run");
+  cr_assert_eq(file_size(full, "report.md"), -1, "no report from a run that lost games");
+  size_t n = 0;
+  char *jt = slurp(full, "journal.csv", &n);
+  int lines = 0;
+  for (char *q = jt; q && *q; q++) lines += *q == '\n';
+  cr_assert(lines >= 6 && lines <= 7, "header and the 5 (or 6) games written: %d lines", lines);
+  free(jt);
+  const char *rb[] = {"sim", SMALL, "--threads", "2", "--out", full, "--resume", NULL};
+  cr_assert_eq(run(rb), 0);
+  char plain[300];
+  snprintf(plain, sizeof plain, "%s/plain", tmpbase);
+  const char *pl[] = {"sim", SMALL, "--threads", "1", "--out", plain, NULL};
+  cr_assert_eq(run(pl), 0);
+  same_reports(full, plain);
+}
+
 Test(sim_run, replay_reproduces_the_csv_row, .init = mk_tmp, .fini = rm_tmp, .timeout = 120) {
   char d[300], csv[400];
   snprintf(d, sizeof d, "%s/r", tmpbase);
