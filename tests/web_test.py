@@ -31,6 +31,8 @@ def arg(name, default):
 
 
 LEVEL = arg('--level', 'heuristic')
+SIDE = arg('--side', 'french')
+SCENARIO = arg('--scenario', 'short')
 SEED = int(arg('--seed', '4'))
 SHOTS = arg('--shots', os.path.join(ROOT, 'build', 'web-test'))
 FAILS = []
@@ -123,11 +125,15 @@ def api_tests(srv):
     # play the human side by the first legal action; at every step the French view names no
     # Allied card but those played face up (the log reveals battle and bid cards)
     steps = 0
+    public = set()       # every card seen face up so far (the decks are reshuffled each turn)
     while steps < 150:
         v = wait_turn(srv, gid)
         if v['observation']['over']:
             break
-        seen = set(v['observation']['played'])
+        public |= set(v['observation']['played'])
+        lb = v['last_battle'] or {}
+        public |= {c['card'] for c in lb.get('attack_cards', []) + lb.get('defence_cards', [])}
+        seen = public
         named = set()
         card_ids({k: v[k] for k in ('observation', 'legal', 'last_battle')}, named)
         leak = (named & allied_cards) - seen
@@ -136,7 +142,7 @@ def api_tests(srv):
         code, v2 = srv.req('POST', '/api/games/%s/play' % gid, {'index': 0, 'at': v['actions']})
         check(code == 200, 'play index 0: %s %s' % (code, v2))
         steps += 1
-    check(steps > 20, 'played %d human decisions through the API' % steps)
+    check(steps > 10, 'played %d human decisions through the API' % steps)
 
     # bad requests: 4xx, one-line JSON error, the server stays up
     bad = [
@@ -172,6 +178,31 @@ def api_tests(srv):
         check(ok, '%s %s -> %s %r' % (method, path[:60], code, ans if not isinstance(ans, bytes) else ans[:80]))
         check(srv.alive(), 'server alive after %s %s' % (method, path[:60]))
     check(os.listdir(srv.saves) == [], 'no file written by the bad saves: %s' % os.listdir(srv.saves))
+    # random bodies to every request: never a 5xx, never a crash
+    import random
+    rnd = random.Random(5)
+    values = [None, True, 0, -1, 1.5, 1e300, 'x', '', 'F5', '../x', 'french', 'allied', 'short', 'pass', [], {}, [1, 'a'],
+              {'unit': 'fr-4/I', 'to': 'K5', 'facing': 'N'}, 'a' * 300]
+    keys = ['side', 'level', 'scenario', 'variants', 'seed', 'action', 'index', 'move', 'at', 'name', 'since', 'unit']
+    paths = [('POST', '/api/games'), ('POST', '/api/load'), ('GET', '/api/saves')] + [
+        (m, '/api/games/%s%s' % (gid, op)) for m, op in [('GET', ''), ('POST', '/play'), ('POST', '/undo'), ('POST', '/hint'),
+                                                         ('POST', '/save'), ('GET', '/reach?unit=fr-4/I'), ('GET', '/log'),
+                                                         ('GET', '/scenario'), ('POST', ''), ('GET', '/nope')]]
+    codes = {}
+    for _ in range(250):
+        m, p = rnd.choice(paths)
+        body = {k: rnd.choice(values) for k in rnd.sample(keys, rnd.randint(0, 4))}
+        if rnd.random() < 0.1:
+            code, ans = srv.req(m if m == 'POST' else 'POST', p, raw=bytes(rnd.randrange(256) for _ in range(rnd.randint(1, 60))))
+        else:
+            code, ans = srv.req(m, p, body if m == 'POST' else None)
+        codes[code] = codes.get(code, 0) + 1
+        check(code < 500 or code == 503, '%s %s %r -> %s' % (m, p, body, code))
+    check(srv.alive(), 'server alive after 250 random requests (answers %s)' % codes)
+    for f in os.listdir(srv.saves):
+        check(os.path.dirname(os.path.realpath(os.path.join(srv.saves, f))) == os.path.realpath(srv.saves), 'save in the folder')
+    for f in list(os.listdir(srv.saves)):
+        os.remove(os.path.join(srv.saves, f))
     check(not os.path.exists('/tmp/x.json'), 'no save outside the saves folder')
 
     # two games at once do not interfere
@@ -254,9 +285,9 @@ def browser_test(srv):
         d.get(srv.base + '/')
         dlg = q('#new-dialog[open]')
         check(bool(dlg), 'new game dialog opens')
-        Select(q('#new-dialog select[name=side]')[0]).select_by_value('french')
+        Select(q('#new-dialog select[name=side]')[0]).select_by_value(SIDE)
         Select(q('#new-dialog select[name=level]')[0]).select_by_value(LEVEL)
-        Select(q('#new-dialog select[name=scenario]')[0]).select_by_value('short')
+        Select(q('#new-dialog select[name=scenario]')[0]).select_by_value(SCENARIO)
         q('#new-dialog input[name=seed]')[0].send_keys(str(SEED))
         click(q('#new-start')[0])
         settled()
@@ -268,13 +299,115 @@ def browser_test(srv):
         check(len(q('#hand .card')) > 5, 'hand shown as cards')
         shot('01-start')
 
+        S = {'clicks': 0, 'rounds': {}, 'moved': False, 'battle': 0, 'attacked': 0}
+
+        def step():
+            """one decision by the generic policy; False when the game is over"""
+            st = settled(120)
+            if st[1]:
+                return False
+            if st[2] == 'facing-dialog':
+                click(q('#facing-dialog #facing-choices button')[0])
+                S['clicks'] += 1
+                return True
+            ph = phase()
+            if q('#last-battle') and not S['battle']:
+                S['battle'] = 1
+                shot('04-battle')
+            obs_turn = d.find_element(By.ID, 'st-turn').text
+            if ph == 'declare' and q('#board g.unit.target'):
+                click(q('#board g.unit.target')[0])
+                att = q('#board g.unit.selectable:not(.target)')
+                for a in att[:2]:
+                    click(a)
+                    if q('#attack-btn') and not q('#attack-btn')[0].get_attribute('disabled'):
+                        break
+                btn = q('#attack-btn')
+                if btn and not btn[0].get_attribute('disabled'):
+                    if not S['attacked']:
+                        shot('05-attack-odds')
+                    click(btn[0])
+                    S['attacked'] += 1
+                    S['clicks'] += 1
+                    return True
+                click(q('#actions button[data-notation=noattack]')[0])
+                S['clicks'] += 1
+                return True
+            if ph == 'round':
+                n = S['rounds'].get(obs_turn, 0)
+                cards = q('#hand .card.playable')
+                if n < 2 and cards and 'cards 0/' in d.find_element(By.ID, 'st-round').text:
+                    S['rounds'][obs_turn] = n + 1
+                    click(cards[0])
+                    time.sleep(0.05)
+                    opts = q('#hand .card.selected .opts button')
+                    if opts:
+                        click(opts[0])
+                    S['clicks'] += 1
+                    return True
+                btn = [b for b in q('#actions button') if b.get_attribute('data-notation') in ('end', 'pass')]
+                click(btn[0])
+                timings.append(('end of round answered (then the computer plays)', None))
+                S['clicks'] += 1
+                return True
+            if ph == 'move':
+                # march one unit north (towards the Allies), then end the card
+                movers = [] if S['moved'] else q('#board g.unit.selectable')
+                if movers:
+                    S['moved'] = True
+                    click(movers[len(movers) // 2])
+                    end = time.time() + 10
+                    while not q('#hl rect.hl') and time.time() < end:
+                        time.sleep(0.01)
+                    hl = q('#hl rect.hl')
+                    if hl:
+                        row = lambda e: int(e.get_attribute('data-target')[1:])
+                        best = min(hl, key=row) if SIDE == 'french' else max(hl, key=row)
+                        click(best)
+                        time.sleep(0.05)
+                        if q('#facing-dialog[open]'):
+                            fb = q('#facing-dialog button[data-facing=%s]' % ('N' if SIDE == 'french' else 'S')) or q('#facing-dialog button[data-facing]')
+                            click(fb[0])
+                        S['clicks'] += 1
+                        return True
+                S['moved'] = False
+                click(q('#actions button[data-notation=done]')[0])
+                S['clicks'] += 1
+                return True
+            if ph in ('attack-cards', 'defence-cards', 'bid', 'fire', 'reaction'):
+                btns = q('#actions button')
+                if ph == 'attack-cards' and q('#hand .card.playable') and not q('#hand .card.committed'):
+                    click(q('#hand .card.playable')[0])
+                elif btns:
+                    click(btns[0])
+                else:
+                    click(q('#hand .card.playable')[0])
+                S['clicks'] += 1
+                return True
+            btns = q('#actions button')
+            if btns:
+                click(btns[0])
+            elif q('#hl rect.hl'):
+                click(q('#hl rect.hl')[0])
+            elif q('#hand .card.playable'):
+                click(q('#hand .card.playable')[0])
+            else:
+                check(False, 'no way to decide in phase %s' % ph)
+                return False
+            S['clicks'] += 1
+            return True
+
+        # the scripted part starts at the human's first round with no card played yet
+        while not (phase() == 'round' and 'cards 0/' in d.find_element(By.ID, 'st-round').text):
+            step()
+
         # hint: candidates with arrows; play the first by clicking it
         click(q('#hint-btn')[0])
         end = time.time() + 60
         while not q('#hint-list li') and time.time() < end:
             time.sleep(0.05)
         check(bool(q('#hint-list li')), 'hint shows candidates')
-        check(bool(q('#arrows *')) or True, 'hint arrows')
+        check(bool(q('#arrows *')) or bool(q('#hand .card.hinted')), 'hint marks its card or draws arrows')
         shot('02-hint')
 
         # a movement card, then a destination move by clicks, then undo
@@ -332,102 +465,11 @@ def browser_test(srv):
 
         # play to the end: attack whenever possible (click defender, then attackers), play one
         # card in the first two rounds of a turn, otherwise the first choice offered
-        battle_seen = attacked = 0
-        rounds_played = {}
-        clicks = 0
-        moved_this_card = False
-        while clicks < 3000:
-            st = settled(120)
-            if st[1]:
-                break
-            if st[2] == 'facing-dialog':
-                click(q('#facing-dialog #facing-choices button')[0])
-                clicks += 1
-                continue
-            ph = phase()
-            if q('#last-battle') and not battle_seen:
-                battle_seen = 1
-                shot('04-battle')
-            obs_turn = d.find_element(By.ID, 'st-turn').text
-            if ph == 'declare' and q('#board g.unit.target'):
-                click(q('#board g.unit.target')[0])
-                att = q('#board g.unit.selectable:not(.target)')
-                for a in att[:2]:
-                    click(a)
-                    if q('#attack-btn') and not q('#attack-btn')[0].get_attribute('disabled'):
-                        break
-                btn = q('#attack-btn')
-                if btn and not btn[0].get_attribute('disabled'):
-                    if not attacked:
-                        shot('05-attack-odds')
-                    t0 = click(btn[0])
-                    attacked += 1
-                    clicks += 1
-                    continue
-                click(q('#actions button[data-notation=noattack]')[0])
-                clicks += 1
-                continue
-            if ph == 'round':
-                n = rounds_played.get(obs_turn, 0)
-                cards = q('#hand .card.playable')
-                if n < 2 and cards and 'cards 0/' in d.find_element(By.ID, 'st-round').text:
-                    rounds_played[obs_turn] = n + 1
-                    click(cards[0])
-                    time.sleep(0.05)
-                    opts = q('#hand .card.selected .opts button')
-                    if opts:
-                        click(opts[0])
-                    clicks += 1
-                    continue
-                btn = [b for b in q('#actions button') if b.get_attribute('data-notation') in ('end', 'pass')]
-                t0 = click(btn[0])
-                timings.append(('end of round answered (then the computer plays)', None))
-                clicks += 1
-                continue
-            if ph == 'move':
-                # march one unit north (towards the Allies), then end the card
-                movers = [] if moved_this_card else q('#board g.unit.selectable')
-                if movers:
-                    moved_this_card = True
-                    click(movers[len(movers) // 2])
-                    end = time.time() + 10
-                    while not q('#hl rect.hl') and time.time() < end:
-                        time.sleep(0.01)
-                    hl = q('#hl rect.hl')
-                    if hl:
-                        best = min(hl, key=lambda e: int(e.get_attribute('data-target')[1:]))
-                        click(best)
-                        time.sleep(0.05)
-                        if q('#facing-dialog[open]'):
-                            fb = q('#facing-dialog button[data-facing=N]') or q('#facing-dialog button[data-facing]')
-                            click(fb[0])
-                        clicks += 1
-                        continue
-                moved_this_card = False
-                click(q('#actions button[data-notation=done]')[0])
-                clicks += 1
-                continue
-            if ph in ('attack-cards', 'defence-cards', 'bid', 'fire', 'reaction'):
-                btns = q('#actions button')
-                if ph == 'attack-cards' and q('#hand .card.playable') and not q('#hand .card.committed'):
-                    click(q('#hand .card.playable')[0])
-                elif btns:
-                    click(btns[0])
-                else:
-                    click(q('#hand .card.playable')[0])
-                clicks += 1
-                continue
-            btns = q('#actions button')
-            if btns:
-                click(btns[0])
-            elif q('#hl rect.hl'):
-                click(q('#hl rect.hl')[0])
-            elif q('#hand .card.playable'):
-                click(q('#hand .card.playable')[0])
-            else:
-                check(False, 'no way to decide in phase %s' % ph)
-                break
-            clicks += 1
+        # the whole game: attack whenever possible (click the defender, then attackers), play a
+        # card in the first two rounds of a turn, march a unit towards the enemy, else the first choice
+        while S['clicks'] < 3000 and step():
+            pass
+        battle_seen, attacked, clicks = S['battle'], S['attacked'], S['clicks']
         res = q('#result')[0]
         check(res.is_displayed(), 'the result is shown')
         code, v = srv.req('GET', '/api/games/%s' % gid())

@@ -17,6 +17,7 @@ let sel = {};           /* what the human has selected: {unit, reach} | {defende
 let hint = null;        /* hint candidates on display */
 let prevUnits = null;   /* unit positions before the computer's last actions */
 let changed = new Map();/* unit -> old square, highlighted after the computer moved */
+let baseUnits = null;   /* units when the human last decided */
 let polling = false;
 let busy = false;
 
@@ -493,7 +494,16 @@ function renderHint() {
   const p = $('hint-panel'), ol = $('hint-list');
   const arrows = $('arrows');
   arrows.innerHTML = '';
-  if (!hint || !view.your_turn) { p.hidden = true; return; }
+  if (!hint || !view.your_turn) {
+    p.hidden = true;
+    /* the computer's moves since the human last decided: an arrow from where each unit was */
+    const now = new Map(view.observation.units.map((u) => [u.name, u.square]));
+    for (const [name, old] of changed) {
+      const sq = now.get(name);
+      if (/^[A-R]\d+$/.test(old) && /^[A-R]\d+$/.test(sq) && old !== sq) arrow(old, sq, 'arrow moved');
+    }
+    return;
+  }
   p.hidden = false;
   ol.innerHTML = '';
   $('hint-level').textContent = `(${hint.level})`;
@@ -613,22 +623,26 @@ function clickSquare(sq) {
 
 /* ---------------------------------------------------------------- server round trips */
 function mergeView(v) {
-  const before = view;
   view = v;
   if (v.log_size < log.length) log.length = v.log_size;
   for (const e of log) if (e) e.fresh = false;
   let computer = false;
   for (const e of v.log) { log[e.n] = e; e.fresh = true; computer = computer || e.by === 'computer'; }
   log.length = v.log_size;
-  /* the computer's moves: units that changed since the human last saw the board */
-  if (computer && before) {
+  /* the computer's moves: units that changed since the human's last decision */
+  if (!baseUnits) baseUnits = new Map(v.observation.units.map((u) => [u.name, u]));
+  if (computer) {
     changed = new Map();
-    const old = new Map(before.observation.units.map((u) => [u.name, u]));
     for (const u of v.observation.units) {
-      const o = old.get(u.name);
+      const o = baseUnits.get(u.name);
       if (o && (o.square !== u.square || o.facing !== u.facing || o.bp !== u.bp || o.disordered !== u.disordered)) changed.set(u.name, o.square);
     }
-  } else if (!computer) changed = new Map();
+  }
+}
+/* the human decides: what the computer does next is compared with this board */
+function humanActs() {
+  baseUnits = view ? new Map(view.observation.units.map((u) => [u.name, u])) : null;
+  changed = new Map();
 }
 async function act(a) {
   if (busy) return;
@@ -638,6 +652,7 @@ async function act(a) {
     const v = await api('POST', `games/${game}/play`, { action: a.notation, at: view.actions });
     sel = {};
     mergeView(v);
+    humanActs();
     render();
     if (v.thinking) poll();
   } catch (e) { toast(e.message); await refresh(); }
@@ -650,6 +665,7 @@ async function moveTo(unit, to, facing) {
     const v = await api('POST', `games/${game}/play`, { move: { unit, to, facing }, at: view.actions });
     sel = {};
     mergeView(v);
+    humanActs();
     render();
     if (v.thinking) poll();
   } catch (e) { toast(e.message); }
@@ -680,7 +696,7 @@ async function openGame(v) {
   scen.unitIndex = {}; scen.units.forEach((u) => { scen.unitIndex[u.name] = u; });
   scen.cardIndex = {}; scen.cards.forEach((c) => { scen.cardIndex[c.id] = c; });
   scen.squareIndex = {}; scen.squares.forEach((q) => { scen.squareIndex[q.sq] = q; });
-  view = null; log = []; sel = {}; hint = null; changed = new Map();
+  view = null; log = []; sel = {}; hint = null; changed = new Map(); baseUnits = null;
   drawBoard();
   mergeView(v.log_size > v.log.length ? await api('GET', `games/${game}?since=0`) : v);
   render();
