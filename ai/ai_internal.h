@@ -48,6 +48,12 @@ enum { ROLL_RANDOM = 0, ROLL_HEUR = 1, ROLL_LIGHT = 2 };
 double ai_rollout(const Scen *sc, const AiCtx *ctx, State *w, Rng *r, int policy, double eps,
                   int cut, int max_roll);
 
+typedef struct { int policy; double eps; int cut, max_roll; } RollCfg;
+typedef struct { uint32_t key; int visits; double wins; } RootStat;
+int ai_sh_search(const Scen *sc, const AiCtx *ctx, const State *obs, int me, const ActList *L,
+                 const int *cand, int k, long n, uint64_t h, const RollCfg *rc, double early,
+                 RootStat *root, long *done);
+
 /* helpers */
 int ai_battle_mask(const Scen *sc, const State *s);
 void ai_battle_now(const Scen *sc, const State *s, int *att, int *def);
@@ -78,13 +84,14 @@ typedef struct {
   int cheat;          /* search the true state                                             */
   double pb;          /* progressive bias: weight of the heuristic prior (/ (n+1))         */
   int movesearch;     /* 1: search unit movement steps too; 0: the heuristic moves units   */
+  int algo;           /* MCTS_TREE (ISMCTS) or MCTS_FLAT (sequential halving at the root)  */
+  int kh, kl;         /* flat: candidates = the heuristic's best kh + the light rule's best kl */
+  double early;       /* flat: stop halving when the leader is this far ahead (0 never)    */
+  double mscale, sscale; /* flat: budget share of a movement step / a small decision (0: the
+                            heuristic decides alone)                                        */
 } MctsOpts;
+enum { MCTS_TREE = 0, MCTS_FLAT = 1 };
 
-typedef struct {
-  uint32_t key;
-  int visits;
-  double wins;        /* reward sum for the deciding side */
-} RootStat;
 
 typedef struct Mcts Mcts;
 Mcts *mcts_new(const Scen *sc, const AiCtx *ctx, const MctsOpts *o, uint64_t seed);

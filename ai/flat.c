@@ -99,6 +99,64 @@ int ai_light_candidates(const AiCtx *ctx, const State *s, const ActList *L, int 
   return k;
 }
 
+/* Sequential halving over the candidates cand[0..k) of L (indices), about n playouts, every
+ * candidate of a round on the same sampled worlds with the same rollout numbers.  early > 0:
+ * stop when, after a round, the leader's mean beats the runner-up's by more than `early`
+ * (a clear decision keeps the rest of its budget).  Writes the statistics of every
+ * candidate into root[0..k) (the chosen one first) and returns the index into L. */
+int ai_sh_search(const Scen *sc, const AiCtx *ctx, const State *obs, int me, const ActList *L,
+                 const int *cand, int k, long n, uint64_t h, const RollCfg *rc, double early,
+                 RootStat *root, long *done) {
+  double sum[MAX_ACTIONS];
+  int cnt[MAX_ACTIONS], alive[MAX_ACTIONS];
+  alive[0] = 0;
+  for (int i = 0; i < k; i++) { sum[i] = 0; cnt[i] = 0; alive[i] = i; }
+  int na = k;
+  int rounds = 0;
+  while ((1 << rounds) < k) rounds++;
+  long world = 0, played = 0;
+  for (int rd = 0; rd < rounds && na > 1; rd++) {
+    long per = n / rounds / na;
+    if (per < 1) per = 1;
+    for (long j = 0; j < per; j++, world++) {
+      Rng wr, rr;
+      rng_seed(&wr, h + 0x9e3779b97f4a7c15ULL * (uint64_t)(world + 1), 0xd37ULL);
+      rng_seed(&rr, h + 0x9e3779b97f4a7c15ULL * (uint64_t)(world + 1), 0x7011ULL);
+      State w0;
+      gs_determinize(sc, obs, me, &wr, &w0);
+      for (int q = 0; q < na; q++) {
+        int c = alive[q];
+        State w = w0;
+        Rng r2 = rr;
+        gs_apply(sc, &w, L->a[cand[c]]);
+        double v = ai_rollout(sc, ctx, &w, &r2, rc->policy, rc->eps, rc->cut, rc->max_roll);
+        sum[c] += me == FRENCH ? v : 1.0 - v;
+        cnt[c]++;
+        played++;
+      }
+    }
+    /* keep the better half (stable: the candidate order breaks ties) */
+    for (int a = 1; a < na; a++) {
+      int x = alive[a], b = a - 1;
+      while (b >= 0 && sum[alive[b]] / cnt[alive[b]] < sum[x] / cnt[x]) { alive[b + 1] = alive[b]; b--; }
+      alive[b + 1] = x;
+    }
+    if (early > 0 && sum[alive[0]] / cnt[alive[0]] - sum[alive[1]] / cnt[alive[1]] > early) na = 1;
+    na = (na + 1) / 2;
+  }
+  for (int i = 0; i < k; i++) {
+    root[i].key = ai_act_key(L->a[cand[i]]);
+    root[i].visits = cnt[i];
+    root[i].wins = sum[i];
+  }
+  /* the survivor first */
+  RootStat t = root[0];
+  root[0] = root[alive[0]];
+  root[alive[0]] = t;
+  if (done) *done = played;
+  return cand[alive[0]];
+}
+
 Action flat_decide(Flat *f, const State *s) {
   const Scen *sc = f->sc;
   int me = s->decider;
@@ -116,50 +174,9 @@ Action flat_decide(Flat *f, const State *s) {
   rng_seed(&r, h, 0xca7dULL);
   int idx[MAX_ACTIONS];
   int k = ai_light_candidates(f->ctx, &obs, &L, f->o.k, &r, idx);
-  double sum[MAX_ACTIONS];
-  int cnt[MAX_ACTIONS], alive[MAX_ACTIONS];
-  for (int i = 0; i < k; i++) { sum[i] = 0; cnt[i] = 0; alive[i] = i; }
-  int na = k;
-  int rounds = 0;
-  while ((1 << rounds) < k) rounds++;
-  long world = 0;
-  for (int rd = 0; rd < rounds && na > 1; rd++) {
-    long per = f->o.playouts / rounds / na;
-    if (per < 1) per = 1;
-    for (long j = 0; j < per; j++, world++) {
-      Rng wr, rr;
-      rng_seed(&wr, h + 0x9e3779b97f4a7c15ULL * (uint64_t)(world + 1), 0xd37ULL);
-      rng_seed(&rr, h + 0x9e3779b97f4a7c15ULL * (uint64_t)(world + 1), 0x7011ULL);
-      State w0;
-      gs_determinize(sc, &obs, me, &wr, &w0);
-      for (int q = 0; q < na; q++) {
-        int c = alive[q];
-        State w = w0;
-        Rng r2 = rr;
-        gs_apply(sc, &w, L.a[idx[c]]);
-        double v = ai_rollout(sc, f->ctx, &w, &r2, f->o.rollout, f->o.eps, f->o.cut, f->o.max_roll);
-        sum[c] += me == FRENCH ? v : 1.0 - v;
-        cnt[c]++;
-        f->last_playouts++;
-      }
-    }
-    /* keep the better half (stable: the light rule's order breaks ties) */
-    for (int a = 1; a < na; a++) {
-      int x = alive[a], b = a - 1;
-      while (b >= 0 && sum[alive[b]] / cnt[alive[b]] < sum[x] / cnt[x]) { alive[b + 1] = alive[b]; b--; }
-      alive[b + 1] = x;
-    }
-    na = (na + 1) / 2;
-  }
-  for (int i = 0; i < k; i++) {
-    f->root[i].key = ai_act_key(L.a[idx[i]]);
-    f->root[i].visits = cnt[i];
-    f->root[i].wins = sum[i];
-  }
+  RollCfg rc = {f->o.rollout, f->o.eps, f->o.cut, f->o.max_roll};
+  int i = ai_sh_search(sc, f->ctx, &obs, me, &L, idx, k, f->o.playouts, h, &rc, 0, f->root,
+                       &f->last_playouts);
   f->nroot = k;
-  /* the survivor first */
-  RootStat t = f->root[0];
-  f->root[0] = f->root[alive[0]];
-  f->root[alive[0]] = t;
-  return L.a[idx[alive[0]]];
+  return L.a[i];
 }

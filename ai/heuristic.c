@@ -20,7 +20,18 @@ typedef struct {
    * for each class of unit (French, British, Prussian) */
   uint8_t g_ok[3][NSQ];
   double g_val[3][NSQ];
+  /* the battle in progress (the same for every action of one call), computed once */
+  int bn_ok, bn_att, bn_def;
 } H;
+
+static void battle_now(H *h, int *att, int *def) {
+  if (!h->bn_ok) {
+    ai_battle_now(h->sc, h->s, &h->bn_att, &h->bn_def);
+    h->bn_ok = 1;
+  }
+  *att = h->bn_att;
+  *def = h->bn_def;
+}
 
 static inline int opp(int side) { return side ^ 1; }
 static inline int facing(const State *s, int u) { return s->uflag[u] & UF_FACING; }
@@ -423,11 +434,11 @@ static double sc_declare(const H *h, Action a) {
   return v;
 }
 
-static double sc_cards(const H *h, Action a, int attacker) {
+static double sc_cards(H *h, Action a, int attacker) {
   const Scen *sc = h->sc;
   const State *s = h->s;
   int att0, def0;
-  ai_battle_now(sc, s, &att0, &def0);
+  battle_now(h, &att0, &def0);
   int batt_army = s->battle_army < 3 ? s->battle_army : ARMY_FR;
   int dunit = s->bdef_sq < NSQ ? h->occ[s->bdef_sq] : UNIT_NONE;
   int darmy = dunit != UNIT_NONE ? sc->unit[dunit].army : ARMY_BR;
@@ -468,7 +479,7 @@ static double sc_cards(const H *h, Action a, int attacker) {
   return v;
 }
 
-static double sc_fire(const H *h, Action a) {
+static double sc_fire(H *h, Action a) {
   const Scen *sc = h->sc;
   const State *s = h->s;
   if (a.t == A_NOFIRE) return 0;
@@ -476,7 +487,7 @@ static double sc_fire(const H *h, Action a) {
   double cv = cardv(h, a.a);
   if (s->phase == PH_B_FIRE) {
     int att0, def0, att1 = 0, def1 = 0, dsq;
-    ai_battle_now(sc, s, &att0, &def0);
+    battle_now(h, &att0, &def0);
     if (!sim_battle(h, a, &att1, &def1, &dsq)) att1 = 0;
     double gain = att0 - att1;
     if (gain <= 0) return -1;
@@ -589,6 +600,7 @@ void heur_score_all(const AiCtx *c, const State *s, const ActList *L, float *sco
   h.s = s;
   h.me = s->decider;
   h.cached = 0;
+  h.bn_ok = 0;
   h.occ = s->occ; /* the engine keeps it in step with usq */
   if (s->phase == PH_MOVE) memset(h.g_ok, 0, sizeof h.g_ok);
   double wm[3] = {0, 0, 0};

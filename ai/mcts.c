@@ -66,15 +66,27 @@ void mcts_default_opts(MctsOpts *o) {
   o->scale_small = 1;
   o->pb = 0.5;
   o->movesearch = 1;
+  o->algo = MCTS_TREE;
+  o->kh = 4;
+  o->kl = 4;
+  o->early = 0;
+  o->mscale = 0.4;
+  o->sscale = 0.25;
 }
 
-/* documented in ai/README.md */
+/* documented in ai/README.md; the -v1 levels are the tree search of before issue 8 */
 int mcts_level_opts(const char *level, MctsOpts *o) {
   mcts_default_opts(o);
-  if (!strcmp(level, "easy")) { o->iters = 150; o->topk = 6; o->cut = 6; }
-  else if (!strcmp(level, "normal")) { o->iters = 400; }
-  else if (!strcmp(level, "hard")) { o->iters = 1600; o->threads = 2; o->topk = 12; }
-  else if (!strcmp(level, "expert")) { o->iters = 6400; o->threads = 2; o->topk = 14; o->mem_mb = 256; }
+  if (!strcmp(level, "easy-v1")) { o->iters = 150; o->topk = 6; o->cut = 6; }
+  else if (!strcmp(level, "normal-v1")) { o->iters = 400; }
+  else if (!strcmp(level, "hard-v1")) { o->iters = 1600; o->threads = 2; o->topk = 12; }
+  else if (!strcmp(level, "expert-v1")) { o->iters = 6400; o->threads = 2; o->topk = 14; o->mem_mb = 256; }
+  else if (!strcmp(level, "easy") || !strcmp(level, "normal") || !strcmp(level, "hard") ||
+           !strcmp(level, "expert")) {
+    o->iters = !strcmp(level, "easy") ? 400 : !strcmp(level, "normal") ? 800 : !strcmp(level, "hard") ? 3200 : 12800;
+    o->algo = MCTS_FLAT;
+    o->rollout = ROLL_LIGHT;
+  }
   else return -1;
   return 0;
 }
@@ -177,23 +189,7 @@ static int candidates(const AiCtx *ctx, const State *w, const ActList *L, int k,
 }
 
 static double rollout(const Mcts *m, State *w, Rng *r) {
-  const Scen *sc = m->sc;
-  ActList L;
-  int rounds = 0, steps = 0;
-  int pa = w->active, pt = w->turn;
-  while (!gs_over(w) && steps < m->o.max_roll) {
-    if (m->o.cut > 0 && w->phase == PH_ROUND && (w->active != pa || w->turn != pt)) {
-      pa = w->active;
-      pt = w->turn;
-      if (++rounds >= m->o.cut) break;
-    }
-    gs_legal(sc, w, &L);
-    if (L.n <= 0) break;
-    int i = m->o.rollout ? heur_pick(m->ctx, w, &L, r, m->o.eps) : (int)rng_below(r, (uint32_t)L.n);
-    gs_apply(sc, w, L.a[i]);
-    steps++;
-  }
-  return ai_eval_french(m->ctx, w);
+  return ai_rollout(m->sc, m->ctx, w, r, m->o.rollout, m->o.eps, m->o.cut, m->o.max_roll);
 }
 
 typedef struct { int node; } PathEl;
@@ -340,6 +336,47 @@ static int ensure_arena(Mcts *m, Tree *t, long iters) {
 
 static Action pick_root(const Mcts *m, const ActList *L);
 
+/* the flat mode: sequential halving over the heuristic's best kh and the light rule's best kl
+ * actions (interleaved, duplicates once), common random numbers (flat.c) */
+static Action flat_mode(Mcts *m, const State *obs, int me, const ActList *L, uint64_t h,
+                        double scale, int *iters_done) {
+  Rng r;
+  rng_seed(&r, h, 0xca7dULL);
+  int ih[MAX_ACTIONS], il[MAX_ACTIONS], cand[MAX_ACTIONS];
+  int nh = 0, nl = 0, k = 0;
+  if (m->o.kh > 0) {
+    float prior[MAX_ACTIONS];
+    nh = candidates(m->ctx, obs, L, m->o.kh, ih, prior, &r);
+  }
+  if (m->o.kl > 0) nl = ai_light_candidates(m->ctx, obs, L, m->o.kl, &r, il);
+  for (int i = 0; i < nh || i < nl; i++)
+    for (int pass = 0; pass < 2; pass++) {
+      if (pass == 0 ? i >= nh : i >= nl) continue;
+      int x = pass == 0 ? ih[i] : il[i], dup = 0;
+      for (int j = 0; j < k; j++) dup |= cand[j] == x;
+      if (!dup) cand[k++] = x;
+    }
+  if (k == 0) cand[k++] = 0;
+  long total = (long)(m->o.iters * scale);
+  if (total < 8) total = 8;
+  RollCfg rc = {m->o.rollout, m->o.eps, m->o.cut, m->o.max_roll};
+  long done = 0;
+  int i = ai_sh_search(m->sc, m->ctx, obs, me, L, cand, k, total, h, &rc, m->o.early, m->root, &done);
+  m->nroot = k;
+  m->last_iters = done;
+  if (iters_done) *iters_done = (int)done;
+  m->last_hash = h;
+  m->have_last = 1;
+  /* by visits (the survivor has the most), as mcts_root promises */
+  for (int a = 1; a < m->nroot; a++) {
+    RootStat x = m->root[a];
+    int b = a - 1;
+    while (b >= 0 && m->root[b].visits < x.visits) { m->root[b + 1] = m->root[b]; b--; }
+    m->root[b + 1] = x;
+  }
+  return L->a[i];
+}
+
 Action mcts_decide(Mcts *m, const State *s, int *iters_done) {
   const Scen *sc = m->sc;
   int me = s->decider;
@@ -367,7 +404,10 @@ Action mcts_decide(Mcts *m, const State *s, int *iters_done) {
   }
   m->have_last = 0;
   m->nroot = 0;
-  if (!m->o.movesearch && obs.phase == PH_MOVE) {
+  double pscale = phase_scale(obs.phase);
+  int small = pscale < 1.0 && obs.phase != PH_MOVE;
+  if ((!m->o.movesearch && obs.phase == PH_MOVE) ||
+      (m->o.algo == MCTS_FLAT && ((obs.phase == PH_MOVE && m->o.mscale <= 0) || (small && m->o.sscale <= 0)))) {
     Rng r;
     rng_seed(&r, h, 0x3017eULL);
     Action a = L.a[heur_pick(m->ctx, &obs, &L, &r, 0.0)];
@@ -378,6 +418,10 @@ Action mcts_decide(Mcts *m, const State *s, int *iters_done) {
     return a;
   }
   double scale = m->o.scale_small ? phase_scale(obs.phase) : 1.0;
+  if (m->o.algo == MCTS_FLAT) {
+    if (m->o.scale_small) scale = obs.phase == PH_MOVE ? m->o.mscale : small ? m->o.sscale : 1.0;
+    return flat_mode(m, &obs, me, &L, h, scale, iters_done);
+  }
   long total = (long)(m->o.iters * scale);
   if (total < 32) total = 32;
   int T = m->ntrees;

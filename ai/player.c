@@ -48,7 +48,7 @@ static const OptDef MCTS_OPTS[] = {
     {"time", OPT_INT, MO(time_ms), 0, MAX_TIME_MS, NULL, "time limit per decision in ms (0: use iters)"},
     {"threads", OPT_INT, MO(threads), 1, 64, NULL, "search threads (root parallel)"},
     {"c", OPT_REAL, MO(c), 0, 100, NULL, "UCB exploration constant"},
-    {"rollout", OPT_CHOICE, MO(rollout), 0, 1, "random heuristic", "rollout policy"},
+    {"rollout", OPT_CHOICE, MO(rollout), 0, 2, "random heuristic light", "rollout policy"},
     {"eps", OPT_REAL, MO(eps), 0, 1, NULL, "random-move share of the heuristic rollout"},
     {"cut", OPT_INT, MO(cut), -1, 1000, NULL, "rollout cut-off in rounds (0 to the end, -1 auto)"},
     {"maxroll", OPT_INT, MO(max_roll), 1, 1000000, NULL, "cap on rollout actions"},
@@ -57,6 +57,12 @@ static const OptDef MCTS_OPTS[] = {
     {"scale", OPT_INT, MO(scale_small), 0, 1, NULL, "1: smaller budgets for small decisions"},
     {"pb", OPT_REAL, MO(pb), 0, 100, NULL, "progressive bias weight of the heuristic prior"},
     {"movesearch", OPT_INT, MO(movesearch), 0, 1, NULL, "1: search unit steps; 0: heuristic moves"},
+    {"algo", OPT_CHOICE, MO(algo), 0, 1, "tree flat", "tree: ISMCTS; flat: sequential halving at the root"},
+    {"kh", OPT_INT, MO(kh), 0, MAX_ACTIONS, NULL, "flat: candidates from the heuristic"},
+    {"kl", OPT_INT, MO(kl), 0, MAX_ACTIONS, NULL, "flat: candidates from the light rule"},
+    {"mscale", OPT_REAL, MO(mscale), 0, 1, NULL, "flat: budget share of a movement step (0: heuristic)"},
+    {"sscale", OPT_REAL, MO(sscale), 0, 1, NULL, "flat: budget share of a small decision (0: heuristic)"},
+    {"early", OPT_REAL, MO(early), 0, 1, NULL, "flat: stop halving when the leader is this far ahead"},
 };
 #undef MO
 
@@ -92,10 +98,10 @@ static const KindDef KINDS[NKINDS] = {
                  "", HEUR_OPTS, NOPTS(HEUR_OPTS), NULL, sizeof(HeurOpts), heur_defaults, NULL},
     [K_BASELINE] = {"baseline", "reference yardstick: determinized flat Monte Carlo, sequential halving (honest)",
                     "", FLAT_OPTS, NOPTS(FLAT_OPTS), NULL, sizeof(FlatOpts), flat_defaults, NULL},
-    [K_MCTS] = {"mcts", "information-set MCTS on sampled worlds (honest)", "easy normal hard expert",
+    [K_MCTS] = {"mcts", "information-set MCTS on sampled worlds (honest)", "easy normal hard expert easy-v1 normal-v1 hard-v1 expert-v1",
                 MCTS_OPTS, NOPTS(MCTS_OPTS), "iters", sizeof(MctsOpts), mcts_defaults, mcts_level},
     [K_CHEAT] = {"cheat", "the same search on the true state: labelled cheating, never a level",
-                 "easy normal hard expert", MCTS_OPTS, NOPTS(MCTS_OPTS), "iters", sizeof(MctsOpts),
+                 "easy normal hard expert easy-v1 normal-v1 hard-v1 expert-v1", MCTS_OPTS, NOPTS(MCTS_OPTS), "iters", sizeof(MctsOpts),
                  mcts_defaults, mcts_level},
 };
 
