@@ -22,7 +22,30 @@ typedef struct {
   float card_val[MAX_CARDS];        /* value of holding a card                           */
   float avg_bp[3];                  /* mean battle value of each army's deck             */
   float mean_val[3];                /* mean card_val of each army's deck                 */
+  int use_fit;                      /* rollouts cut off are scored by the fitted evaluation */
+  double fit_w[16];                 /* its weights (fit.c, FIT_NF)                          */
 } AiCtx;
+
+double ai_eval_french(const AiCtx *c, const State *s);
+
+/* ---------------------------------------------------------------- fitted evaluation (fit.c) */
+#define FIT_NF 16
+extern const char *const FIT_NAMES[FIT_NF];
+uint64_t fit_fingerprint(const Scen *sc);
+void fit_features(const AiCtx *c, const State *s, double *f);
+double fit_eval(const double *w, const double *f);
+int fit_path(const Scen *sc, char *out, size_t len);
+/* weights of scenarios/eval-<scenario>.ini when it matches sc's data; else -1 and why */
+int fit_load(const Scen *sc, double *w, char *why, size_t wl);
+/* the evaluation a cut-off rollout uses: the fitted one when the context has it */
+static inline double ai_eval_cut(const AiCtx *c, const State *s) {
+  if (c->use_fit && !gs_over(s) && !s->result) {
+    double f[FIT_NF];
+    fit_features(c, s, f);
+    return fit_eval(c->fit_w, f);
+  }
+  return ai_eval_french(c, s);
+}
 
 void ai_ctx_init(AiCtx *c, const Scen *sc);
 
@@ -87,6 +110,7 @@ typedef struct {
   int algo;           /* MCTS_TREE (ISMCTS) or MCTS_FLAT (sequential halving at the root)  */
   int kh, kl;         /* flat: candidates = the heuristic's best kh + the light rule's best kl */
   double early;       /* flat: stop halving when the leader is this far ahead (0 never)    */
+  int eval;           /* cut-off rollouts scored by 0 the hand-written, 1 the fitted evaluation */
   double mscale, sscale; /* flat: budget share of a movement step / a small decision (0: the
                             heuristic decides alone)                                        */
 } MctsOpts;

@@ -76,7 +76,7 @@ double ai_rollout(const Scen *sc, const AiCtx *ctx, State *w, Rng *r, int policy
     gs_apply(sc, w, L.a[i]);
     steps++;
   }
-  return ai_eval_french(ctx, w);
+  return ai_eval_cut(ctx, w);
 }
 
 /* the k best actions of L by the light rule (ties at random), best first */

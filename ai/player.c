@@ -62,6 +62,7 @@ static const OptDef MCTS_OPTS[] = {
     {"kl", OPT_INT, MO(kl), 0, MAX_ACTIONS, NULL, "flat: candidates from the light rule"},
     {"mscale", OPT_REAL, MO(mscale), 0, 1, NULL, "flat: budget share of a movement step (0: heuristic)"},
     {"sscale", OPT_REAL, MO(sscale), 0, 1, NULL, "flat: budget share of a small decision (0: heuristic)"},
+    {"eval", OPT_CHOICE, MO(eval), 0, 1, "hand fit", "evaluation of cut-off rollouts (fit: scenarios/eval-*.ini)"},
     {"early", OPT_REAL, MO(early), 0, 1, NULL, "flat: stop halving when the leader is this far ahead"},
 };
 #undef MO
@@ -300,6 +301,16 @@ Player *player_new(const Scen *sc, const char *spec, uint64_t seed, char *err, s
       player_free(p);
       seterr(err, errlen, "out of memory", NULL);
       return NULL;
+    }
+  }
+  if (k->opts == MCTS_OPTS && o.mcts.eval == 1) {
+    char why[600];
+    if (fit_load(sc, p->ctx.fit_w, why, sizeof why) == 0) p->ctx.use_fit = 1;
+    else {
+      /* loud, once per process: the player goes on with the hand-written evaluation */
+      static int warned;
+      if (!__atomic_exchange_n(&warned, 1, __ATOMIC_RELAXED))
+        fprintf(stderr, "warning: fitted evaluation not used: %s\n", why);
     }
   }
   if (k->opts == MCTS_OPTS) {

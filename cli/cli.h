@@ -20,6 +20,7 @@ void show_data(const Scen *sc, FILE *f);
 int cmd_engine(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_serve(int argc, char **argv);
+int cmd_train(int argc, char **argv);
 /* subcommands from other folders */
 int cmd_play(int argc, char **argv);
 int cmd_sim(int argc, char **argv);

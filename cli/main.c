@@ -154,6 +154,7 @@ static const Cmd CMDS[] = {
     {"sim", cmd_sim, "balance analysis: many AI-vs-AI games per scenario and variant"},
     {"match", cmd_match, "strength match between two players, mirrored seeds"},
     {"strength", cmd_strength, "the strength table of the AI players"},
+    {"train", cmd_train, "fit the evaluation to game outcomes (logistic regression)"},
     {"replay", cmd_replay, "replay one simulated game and print its log"},
     {"merge", cmd_merge, "merge sharded simulation outputs"},
     {"serve", cmd_serve, "the board in a web browser: play against the computer (local web server)"},

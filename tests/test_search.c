@@ -103,3 +103,47 @@ Test(search, baseline_spec_errors) {
   player_free(p);
   free(sc);
 }
+
+/* ./waterloo train writes weights with the data fingerprint; they load for the same data, are
+ * refused for other data (a variant), and beat the hand-written evaluation's log-loss on the
+ * held-out games */
+#include <sys/wait.h>
+#include "../ai/ai_internal.h"
+Test(search, train_fingerprint_and_calibration) {
+  char dir[] = "/tmp/wl-train-XXXXXX";
+  cr_assert_not_null(mkdtemp(dir));
+  char cmd[1024];
+  snprintf(cmd, sizeof cmd, "cp -r scenarios/. %s/ && rm -f %s/eval-*.ini && WATERLOO_DATA=%s ./waterloo train "
+           "--scenario short --games 200 --seed 3 > %s/out.txt 2>&1", dir, dir, dir, dir);
+  int st = system(cmd);
+  cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0, "train failed");
+  char path[600];
+  snprintf(path, sizeof path, "%s/out.txt", dir);
+  FILE *f = fopen(path, "r");
+  cr_assert_not_null(f);
+  static char out[1 << 16];
+  size_t n = fread(out, 1, sizeof out - 1, f);
+  out[n] = 0;
+  fclose(f);
+  double fit, hand, base;
+  char *p = strstr(out, "held-out positions: fit ");
+  cr_assert_not_null(p, "%s", out);
+  cr_assert_eq(sscanf(p, "held-out positions: fit %lf, hand-written evaluation %lf, base rate %lf", &fit, &hand, &base), 3);
+  cr_assert_lt(fit, hand);
+  cr_assert_lt(fit, base + 0.02);
+  setenv("WATERLOO_DATA", dir, 1);
+  Scen *sc = malloc(sizeof *sc);
+  char err[600];
+  cr_assert_eq(scen_load(sc, scen_default_dir(), "short", "base", err, sizeof err), 0, "%s", err);
+  double w[FIT_NF];
+  cr_assert_eq(fit_load(sc, w, err, sizeof err), 0, "%s", err);
+  cr_assert_eq(scen_load(sc, scen_default_dir(), "short", "three-player", err, sizeof err), 0, "%s", err);
+  cr_assert_eq(fit_load(sc, w, err, sizeof err), -1);
+  cr_assert_not_null(strstr(err, "refit"), "%s", err);
+  cr_assert_eq(scen_load(sc, scen_default_dir(), "long", "base", err, sizeof err), 0, "%s", err);
+  cr_assert_eq(fit_load(sc, w, err, sizeof err), -1, "no long-game file was written");
+  unsetenv("WATERLOO_DATA");
+  free(sc);
+  snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+  cr_assert_eq(system(cmd), 0);
+}

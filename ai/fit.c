@@ -1,0 +1,153 @@
+/* The fitted evaluation: a logistic regression of the French result on a few position
+ * features, fitted to game outcomes by `./waterloo train` (Texel tuning's idea: minimise the
+ * log-loss of a logistic of the evaluation against the results of many positions).
+ *
+ * Weights are readable data beside the scenario (scenarios/eval-<scenario>.ini) with the
+ * fingerprint of the scenario data they were fitted on; a file whose fingerprint does not match
+ * the loaded scenario (map, units, cards, parameters and variants) is not used: the players fall
+ * back to the hand-written evaluation and a warning names the file once per process. */
+#include <ini.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "ai_internal.h"
+
+const char *const FIT_NAMES[FIT_NF] = {
+    "bias", "progress", "castles", "msj", "win_now", "castles_x_progress", "vp_diff",
+    "vp_diff_x_progress", "material", "disorder_fr", "disorder_al", "castle_garrison",
+    "castle_points", "fr_distance", "hand_share", "prussians_off"};
+
+uint64_t fit_fingerprint(const Scen *sc) { return ai_hash_bytes(sc, sizeof *sc, 0x5ca1ab1eULL); }
+
+/* features of a complete state, the French point of view */
+void fit_features(const AiCtx *c, const State *s, double *f) {
+  const Scen *sc = c->sc;
+  memset(f, 0, sizeof(double) * FIT_NF);
+  double turns = sc->p.turns > 0 ? sc->p.turns : 4;
+  double prog = s->turn / turns;
+  f[0] = 1;
+  f[1] = prog;
+  int hc = 0;
+  for (int v = V_HOUGOUMONT; v <= V_FRISCHERMONT; v++)
+    if (s->owner & (1u << v)) hc++;
+  int msj = (s->owner >> V_MSJ) & 1;
+  if (sc->scenario == SC_SHORT) {
+    int need = sc->p.short_castles_needed > 0 ? sc->p.short_castles_needed : 3;
+    int win = hc >= need || (hc >= need - 1 && msj);
+    f[2] = hc;
+    f[3] = msj;
+    f[4] = win;
+    f[5] = hc * prog;
+  } else {
+    int vp[2];
+    gs_score(sc, s, vp);
+    f[6] = (vp[FRENCH] - vp[ALLIED]) / 10.0;
+    f[7] = f[6] * prog;
+    f[2] = hc;
+    f[3] = msj;
+  }
+  double mat = 0, fr_near = 0;
+  int nfr = 0, dfr = 0, dal = 0, gar = 0, poff = 0;
+  for (int u = 0; u < sc->nunits; u++) {
+    int sq = s->usq[u];
+    if (sq == SQ_OFF && sc->unit[u].army == ARMY_PR && sc->p.prussians) poff++;
+    if (sq >= NSQ) continue;
+    int bp = unit_bp(sc, s, u);
+    int sd = sc->uside[u];
+    mat += sd == FRENCH ? bp : -bp;
+    if (s->uflag[u] & UF_DISORDER) { if (sd == FRENCH) dfr++; else dal++; }
+    if (sd == ALLIED && sc->castle_of[sq] >= 0 && sc->unit[u].kind == K_INF) gar++;
+    if (sd == FRENCH) {
+      int best = AI_INF;
+      for (int i = 0; i < c->nobj; i++)
+        if (!(s->owner & (1u << c->obj_v[i])) && c->dist[i][sq] < best) best = c->dist[i][sq];
+      if (best < AI_INF) { fr_near += best > 12 ? 12 : best; nfr++; }
+    }
+  }
+  f[8] = mat / 10.0;
+  f[9] = dfr;
+  f[10] = dal;
+  f[11] = gar;
+  int cdp = 0;
+  for (int k = 0; k < MAX_CASTLES; k++) cdp += s->cdp[k];
+  f[12] = cdp;
+  f[13] = nfr ? fr_near / nfr / 12.0 : 0;
+  double hv[2] = {0, 0};
+  for (uint64_t m = s->hand; m; m &= m - 1) {
+    int cd = __builtin_ctzll(m);
+    hv[sc->card[cd].army == ARMY_FR ? FRENCH : ALLIED] += c->card_val[cd];
+  }
+  int t = s->turn >= 1 && s->turn <= MAX_TURNS ? s->turn : 1;
+  double full_f = sc->p.hand_fr * c->mean_val[ARMY_FR];
+  double full_a = sc->p.hand_br * c->mean_val[ARMY_BR] + sc->p.hand_pr[t] * c->mean_val[ARMY_PR];
+  if (full_f > 0 && full_a > 0) f[14] = hv[FRENCH] / full_f - hv[ALLIED] / full_a;
+  f[15] = poff;
+}
+
+double fit_eval(const double *w, const double *f) {
+  double x = 0;
+  for (int i = 0; i < FIT_NF; i++) x += w[i] * f[i];
+  if (x > 40) x = 40;
+  if (x < -40) x = -40;
+  return 1.0 / (1.0 + exp(-x));
+}
+
+typedef struct {
+  double w[FIT_NF];
+  int seen[FIT_NF];
+  char scenario[16];
+  uint64_t fp;
+  int has_fp;
+} FitFile;
+
+static int fit_handler(void *user, const char *section, const char *name, const char *value) {
+  FitFile *ff = user;
+  if (!strcmp(section, "fit")) {
+    if (!strcmp(name, "scenario")) snprintf(ff->scenario, sizeof ff->scenario, "%s", value);
+    else if (!strcmp(name, "fingerprint")) { ff->fp = strtoull(value, NULL, 16); ff->has_fp = 1; }
+    return 1;
+  }
+  if (!strcmp(section, "weights")) {
+    for (int i = 0; i < FIT_NF; i++)
+      if (!strcmp(name, FIT_NAMES[i])) {
+        char *end;
+        ff->w[i] = strtod(value, &end);
+        if (*end) return 0;
+        ff->seen[i] = 1;
+        return 1;
+      }
+    return 0; /* an unknown feature: the file is from another version */
+  }
+  return 1;
+}
+
+int fit_path(const Scen *sc, char *out, size_t len) {
+  return snprintf(out, len, "%s/eval-%s.ini", scen_default_dir(), sc->scen_name) < (int)len ? 0 : -1;
+}
+
+int fit_load(const Scen *sc, double *w, char *why, size_t wl) {
+  char path[512];
+  if (fit_path(sc, path, sizeof path)) { snprintf(why, wl, "path too long"); return -1; }
+  FitFile ff;
+  memset(&ff, 0, sizeof ff);
+  int rc = ini_parse(path, fit_handler, &ff);
+  if (rc < 0) { snprintf(why, wl, "%s: cannot open", path); return -1; }
+  if (rc > 0) { snprintf(why, wl, "%s:%d: bad line", path, rc); return -1; }
+  if (strcmp(ff.scenario, sc->scen_name)) {
+    snprintf(why, wl, "%s: fitted for scenario '%s', not '%s'", path, ff.scenario, sc->scen_name);
+    return -1;
+  }
+  for (int i = 0; i < FIT_NF; i++)
+    if (!ff.seen[i]) { snprintf(why, wl, "%s: weight '%s' missing", path, FIT_NAMES[i]); return -1; }
+  uint64_t fp = fit_fingerprint(sc);
+  if (!ff.has_fp || ff.fp != fp) {
+    snprintf(why, wl,
+             "%s was fitted on other scenario data (fingerprint %016llx, these data with variants "
+             "'%s': %016llx); refit with ./waterloo train",
+             path, (unsigned long long)ff.fp, sc->variant_names, (unsigned long long)fp);
+    return -1;
+  }
+  memcpy(w, ff.w, sizeof ff.w);
+  return 0;
+}
