@@ -75,7 +75,7 @@ typedef struct { int policy; double eps; int cut, max_roll; } RollCfg;
 typedef struct { uint32_t key; int visits; double wins; } RootStat;
 int ai_sh_search(const Scen *sc, const AiCtx *ctx, const State *obs, int me, const ActList *L,
                  const int *cand, int k, long n, uint64_t h, const RollCfg *rc, double early,
-                 RootStat *root, long *done);
+                 int cheat, RootStat *root, long *done);
 
 /* helpers */
 int ai_battle_mask(const Scen *sc, const State *s);

@@ -106,7 +106,7 @@ int ai_light_candidates(const AiCtx *ctx, const State *s, const ActList *L, int 
  * candidate into root[0..k) (the chosen one first) and returns the index into L. */
 int ai_sh_search(const Scen *sc, const AiCtx *ctx, const State *obs, int me, const ActList *L,
                  const int *cand, int k, long n, uint64_t h, const RollCfg *rc, double early,
-                 RootStat *root, long *done) {
+                 int cheat, RootStat *root, long *done) {
   double sum[MAX_ACTIONS];
   int cnt[MAX_ACTIONS], alive[MAX_ACTIONS];
   alive[0] = 0;
@@ -123,7 +123,8 @@ int ai_sh_search(const Scen *sc, const AiCtx *ctx, const State *obs, int me, con
       rng_seed(&wr, h + 0x9e3779b97f4a7c15ULL * (uint64_t)(world + 1), 0xd37ULL);
       rng_seed(&rr, h + 0x9e3779b97f4a7c15ULL * (uint64_t)(world + 1), 0x7011ULL);
       State w0;
-      gs_determinize(sc, obs, me, &wr, &w0);
+      if (cheat) w0 = *obs; /* the labelled cheat: the true state, as the tree search does */
+      else gs_determinize(sc, obs, me, &wr, &w0);
       for (int q = 0; q < na; q++) {
         int c = alive[q];
         State w = w0;
@@ -175,7 +176,7 @@ Action flat_decide(Flat *f, const State *s) {
   int idx[MAX_ACTIONS];
   int k = ai_light_candidates(f->ctx, &obs, &L, f->o.k, &r, idx);
   RollCfg rc = {f->o.rollout, f->o.eps, f->o.cut, f->o.max_roll};
-  int i = ai_sh_search(sc, f->ctx, &obs, me, &L, idx, k, f->o.playouts, h, &rc, 0, f->root,
+  int i = ai_sh_search(sc, f->ctx, &obs, me, &L, idx, k, f->o.playouts, h, &rc, 0, 0, f->root,
                        &f->last_playouts);
   f->nroot = k;
   return L.a[i];

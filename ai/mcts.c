@@ -86,6 +86,13 @@ int mcts_level_opts(const char *level, MctsOpts *o) {
     o->iters = !strcmp(level, "easy") ? 400 : !strcmp(level, "normal") ? 800 : !strcmp(level, "hard") ? 3200 : 12800;
     o->algo = MCTS_FLAT;
     o->rollout = ROLL_LIGHT;
+  } else if (!strcmp(level, "sim")) {
+    /* the simulation preset: cheap enough for balance tables of many games */
+    o->iters = 96;
+    o->algo = MCTS_FLAT;
+    o->rollout = ROLL_LIGHT;
+    o->cut = 6;
+    o->eval = 1;
   }
   else return -1;
   return 0;
@@ -361,7 +368,7 @@ static Action flat_mode(Mcts *m, const State *obs, int me, const ActList *L, uin
   if (total < 8) total = 8;
   RollCfg rc = {m->o.rollout, m->o.eps, m->o.cut, m->o.max_roll};
   long done = 0;
-  int i = ai_sh_search(m->sc, m->ctx, obs, me, L, cand, k, total, h, &rc, m->o.early, m->root, &done);
+  int i = ai_sh_search(m->sc, m->ctx, obs, me, L, cand, k, total, h, &rc, m->o.early, m->o.cheat, m->root, &done);
   m->nroot = k;
   m->last_iters = done;
   if (iters_done) *iters_done = (int)done;

@@ -99,10 +99,10 @@ static const KindDef KINDS[NKINDS] = {
                  "", HEUR_OPTS, NOPTS(HEUR_OPTS), NULL, sizeof(HeurOpts), heur_defaults, NULL},
     [K_BASELINE] = {"baseline", "reference yardstick: determinized flat Monte Carlo, sequential halving (honest)",
                     "", FLAT_OPTS, NOPTS(FLAT_OPTS), NULL, sizeof(FlatOpts), flat_defaults, NULL},
-    [K_MCTS] = {"mcts", "information-set MCTS on sampled worlds (honest)", "easy normal hard expert easy-v1 normal-v1 hard-v1 expert-v1",
+    [K_MCTS] = {"mcts", "information-set MCTS on sampled worlds (honest)", "easy normal hard expert sim easy-v1 normal-v1 hard-v1 expert-v1",
                 MCTS_OPTS, NOPTS(MCTS_OPTS), "iters", sizeof(MctsOpts), mcts_defaults, mcts_level},
     [K_CHEAT] = {"cheat", "the same search on the true state: labelled cheating, never a level",
-                 "easy normal hard expert easy-v1 normal-v1 hard-v1 expert-v1", MCTS_OPTS, NOPTS(MCTS_OPTS), "iters", sizeof(MctsOpts),
+                 "easy normal hard expert sim easy-v1 normal-v1 hard-v1 expert-v1", MCTS_OPTS, NOPTS(MCTS_OPTS), "iters", sizeof(MctsOpts),
                  mcts_defaults, mcts_level},
 };
 

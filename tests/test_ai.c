@@ -180,19 +180,19 @@ Test(players, registry_rejects_bad_specs_with_one_line) {
 Test(players, canonical_spec_names_equal_players_equally) {
   char a[1024], b[1024], err[300];
   cr_assert_eq(player_spec_canonical("mcts:normal*2", a, sizeof a, err, sizeof err), 0, "%s", err);
-  cr_assert_eq(player_spec_canonical("mcts:iters=800", b, sizeof b, err, sizeof err), 0, "%s", err);
+  cr_assert_eq(player_spec_canonical("mcts:iters=1600", b, sizeof b, err, sizeof err), 0, "%s", err);
   cr_assert_str_eq(a, b);
-  cr_assert_eq(player_spec_canonical("mcts:easy", b, sizeof b, err, sizeof err), 0, "%s", err);
+  cr_assert_eq(player_spec_canonical("mcts:easy-v1", b, sizeof b, err, sizeof err), 0, "%s", err);
   cr_assert_str_neq(a, b);
-  cr_assert(strstr(b, "iters=150") && strstr(b, "topk=6"), "%s", b);
+  cr_assert(strstr(b, "iters=150") && strstr(b, "topk=6") && strstr(b, "algo=tree"), "%s", b);
 }
 
 /* a budget multiplier scales the level's iterations: the same search as writing them out */
 Test(players, budget_multiplier_is_the_same_player_as_explicit_iterations) {
   Scen *sc = load("short");
   char err[200];
-  Player *p = player_new(sc, "mcts:easy*2", 7, err, sizeof err);
-  Player *q = player_new(sc, "mcts:easy,iters=300", 7, err, sizeof err);
+  Player *p = player_new(sc, "mcts:easy-v1*2", 7, err, sizeof err);
+  Player *q = player_new(sc, "mcts:easy-v1,iters=300", 7, err, sizeof err);
   cr_assert(p && q, "%s", err);
   State s;
   gs_init(sc, &s, 3, 0);
