@@ -4,10 +4,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cli.h"
 #include "../ai/ai_internal.h"
 #include "../ai/player.h"
+
+static double cpu_sec(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return (double)t.tv_sec + t.tv_nsec * 1e-9;
+}
 
 typedef struct { double f[FIT_NF]; float y, hand; int game; } Sample;
 
@@ -118,7 +125,7 @@ int cmd_train(int argc, char **argv) {
   Sample *S = malloc((size_t)cap * sizeof *S);
   if (!S) { fprintf(stderr, "train: out of memory\n"); return 1; }
   long res[4] = {0, 0, 0, 0};
-  double t0 = now_sec();
+  double t0 = cpu_sec();
   for (uint64_t g = 0; g < games; g++) {
     Player *p[2];
     for (int side = 0; side < 2; side++) {
@@ -189,14 +196,14 @@ int cmd_train(int argc, char **argv) {
   char summary[4096];
   int sl = snprintf(summary, sizeof summary,
                     "%" PRIu64 " games of %s (%s, %s): French %ld, Allied %ld, draws %ld; %ld positions "
-                    "(round starts), %ld for the fit, %ld held out (the last %.0f%% of the games); %.1f s\n"
+                    "(round starts), %ld for the fit, %ld held out (the last %.0f%% of the games); %.1f CPU s\n"
                     "log-loss on the held-out positions: fit %.4f, hand-written evaluation %.4f, base "
                     "rate %.4f (fit on its own positions %.4f)\n"
                     "calibration on the held-out positions (French win rate):\n"
                     "| predicted | fit: positions | fit: mean predicted | fit: actual | hand: positions | hand: mean predicted | hand: actual |\n"
                     "|---|---:|---:|---:|---:|---:|---:|\n",
                     games, spec, sc->scen_name, sc->variant_names, res[1], res[2], res[3], n, ntrain,
-                    nt, hold * 100, now_sec() - t0, ll_fit, ll_hand, ll_base, ll_train);
+                    nt, hold * 100, cpu_sec() - t0, ll_fit, ll_hand, ll_base, ll_train);
   for (int b = 0; b < 10 && sl < (int)sizeof summary; b++) {
     sl += snprintf(summary + sl, sizeof summary - (size_t)sl, "| %.1f-%.1f |", b / 10.0, (b + 1) / 10.0);
     for (int k = 0; k < 2 && sl < (int)sizeof summary; k++) {
