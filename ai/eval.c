@@ -124,8 +124,8 @@ void ai_battle_now(const Scen *sc, const State *s, int *att, int *def) {
 double ai_eval_french(const AiCtx *c, const State *s) {
   const Scen *sc = c->sc;
   if (s->phase == PH_OVER || s->result) {
-    if (s->result == 1) return 1.0;
-    if (s->result == 2) return 0.0;
+    if (s->result == RES_FRENCH) return 1.0;
+    if (s->result == RES_ALLIED) return 0.0;
     return 0.5;
   }
   double turns = sc->p.turns > 0 ? sc->p.turns : 4;

@@ -316,8 +316,7 @@ int cmd_engine(int argc, char **argv) {
       int vp[2];
       char d[128];
       gs_score(e.sc, &e.s, vp);
-      const char *r = !gs_over(&e.s) ? "running" : e.s.result == 1 ? "French win"
-                      : e.s.result == 2 ? "Allied win" : "draw";
+      const char *r = !gs_over(&e.s) ? "running" : result_name(e.s.result);
       if (e.sc->scenario == SC_LONG) snprintf(d, sizeof d, "%s VP %d %d", r, vp[0], vp[1]);
       else snprintf(d, sizeof d, "%s", r);
       ok(d);

@@ -40,7 +40,7 @@ static int cmd_random(int argc, char **argv) {
   }
   printf("%" PRIu64 " games (%s, %s, seed %" PRIu64 "): French %ld, Allied %ld, draws %ld; "
          "%.1f decisions per game\n",
-         games, sc->scen_name, sc->variant_names, seed, res[1], res[2], res[3],
+         games, sc->scen_name, sc->variant_names, seed, res[RES_FRENCH], res[RES_ALLIED], res[RES_DRAW],
          games ? (double)decisions / (double)games : 0.0);
   free(sc);
   return res[0] ? 1 : 0;

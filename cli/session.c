@@ -636,8 +636,7 @@ cJSON *observation_json(const Scen *sc, const State *real, int side) {
   cJSON_AddNumberToObject(o, "round_limit", sc->p.round_limit);
   cJSON_AddBoolToObject(o, "last_round_passed", s->last_pass);
   cJSON_AddBoolToObject(o, "over", gs_over(s));
-  cJSON_AddStringToObject(o, "result", !gs_over(s) ? "running" : s->result == 1 ? "French win"
-                                       : s->result == 2 ? "Allied win" : "draw");
+  cJSON_AddStringToObject(o, "result", !gs_over(s) ? "running" : result_name(s->result));
   char d[256];
   gs_describe(sc, s, d, sizeof d);
   cJSON_AddStringToObject(o, "description", d);

@@ -43,6 +43,8 @@ enum {
   ACT_HEALTH, ACT_COUNT
 };
 enum { SC_SHORT = 0, SC_LONG = 1 };
+/* State.result (and GameFacts.result) */
+enum { RES_NONE = 0, RES_FRENCH = 1, RES_ALLIED = 2, RES_DRAW = 3 };
 
 /* ---------------------------------------------------------------- static data */
 typedef struct {
@@ -206,7 +208,7 @@ typedef struct {
   uint64_t evaders;      /* cavalry that may evade now                                 */
   /* score */
   uint16_t elim_vp[2];   /* full BP of enemy units each side eliminated                */
-  uint8_t result;        /* 0 running, 1 French win, 2 Allied win, 3 draw               */
+  uint8_t result;        /* RES_NONE while running, RES_FRENCH, RES_ALLIED, RES_DRAW      */
   uint8_t pad[2];
   uint32_t nactions;     /* actions applied this game                                  */
   /* derived: the unit on each square (UNIT_NONE), kept in step with usq for speed;
@@ -349,6 +351,8 @@ int action_parse(const Scen *sc, const State *s, const char *text, Action *a, ch
 /* board as text; color: ANSI colours */
 void board_print(const Scen *sc, const State *s, FILE *f, int color);
 const char *phase_name(int phase);
+/* "unfinished", "French win", "Allied win", "draw" */
+const char *result_name(int result);
 const char *side_name(int side);
 const char *army_name(int army);
 const char *action_kind_name(int action_kind);

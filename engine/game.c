@@ -376,8 +376,8 @@ static void draw(const Scen *sc, State *s, int army, int n) {
 static void finish(const Scen *sc, State *s) {
   int vp[2];
   gs_score(sc, s, vp);
-  if (sc->scenario == SC_SHORT) s->result = vp[FRENCH] ? 1 : 2;
-  else s->result = vp[0] > vp[1] ? 1 : vp[1] > vp[0] ? 2 : 3;
+  if (sc->scenario == SC_SHORT) s->result = vp[FRENCH] ? RES_FRENCH : RES_ALLIED;
+  else s->result = vp[0] > vp[1] ? RES_FRENCH : vp[1] > vp[0] ? RES_ALLIED : RES_DRAW;
   s->phase = PH_OVER;
   s->decider = FRENCH;
 }

@@ -19,6 +19,15 @@ const char *action_kind_name(int k) {
 }
 const char *phase_name(int ph) { return phase_def(ph)->name; }
 
+const char *result_name(int r) {
+  switch (r) {
+  case RES_FRENCH: return "French win";
+  case RES_ALLIED: return "Allied win";
+  case RES_DRAW: return "draw";
+  default: return "unfinished";
+  }
+}
+
 static const char *unit_name(const Scen *sc, int u) {
   return u >= 0 && u < sc->nunits ? sc->unit[u].name : "?";
 }
@@ -190,10 +199,10 @@ void gs_describe(const Scen *sc, const State *s, char *buf, size_t len) {
     gs_score(sc, s, vp);
     if (sc->scenario == SC_LONG)
       snprintf(buf, len, "game over after turn %d: %s (VP French %d, Allied %d)", s->turn,
-               s->result == 1 ? "French win" : s->result == 2 ? "Allied win" : "draw", vp[0], vp[1]);
+               result_name(s->result), vp[0], vp[1]);
     else
       snprintf(buf, len, "game over after turn %d: %s", s->turn,
-               s->result == 1 ? "French win" : "Allied win");
+               result_name(s->result));
     return;
   }
   snprintf(buf, len, "turn %d/%d, %s round (%d cards played), phase %s, %s to decide; hands: "

@@ -297,9 +297,9 @@ int cmd_play(int argc, char **argv) {
     char d[256];
     gs_describe(P.sc, &P.S.s, d, sizeof d);
     say(&P, d);
-    int won = (P.S.s.result == 1 && P.human == FRENCH) || (P.S.s.result == 2 && P.human == ALLIED);
+    int won = (P.S.s.result == RES_FRENCH && P.human == FRENCH) || (P.S.s.result == RES_ALLIED && P.human == ALLIED);
     printf("%s Replay this game with: waterloo play --seed %" PRIu64 " --scenario %s --variant %s\n",
-           P.S.s.result == 3 ? "A draw." : won ? "You won." : "You lost.", P.S.seed, P.sc->scen_name,
+           P.S.s.result == RES_DRAW ? "A draw." : won ? "You won." : "You lost.", P.S.seed, P.sc->scen_name,
            P.sc->variant_names);
   }
   if (P.log) fclose(P.log);

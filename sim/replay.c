@@ -109,7 +109,7 @@ int cmd_replay(int argc, char **argv) {
   if (null) fclose(null);
   if (quiet)
     printf("result: %s (%s), %u decisions\n",
-           f.result == 1 ? "French win" : f.result == 2 ? "Allied win" : f.result == 3 ? "draw" : "unfinished",
+           result_name(f.result),
            cond_name(f.cond), f.decisions);
   int rc = 0;
   if (save && game_save(sc, &rec, &fin, save, err, sizeof err)) {

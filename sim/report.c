@@ -72,7 +72,7 @@ static Paired paired(const Cell *x, const Cell *y) {
   long m = x->target < y->target ? x->target : y->target;
   for (long i = 0; i < m; i++) {
     if (!x->have[i] || !y->have[i]) continue;
-    int fx = x->res[i].result == 1, fy = y->res[i].result == 1;
+    int fx = x->res[i].result == RES_FRENCH, fy = y->res[i].result == RES_FRENCH;
     double dm = (double)(x->res[i].vp[0] - x->res[i].vp[1]) - (y->res[i].vp[0] - y->res[i].vp[1]);
     ms += dm;
     ms2 += dm * dm;

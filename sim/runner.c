@@ -47,15 +47,15 @@ static void finish_facts(const Scen *sc, const State *s, GameFacts *f) {
       f->vp_elim[i] = (int16_t)s->elim_vp[i];
       f->vp_sq[i] = (int16_t)(vp[i] - s->elim_vp[i]);
     }
-    f->cond = s->result == 1 ? COND_VP_FR : s->result == 2 ? COND_VP_AL
-            : s->result == 3 ? COND_VP_DRAW : COND_NONE;
+    f->cond = s->result == RES_FRENCH ? COND_VP_FR : s->result == RES_ALLIED ? COND_VP_AL
+            : s->result == RES_DRAW ? COND_VP_DRAW : COND_NONE;
   } else {
     int castles = 0;
     for (int c = 0; c < MAX_CASTLES; c++)
       if (s->owner & (1u << (V_HOUGOUMONT + c))) castles++;
-    if (s->result == 1)
+    if (s->result == RES_FRENCH)
       f->cond = castles >= MAX_CASTLES ? COND_3CASTLES : COND_2CASTLES_MSJ;
-    else if (s->result == 2)
+    else if (s->result == RES_ALLIED)
       f->cond = COND_HOLD;
     else
       f->cond = COND_NONE;
@@ -141,14 +141,12 @@ int run_game(const Scen *sc, Player *fr, Player *al, uint64_t seed, uint64_t ind
     if (sc->scenario == SC_LONG)
       fprintf(log, "== Result: %s (%s) VP French %d (squares %d, eliminated %d), Allied %d "
                    "(squares %d, eliminated %d); %u decisions ==\n",
-              f->result == 1 ? "French win" : f->result == 2 ? "Allied win"
-              : f->result == 3 ? "draw" : "unfinished",
+              result_name(f->result),
               cond_name(f->cond), f->vp[0], f->vp_sq[0], f->vp_elim[0], f->vp[1], f->vp_sq[1],
               f->vp_elim[1], f->decisions);
     else
       fprintf(log, "== Result: %s (%s); %u decisions ==\n",
-              f->result == 1 ? "French win" : f->result == 2 ? "Allied win"
-              : f->result == 3 ? "draw" : "unfinished",
+              result_name(f->result),
               cond_name(f->cond), f->decisions);
   }
   if (final) *final = s;

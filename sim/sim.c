@@ -522,7 +522,7 @@ static void progress_bar(Run *R, int force) {
 static void cell_line(Run *R, const Cell *cl) {
   long n = 0, w = 0;
   for (long i = 0; i < cl->target; i++)
-    if (cl->have[i]) { n++; w += cl->res[i].result == 1; }
+    if (cl->have[i]) { n++; w += cl->res[i].result == RES_FRENCH; }
   Interval iv = wilson(w, n, Z95);
   fprintf(stderr, "%s%s/%s %s vs %s: %ld games, French %.1f%% [%.1f, %.1f]  (%.0f s)\n",
           R->tty ? "\r\033[K" : "", R->cfg.scen[cl->si], R->cfg.var[cl->vi], R->cfg.pf[cl->pi],

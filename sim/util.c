@@ -101,8 +101,8 @@ void facts_csv_row(Buf *b, const char *scen, const char *variant, const char *pf
   csv_str(b, variant); buf_printf(b, ",");
   csv_str(b, pf); buf_printf(b, ",");
   csv_str(b, pa);
-  const char *winner = f->result == 1 ? "french" : f->result == 2 ? "allied"
-                     : f->result == 3 ? "draw" : "none";
+  const char *winner = f->result == RES_FRENCH ? "french" : f->result == RES_ALLIED ? "allied"
+                     : f->result == RES_DRAW ? "draw" : "none";
   buf_printf(b, ",%" PRIu64 ",%d,%d,%s,%s,%d,%d,%d,%u,%u,%u,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,"
                 "%d,%d,%d,%d,%d,%d",
              seed, f->index, f->result, winner, cond_name(f->cond), f->turns, f->rounds, f->passes,
