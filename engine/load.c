@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "engine.h"
@@ -23,6 +24,9 @@ typedef struct {
   int rows_seen[MAP_H];
   int places_seen;
   int cards_seen[3];
+  /* where the parameters the final checks compare were last set ("file:line") */
+  char at_turns[300], at_hand[3][300];
+  int n_hand_pr;         /* turns the hand_pr table covers */
 } Loader;
 
 static void lerr(Loader *L, const char *fmt, ...) {
@@ -455,6 +459,96 @@ static int cards_handler(void *user, const char *section, const char *name, cons
 }
 
 /* ---------------------------------------------------------------- parameters */
+/* the values the rules can accept, checked on the line that sets them */
+static const struct { const char *k; int lo, hi; const char *why; } param_range[] = {
+    {"turns", 1, MAX_TURNS, "turns must be 1..%d (the turn track)"},
+    {"hand_fr", 0, MAX_CARDS, "a hand must be 0..%d cards"},
+    {"hand_br", 0, MAX_CARDS, "a hand must be 0..%d cards"},
+    {"hand_pr", 0, MAX_CARDS, "a hand must be 0..%d cards"},
+    {"round_limit", 1, MAX_CARDS, "round_limit must be 1..%d cards"},
+    {"cdp_hougoumont", 0, 99, "castle damage points must be 0..%d (never negative)"},
+    {"cdp_lhs", 0, 99, "castle damage points must be 0..%d (never negative)"},
+    {"cdp_frischermont", 0, 99, "castle damage points must be 0..%d (never negative)"},
+    {"charge_all_cards", 0, 1, "charge_all_cards is 0 or %d"},
+    {"three_player", 0, 1, "three_player is 0 or %d"},
+    {"bidding", 0, 1, "bidding is 0 or %d"},
+    {"prussians", 0, 1, "prussians is 0 or %d"},
+    {"prussian_shift", -MAX_TURNS, MAX_TURNS, "prussian_shift must be within +-%d turns"},
+    {"elite_mult", 1, 10, "a multiplier must be 1..%d"},
+    {"flank_mult", 1, 10, "a multiplier must be 1..%d"},
+    {"rear_mult", 1, 10, "a multiplier must be 1..%d"},
+    {"heavy_charge", 1, 10, "a multiplier must be 1..%d"},
+    {"light_charge", 1, 10, "a multiplier must be 1..%d"},
+    {"terrain_mult", 1, 10, "a multiplier must be 1..%d"},
+    {"castle_mult", 1, 10, "a multiplier must be 1..%d"},
+    {"max_attackers", 1, 4, "max_attackers must be 1..%d (one per side of a square)"},
+    {"short_castles", 1, MAX_CASTLES, "short_castles must be 1..%d"},
+    {"short_castles_msj", 0, MAX_CASTLES, "short_castles_msj must be 0..%d"},
+    {"vp_", 0, 100, "victory points must be 0..%d"},
+};
+
+static int param_in_range(Loader *L, const char *name, const int *v, int n) {
+  for (size_t i = 0; i < sizeof param_range / sizeof param_range[0]; i++) {
+    const char *k = param_range[i].k;
+    if (strcmp(name, k) && !(k[strlen(k) - 1] == '_' && !strncmp(name, k, strlen(k)))) continue;
+    for (int j = 0; j < n; j++)
+      if (v[j] < param_range[i].lo || v[j] > param_range[i].hi) {
+        char why[160];
+        snprintf(why, sizeof why, param_range[i].why, param_range[i].hi);
+        lerr(L, "%s = %d refused: %s", name, v[j], why);
+        return -1;
+      }
+    return 0;
+  }
+  return 0;
+}
+
+static void param_where(Loader *L, char *at, size_t len) {
+  snprintf(at, len, "%s:%d", L->file ? L->file : "?", L->line);
+}
+
+/* checks between parameters, after every file: reported at the line that set the value */
+static void params_cross_check(Loader *L) {
+  Scen *sc = L->sc;
+  int deck[3] = {0, 0, 0};
+  for (int i = 0; i < sc->ncards; i++)
+    if (sc->card[i].army < 3) deck[sc->card[i].army]++;
+  static const char *army[3] = {"French", "British", "Prussian"};
+  int hand[3] = {sc->p.hand_fr, sc->p.hand_br, 0};
+  for (int a = 0; a < 3; a++) {
+    const char *at = L->at_hand[a][0] ? L->at_hand[a] : "params";
+    if (a == 2) {
+      if (!sc->p.prussians) continue;
+      for (int t = 1; t <= sc->p.turns; t++)
+        if (sc->p.hand_pr[t] > deck[2]) {
+          size_t u = strlen(L->err);
+          if (u + 8 < L->errlen)
+            snprintf(L->err + u, L->errlen - u, "%s%s: hand_pr draws %d cards on turn %d, more than the %d of the Prussian deck",
+                     u ? "\n" : "", at, sc->p.hand_pr[t], t, deck[2]);
+          L->nerr++;
+          break;
+        }
+      continue;
+    }
+    if (hand[a] > deck[a]) {
+      size_t u = strlen(L->err);
+      if (u + 8 < L->errlen)
+        snprintf(L->err + u, L->errlen - u, "%s%s: a %s hand of %d cards is larger than the %d cards of its deck",
+                 u ? "\n" : "", at, army[a], hand[a], deck[a]);
+      L->nerr++;
+    }
+  }
+  if (sc->p.prussians && sc->p.turns > L->n_hand_pr) {
+    size_t u = strlen(L->err);
+    if (u + 8 < L->errlen)
+      snprintf(L->err + u, L->errlen - u, "%s%s: turns = %d, but the Prussian draw table (hand_pr%s%s) "
+               "covers %d turns: give hand_pr a value for every turn",
+               u ? "\n" : "", L->at_turns[0] ? L->at_turns : "params", sc->p.turns,
+               L->at_hand[2][0] ? ", " : "", L->at_hand[2], L->n_hand_pr);
+    L->nerr++;
+  }
+}
+
 static int param_set(Loader *L, const char *name, const char *value) {
   Params *p = &L->sc->p;
   char buf[512];
@@ -479,6 +573,10 @@ static int param_set(Loader *L, const char *name, const char *value) {
       lerr(L, "%s: '%s' is not a whole number", name, tok[i]);
       return -1;
     }
+  if (param_in_range(L, name, v, n)) return -1;
+  if (!strcmp(name, "turns")) param_where(L, L->at_turns, sizeof L->at_turns);
+  if (!strcmp(name, "hand_fr")) param_where(L, L->at_hand[0], sizeof L->at_hand[0]);
+  if (!strcmp(name, "hand_br")) param_where(L, L->at_hand[1], sizeof L->at_hand[1]);
   struct { const char *k; int *dst; } one[] = {
       {"turns", &p->turns},
       {"hand_fr", &p->hand_fr},
@@ -518,6 +616,8 @@ static int param_set(Loader *L, const char *name, const char *value) {
       return -1;
     }
     for (int i = 0; i < MAX_TURNS; i++) p->hand_pr[i + 1] = i < n ? v[i] : v[n - 1];
+    param_where(L, L->at_hand[2], sizeof L->at_hand[2]);
+    L->n_hand_pr = n;
     return 0;
   }
   struct { const char *k; int idx[3]; int nidx; } vp[] = {
@@ -587,7 +687,11 @@ static int params_handler(void *user, const char *section, const char *name, con
     if (scratch) {
       memcpy(scratch, real, sizeof *scratch);
       L->sc = scratch;
+      Loader keep = *L; /* where the applied values were set stays as it was */
       param_set(L, name, value);
+      memcpy(L->at_turns, keep.at_turns, sizeof L->at_turns);
+      memcpy(L->at_hand, keep.at_hand, sizeof L->at_hand);
+      L->n_hand_pr = keep.n_hand_pr;
       L->sc = real;
       free(scratch);
     }
@@ -732,7 +836,7 @@ int scen_load(Scen *sc, const char *dir, const char *scenario, const char *varia
               size_t errlen) {
   memset(sc, 0, sizeof *sc);
   err[0] = 0;
-  Loader L = {.sc = sc, .err = err, .errlen = errlen};
+  Loader L = {.sc = sc, .err = err, .errlen = errlen, .n_hand_pr = 7};
   char path[4200];
   if (strcmp(scenario, "short") && strcmp(scenario, "long")) {
     snprintf(err, errlen, "unknown scenario '%s' (short, long)", scenario);
@@ -766,6 +870,32 @@ int scen_load(Scen *sc, const char *dir, const char *scenario, const char *varia
     char *save = NULL;
     for (char *v = strtok_r(list, ",", &save); v; v = strtok_r(NULL, ",", &save)) {
       if (!*v) continue;
+      if (strchr(v, '=')) {
+        /* NAME=VALUE[+NAME=VALUE...]: parameters set directly (sim --set) */
+        char *s2 = NULL;
+        for (char *kv = strtok_r(v, "+", &s2); kv; kv = strtok_r(NULL, "+", &s2)) {
+          char *eq = strchr(kv, '=');
+          if (!eq) { lerr(&L, "'%s' is not NAME=VALUE", kv); continue; }
+          *eq = 0;
+          L.file = "--set";
+          L.line = 0;
+          param_set(&L, kv, eq + 1);
+        }
+        continue;
+      }
+      if (strchr(v, '/') || (strlen(v) > 4 && !strcmp(v + strlen(v) - 4, ".ini"))) {
+        /* a variant file anywhere, by its path */
+        struct stat vst;
+        if (stat(v, &vst) != 0 || !S_ISREG(vst.st_mode) || access(v, R_OK) != 0) {
+          size_t u = strlen(err);
+          snprintf(err + u, errlen - u, "%s%s: cannot read this variant file: %s", u ? "\n" : "", v,
+                   errno ? strerror(errno) : "not a regular file");
+          return -1;
+        }
+        snprintf(path, sizeof path, "%s", v);
+        parse_file(&L, path, params_handler, 1);
+        continue;
+      }
       for (char *q = v; *q; q++)
         if (!isalnum((unsigned char)*q) && *q != '-' && *q != '_') {
           snprintf(err + strlen(err), errlen - strlen(err), "%sbad variant name '%s'",
@@ -782,9 +912,12 @@ int scen_load(Scen *sc, const char *dir, const char *scenario, const char *varia
       parse_file(&L, path, params_handler, 1);
     }
   }
+  if (L.nerr == 0) params_cross_check(&L);
   L.file = dir;
   L.line = 0;
   if (L.nerr == 0) validate(&L);
+  /* "--set:0: msg" -> "--set: msg" (an option has no line) */
+  for (char *q = strstr(err, "--set:0: "); q; q = strstr(q, "--set:0: ")) memmove(q + 5, q + 7, strlen(q + 7) + 1);
   if (L.nerr > 12) {
     size_t u = strlen(err);
     snprintf(err + u, errlen - u, "\n(%d errors in all)", L.nerr);

@@ -122,6 +122,10 @@ static double median_margin(const Cell *cl) {
   return med;
 }
 
+static void sweep_md(const SimCfg *c, Cell *cells, Buf *b);
+static void svg_text(Buf *b, double x, double y, const char *anchor, int size, const char *fill,
+                     const char *t);
+
 /* ---------------------------------------------------------------- Markdown */
 #define DETECT_POINTS 0.05 /* the effect on the French win rate the power line is for    */
 #define DETECT_VP 2.0      /* the effect on the mean VP margin (long game)               */
@@ -426,11 +430,153 @@ static void report_md(const SimCfg *c, Cell *cells, Buf *b) {
       }
     buf_printf(b, "\n");
   }
+  sweep_md(c, cells, b);
   int has_long = 0;
   for (int si = 0; si < c->nscen; si++) has_long |= !strcmp(c->scen[si], "long");
   buf_printf(b, "Charts: [win rates](winrate.svg)%s. Every game: [games.csv](games.csv) "
                 "(replay one with `./waterloo replay --csv games.csv --row K`).\n",
              has_long ? ", [VP margins of the long game](vp_margin.svg)" : "");
+}
+
+/* ---------------------------------------------------------------- sweep */
+/* the cell whose games stand for sweep cell vi: base's when the value changes nothing */
+static const Cell *sweep_cell(const SimCfg *c, Cell *cells, int si, int pi, int vi, int base) {
+  const Cell *cl = &cells[cell_id(c, si, pi, vi)];
+  return cl->identical && base >= 0 ? &cells[cell_id(c, si, pi, base)] : cl;
+}
+
+static void sweep_md(const SimCfg *c, Cell *cells, Buf *b) {
+  int base = find_var(c, "base");
+  if (c->nset <= 0 || base < 0) return;
+  buf_printf(b, "## Sweep:");
+  for (int k = 0; k < c->nset; k++) buf_printf(b, " `%s`", c->set[k]);
+  buf_printf(b, "\n\nOne cell per value%s, each played on the same seeds as base and compared "
+                "with it pair by pair (Newcombe interval, exact McNemar p, Holm-adjusted over the "
+                "values that differ from base). `= base`: the value is base's own, or changes "
+                "nothing in that scenario; base's games stand for it. Chart: [sweep.svg](sweep.svg).\n\n",
+             c->nset > 1 ? " combination" : "");
+  for (int si = 0; si < c->nscen; si++) {
+    int is_long = !strcmp(c->scen[si], "long");
+    for (int pi = 0; pi < c->npair; pi++) {
+      buf_printf(b, "### %s — %s vs %s\n\n| value | games | French win [95%% CI] | difference "
+                    "vs base [95%% CI] | McNemar p | Holm p |%s\n|---|---:|---|---|---:|---:|%s\n",
+                 scen_title(c->scen[si]), c->pf[pi], c->pa[pi],
+                 is_long ? " VP margin [95% t CI] | margin difference vs base [95% t CI] |" : "",
+                 is_long ? "---|---|" : "");
+      double holm[MAX_VAR];
+      holm_family(c, cells, si, pi, base, holm);
+      const Cell *bc = &cells[cell_id(c, si, pi, base)];
+      double best = 2;
+      int bestv = -1;
+      for (int vi = c->sweep_from; vi < c->nvar; vi++) {
+        const Cell *cl = sweep_cell(c, cells, si, pi, vi, base);
+        int same = cells[cell_id(c, si, pi, vi)].identical;
+        CellStats st;
+        cell_stats(cl, &st);
+        Interval w = wilson(st.w[1], st.n, Z95);
+        if (fabs(w.p - 0.5) < best) { best = fabs(w.p - 0.5); bestv = vi; }
+        buf_printf(b, "| `%s`%s | %ld | ", c->var[vi], same ? " (= base)" : "", st.n);
+        pct_ci(b, w);
+        if (same) buf_printf(b, " | 0 (the same games) | — | — |");
+        else {
+          Paired p = paired(cl, bc);
+          buf_printf(b, " | %+.1f [%+.1f, %+.1f] | %.3g | %.3g |", 100 * p.diff.p, 100 * p.diff.lo,
+                     100 * p.diff.hi, p.p, holm[vi]);
+        }
+        if (is_long) {
+          char ci[64];
+          fmt_mean_ci(ci, sizeof ci, st.margin, st.margin_sd, st.n);
+          buf_printf(b, " %s |", ci);
+          if (same) buf_printf(b, " 0 (the same games) |");
+          else {
+            Paired p = paired(cl, bc);
+            buf_printf(b, " %+.2f [%+.2f, %+.2f] |", p.mdiff.p, p.mdiff.lo, p.mdiff.hi);
+          }
+        }
+        buf_printf(b, "\n");
+      }
+      if (bestv >= 0) {
+        CellStats st;
+        cell_stats(sweep_cell(c, cells, si, pi, bestv, base), &st);
+        Interval w = wilson(st.w[1], st.n, Z95);
+        buf_printf(b, "\nClosest to an even game (French win rate 50%%): `%s`, %.1f%% [%.1f, %.1f]%s.\n\n",
+                   c->var[bestv], 100 * w.p, 100 * w.lo, 100 * w.hi,
+                   w.lo <= 0.5 && w.hi >= 0.5 ? ", 50% inside its interval" : ", 50% outside its interval: no value tried makes it even");
+      }
+    }
+  }
+}
+
+/* sweep.svg: French win rate (and the long game's VP margin) against the value, with the
+ * 95% bands; one panel per scenario and player pair, values in the order given */
+static void svg_sweep(const SimCfg *c, Cell *cells, Buf *b) {
+  int base = find_var(c, "base");
+  int nv = c->nvar - c->sweep_from;
+  int panels = 0;
+  for (int si = 0; si < c->nscen; si++) panels += c->npair * (!strcmp(c->scen[si], "long") ? 2 : 1);
+  const double W = 780, L = 80, R = 740, ph = 220;
+  double H = 40 + panels * (ph + 30);
+  buf_printf(b, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
+                "font-family=\"sans-serif\">\n<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n", W, H);
+  char title[400];
+  snprintf(title, sizeof title, "Sweep %s%s: estimate and 95%% band against the value", c->set[0], c->nset > 1 ? " …" : "");
+  svg_text(b, W / 2, 22, "middle", 14, "black", title);
+  double y = 40;
+  for (int si = 0; si < c->nscen; si++)
+    for (int pi = 0; pi < c->npair; pi++)
+      for (int m = 0; m < (!strcmp(c->scen[si], "long") ? 2 : 1); m++) {
+        double est[MAX_VAR], lo[MAX_VAR], hi[MAX_VAR], ymin = 0, ymax = 1;
+        for (int k = 0; k < nv; k++) {
+          CellStats st;
+          cell_stats(sweep_cell(c, cells, si, pi, c->sweep_from + k, base), &st);
+          if (m == 0) {
+            Interval w = wilson(st.w[1], st.n, Z95);
+            est[k] = w.p; lo[k] = w.lo; hi[k] = w.hi;
+          } else {
+            double h = st.n > 1 ? t_quantile(0.975, (double)st.n - 1) * st.margin_sd / sqrt((double)st.n) : 0;
+            est[k] = st.margin; lo[k] = st.margin - h; hi[k] = st.margin + h;
+          }
+        }
+        if (m == 1) {
+          ymin = 0; ymax = 0;
+          for (int k = 0; k < nv; k++) { ymin = fmin(ymin, lo[k]); ymax = fmax(ymax, hi[k]); }
+          if (ymax - ymin < 1) ymax = ymin + 1;
+          double pad = 0.05 * (ymax - ymin);
+          ymin -= pad; ymax += pad;
+        }
+        char t[400];
+        snprintf(t, sizeof t, "%s — %s vs %s: %s", scen_title(c->scen[si]), c->pf[pi], c->pa[pi],
+                 m == 0 ? "French win rate (Wilson 95%)" : "VP margin French − Allied (Student t 95%)");
+        svg_text(b, L, y + 14, "start", 12, "black", t);
+        double top = y + 24, bot = y + ph - 20;
+#define SX(k) (nv > 1 ? L + 20 + (R - L - 40) * (double)(k) / (nv - 1) : (L + R) / 2)
+#define SY(v) (bot - (bot - top) * ((v) - ymin) / (ymax - ymin))
+        buf_printf(b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" stroke=\"#999\"/>\n", L, top, R - L, bot - top);
+        double ref = m == 0 ? 0.5 : 0.0;
+        buf_printf(b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#444\" stroke-dasharray=\"4 3\"/>\n", L, SY(ref), R, SY(ref));
+        for (int q = 0; q <= 4; q++) {
+          double v = ymin + (ymax - ymin) * q / 4.0;
+          char lab[32];
+          if (m == 0) snprintf(lab, sizeof lab, "%.0f%%", 100 * v); else snprintf(lab, sizeof lab, "%+.1f", v);
+          svg_text(b, L - 6, SY(v) + 4, "end", 10, "#444", lab);
+        }
+        buf_printf(b, "<polygon fill=\"#3b6fb6\" fill-opacity=\"0.25\" stroke=\"none\" points=\"");
+        for (int k = 0; k < nv; k++) buf_printf(b, "%.1f,%.1f ", SX(k), SY(hi[k]));
+        for (int k = nv - 1; k >= 0; k--) buf_printf(b, "%.1f,%.1f ", SX(k), SY(lo[k]));
+        buf_printf(b, "\"/>\n<polyline fill=\"none\" stroke=\"#3b6fb6\" stroke-width=\"2\" points=\"");
+        for (int k = 0; k < nv; k++) buf_printf(b, "%.1f,%.1f ", SX(k), SY(est[k]));
+        buf_printf(b, "\"/>\n");
+        for (int k = 0; k < nv; k++) {
+          buf_printf(b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"#3b6fb6\"/>\n", SX(k), SY(est[k]));
+          const char *lab = c->var[c->sweep_from + k];
+          const char *eq = c->nset == 1 ? strchr(lab, '=') : NULL;
+          svg_text(b, SX(k), bot + 14, "middle", 10, "#222", eq ? eq + 1 : lab);
+        }
+#undef SX
+#undef SY
+        y += ph + 30;
+      }
+  buf_printf(b, "</svg>\n");
 }
 
 /* ---------------------------------------------------------------- JSON */
@@ -757,6 +903,11 @@ int sim_report(const SimCfg *c, Cell *cells, const char *dir) {
   if (has_long) {
     svg_vp(c, cells, &b);
     rc |= put(dir, "vp_margin.svg", b.s, b.n);
+    buf_free(&b);
+  }
+  if (c->nset > 0) {
+    svg_sweep(c, cells, &b);
+    rc |= put(dir, "sweep.svg", b.s, b.n);
     buf_free(&b);
   }
   return rc ? -1 : 0;

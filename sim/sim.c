@@ -100,6 +100,43 @@ static int list_variants(SimCfg *c) {
   return c->nvar;
 }
 
+/* the cells of the --set sweep: every combination of the values, appended to the variants */
+static int add_sweep(SimCfg *c) {
+  char name[MAX_SET][64], val[MAX_SET][MAX_VAR][64];
+  int nv[MAX_SET];
+  long combos = 1;
+  for (int k = 0; k < c->nset; k++) {
+    const char *eq = strchr(c->set[k], '=');
+    size_t ln = (size_t)(eq - c->set[k]);
+    if (ln >= sizeof name[k]) { fprintf(stderr, "sim: --set %s: name too long\n", c->set[k]); return -1; }
+    memcpy(name[k], c->set[k], ln);
+    name[k][ln] = 0;
+    for (int j = 0; j < k; j++)
+      if (!strcmp(name[j], name[k])) { fprintf(stderr, "sim: --set %s given twice\n", name[k]); return -1; }
+    nv[k] = split_list(eq + 1, ',', val[k][0], MAX_VAR, 64);
+    if (nv[k] <= 0) { fprintf(stderr, "sim: --set %s: no values (NAME=V1,V2,...)\n", c->set[k]); return -1; }
+    combos *= nv[k];
+  }
+  c->sweep_from = c->nvar;
+  if (c->nvar + combos > MAX_VAR) {
+    fprintf(stderr, "sim: --set: %ld cells, at most %d with the variants\n", combos, MAX_VAR - c->nvar);
+    return -1;
+  }
+  for (long m = 0; m < combos; m++) {
+    Buf lab = {0};
+    long r = m;
+    int idx[MAX_SET];
+    for (int k = c->nset - 1; k >= 0; k--) { idx[k] = (int)(r % nv[k]); r /= nv[k]; }
+    for (int k = 0; k < c->nset; k++) buf_printf(&lab, "%s%s=%s", k ? "+" : "", name[k], val[k][idx[k]]);
+    if (lab.n >= 64) { fprintf(stderr, "sim: --set: cell label '%s' too long\n", lab.s); buf_free(&lab); return -1; }
+    for (int i = 0; i < c->nvar; i++)
+      if (!strcmp(c->var[i], lab.s)) { fprintf(stderr, "sim: --set: value '%s' twice\n", lab.s); buf_free(&lab); return -1; }
+    strcpy(c->var[c->nvar++], lab.s);
+    buf_free(&lab);
+  }
+  return 0;
+}
+
 /* ---------------------------------------------------------------- config line */
 void cfg_line(const SimCfg *c, Buf *b) {
   buf_printf(b, "#waterloo-sim v1\tseed=%" PRIu64 "\tgames=%ld\tuntil=%.6g\tbatch=%ld\tscen=",
@@ -110,6 +147,10 @@ void cfg_line(const SimCfg *c, Buf *b) {
   buf_printf(b, "\tpairs=");
   for (int i = 0; i < c->npair; i++) buf_printf(b, "%s%s/%s", i ? "|" : "", c->pf[i], c->pa[i]);
   buf_printf(b, "\tfp=%08x", c->fp);
+  if (c->nset > 0) {
+    buf_printf(b, "\tset=%d:", c->sweep_from);
+    for (int i = 0; i < c->nset; i++) buf_printf(b, "%s%s", i ? "|" : "", c->set[i]);
+  }
 }
 
 uint32_t engine_fingerprint(const SimCfg *c, Cell *cells) {
@@ -137,6 +178,13 @@ int cfg_parse(const char *line, SimCfg *c) {
     else if (!strcmp(t, "until")) c->until_ci = strtod(v, NULL);
     else if (!strcmp(t, "batch")) c->batch = strtol(v, NULL, 10);
     else if (!strcmp(t, "fp")) c->fp = (uint32_t)strtoul(v, NULL, 16);
+    else if (!strcmp(t, "set")) {
+      char *colon = strchr(v, ':');
+      if (!colon) return -1;
+      c->sweep_from = atoi(v);
+      c->nset = split_list(colon + 1, '|', c->set[0], MAX_SET, sizeof c->set[0]);
+      if (c->nset <= 0) return -1;
+    }
     else if (!strcmp(t, "scen")) { c->nscen = split_list(v, ',', c->scen[0], MAX_SCEN, 16); got |= 4; }
     else if (!strcmp(t, "var")) { c->nvar = split_list(v, ',', c->var[0], MAX_VAR, 64); got |= 8; }
     else if (!strcmp(t, "pairs")) {
@@ -164,8 +212,16 @@ static void quote_arg(Buf *b, const char *s) {
 void cfg_command(const SimCfg *c, Buf *b) {
   buf_printf(b, "./waterloo sim --scenario ");
   for (int i = 0; i < c->nscen; i++) buf_printf(b, "%s%s", i ? "," : "", c->scen[i]);
+  int nv = c->nset > 0 ? c->sweep_from : c->nvar;
+  Buf v = {0};
+  for (int i = 0; i < nv; i++) buf_printf(&v, "%s%s", i ? "," : "", c->var[i]);
   buf_printf(b, " --variant ");
-  for (int i = 0; i < c->nvar; i++) buf_printf(b, "%s%s", i ? "," : "", c->var[i]);
+  quote_arg(b, v.s ? v.s : "base");
+  buf_free(&v);
+  for (int i = 0; i < c->nset; i++) {
+    buf_printf(b, " --set ");
+    quote_arg(b, c->set[i]);
+  }
   for (int i = 0; i < c->npair; i++) {
     Buf p = {0};
     if (strchr(c->pf[i], ',') || strchr(c->pa[i], ','))
@@ -188,7 +244,13 @@ static void sim_usage(FILE *f) {
     "rates with 95%% Wilson intervals, victory breakdown, game facts and each variant against\n"
     "base (paired difference, McNemar).  Same seeds in every cell (paired design).\n"
     "  --scenario LIST     short,long (default both)\n"
-    "  --variant LIST      base,three-player,... (default: base and every shipped variant)\n"
+    "  --variant LIST      base,three-player,./my-rule.ini,... names of shipped variants or\n"
+    "                      paths of variant files (default: base and every shipped variant);\n"
+    "                      base is always added as the reference\n"
+    "  --set NAME=V1,V2    a sweep of any parameter of docs/PARAMETERS.md: one cell per value\n"
+    "                      (repeat: every combination), each paired against base on the same\n"
+    "                      seeds; the report adds a table and sweep.svg (with --set the\n"
+    "                      default variants are base alone)\n"
     "  --players A,B       French and Allied player (default heuristic,heuristic); a single\n"
     "                      name plays both sides; repeat the option for several pairs; write\n"
     "                      A/B when a spec has commas (mcts:iters=3000,threads=2)\n"
@@ -868,6 +930,13 @@ int cmd_sim(int argc, char **argv) {
     if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) { sim_usage(stdout); return 0; }
     else if ((v = optval(argc, argv, &i, "--scenario"))) scen = v;
     else if ((v = optval(argc, argv, &i, "--variant"))) var = v;
+    else if ((v = optval(argc, argv, &i, "--set"))) {
+      if (c->nset >= MAX_SET || strlen(v) >= sizeof c->set[0] || !strchr(v, '=') || strchr(v, '=') == v) {
+        fprintf(stderr, "sim: bad --set '%s' (NAME=V1,V2,... at most %d times)\n", v, MAX_SET);
+        return 2;
+      }
+      snprintf(c->set[c->nset++], sizeof c->set[0], "%s", v);
+    }
     else if ((v = optval(argc, argv, &i, "--players"))) {
       char a[SPEC_LEN], b[SPEC_LEN];
       if (parse_pair(v, a, b) || add_pair(c, a, b)) {
@@ -922,9 +991,13 @@ int cmd_sim(int argc, char **argv) {
       strcpy(c->var[0], "base");
       c->nvar++;
     }
+  } else if (c->nset > 0) {
+    c->nvar = 1; /* a sweep: base and its cells */
+    strcpy(c->var[0], "base");
   } else {
     list_variants(c);
   }
+  if (c->nset > 0 && add_sweep(c)) return 2;
   if (budgets) {
     char bl[MAX_PAIRS][SPEC_LEN];
     int n = split_list(budgets, ',', bl[0], MAX_PAIRS, SPEC_LEN);

@@ -4,7 +4,8 @@
 #include "sim.h"
 
 #define MAX_SCEN 2
-#define MAX_VAR 32
+#define MAX_VAR 48
+#define MAX_SET 4         /* --set options (sweeps)                           */
 #define MAX_PAIRS 16
 #define SPEC_LEN 120
 
@@ -13,6 +14,10 @@ typedef struct {
   int nscen;
   char var[MAX_VAR][64];
   int nvar;
+  /* --set NAME=V1,V2,...: the sweep; its cells are var[sweep_from..nvar), labelled
+   * "NAME=V" (several --set: every combination, "A=1+B=2") */
+  char set[MAX_SET][256];
+  int nset, sweep_from;
   char pf[MAX_PAIRS][SPEC_LEN], pa[MAX_PAIRS][SPEC_LEN];
   int npair;
   long games;          /* games per cell (the cap with --until-ci)     */

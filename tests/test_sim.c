@@ -418,6 +418,99 @@ Test(sim_run, out_dir_never_loses_a_run, .init = mk_tmp, .fini = rm_tmp, .timeou
   same_reports(full, plain);
 }
 
+/* a sweep: two values of one parameter, each paired against base on the same seeds, the same
+ * files with 1 and 2 threads; the value equal to base's is not replayed */
+Test(sim_run, sweep_two_values_paired_thread_independent, .init = mk_tmp, .fini = rm_tmp, .timeout = 120) {
+  char d1[300], d2[300];
+  snprintf(d1, sizeof d1, "%s/w1", tmpbase);
+  snprintf(d2, sizeof d2, "%s/w2", tmpbase);
+  const char *a1[] = {"sim", "--scenario", "short,long", "--set", "cdp_hougoumont=1,4", "--players",
+                      "random,heuristic", "--games", "10", "--seed", "4", "--quiet", "--threads", "1",
+                      "--out", d1, NULL};
+  const char *a2[] = {"sim", "--scenario", "short,long", "--set", "cdp_hougoumont=1,4", "--players",
+                      "random,heuristic", "--games", "10", "--seed", "4", "--quiet", "--threads", "2",
+                      "--out", d2, NULL};
+  cr_assert_eq(run(a1), 0);
+  cr_assert_eq(run(a2), 0);
+  same_reports(d1, d2);
+  size_t n1 = 0, n2 = 0;
+  char *s1 = slurp(d1, "sweep.svg", &n1), *s2 = slurp(d2, "sweep.svg", &n2);
+  cr_assert(s1 && s2 && n1 == n2 && !memcmp(s1, s2, n1), "sweep.svg differs between thread counts");
+  char *md = slurp(d1, "report.md", &n1), *csv = slurp(d1, "games.csv", &n2);
+  cr_assert_not_null(strstr(md, "--set cdp_hougoumont=1,4"), "%s", md);
+  cr_assert_not_null(strstr(md, "## Sweep: `cdp_hougoumont=1,4`"), "%s", md);
+  cr_assert_not_null(strstr(md, "| `cdp_hougoumont=4` (= base) | 10 |"), "%s", md);
+  cr_assert_not_null(strstr(md, "| `cdp_hougoumont=1` | 10 |"), "%s", md);
+  /* paired: game i of the value 1 cell uses the seed of game i of base (same seed and index) */
+  cr_assert_not_null(strstr(csv, "short,cdp_hougoumont=1,random,heuristic,4,9,"), "%s", csv);
+  cr_assert_not_null(strstr(csv, "short,base,random,heuristic,4,9,"));
+  cr_assert_null(strstr(csv, "cdp_hougoumont=4,"), "the base value was played again");
+  /* --resume knows the sweep: same options resume, another sweep stops */
+  const char *r1[] = {"sim", "--scenario", "short,long", "--set", "cdp_hougoumont=1,4", "--players",
+                      "random,heuristic", "--games", "10", "--seed", "4", "--quiet", "--out", d1, "--resume", NULL};
+  cr_assert_eq(run(r1), 0);
+  const char *r2[] = {"sim", "--scenario", "short,long", "--set", "cdp_hougoumont=1,5", "--players",
+                      "random,heuristic", "--games", "10", "--seed", "4", "--quiet", "--out", d1, "--resume", NULL};
+  cr_assert_eq(run(r2), 2);
+  free(s1); free(s2); free(md); free(csv);
+}
+
+/* values the rules cannot accept: refused before any game with file:line (or the option) */
+Test(sim_run, variant_file_by_path_and_bad_values, .init = mk_tmp, .fini = rm_tmp, .timeout = 60) {
+  char v[300], d[300];
+  snprintf(d, sizeof d, "%s/o", tmpbase);
+  static const char *bad[][2] = {
+      {"[params]\ncdp_hougoumont = -1\n", ":2: cdp_hougoumont = -1 refused"},
+      {"; a hand too large\n[params]\nhand_br = 40\n", ":3: a British hand of 40 cards is larger than the"},
+      {"[long]\n\nturns = 9\n", ":3: turns = 9, but the Prussian draw table"},
+      {"[params]\nno_such = 3\n", ":2: unknown parameter 'no_such'"},
+  };
+  for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+    snprintf(v, sizeof v, "%s/rule%zu.ini", tmpbase, k);
+    FILE *f = fopen(v, "w");
+    fputs(bad[k][0], f);
+    fclose(f);
+    char errf[300];
+    snprintf(errf, sizeof errf, "%s/err.txt", tmpbase);
+    fflush(stderr);
+    int saved = dup(2);
+    FILE *ef = fopen(errf, "w");
+    dup2(fileno(ef), 2);
+    const char *a[] = {"sim", "--scenario", "long", "--variant", v, "--games", "2", "--quiet", "--out", d, NULL};
+    int rc = run(a);
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    fclose(ef);
+    cr_assert_eq(rc, 2, "case %zu accepted", k);
+    size_t n = 0;
+    char *msg = slurp(tmpbase, "err.txt", &n);
+    char want[400];
+    snprintf(want, sizeof want, "%s%s", v, bad[k][1]);
+    cr_assert_not_null(strstr(msg, want), "case %zu: expected '%s' in: %s", k, want, msg);
+    free(msg);
+    struct stat st;
+    cr_assert_neq(stat(d, &st), 0, "case %zu: an output was written", k);
+  }
+  /* a good variant file by path: played, labelled by its path */
+  snprintf(v, sizeof v, "%s/mine.ini", tmpbase);
+  FILE *f = fopen(v, "w");
+  fputs("[params]\ncdp_hougoumont = 5\n", f);
+  fclose(f);
+  const char *ok[] = {"sim", "--scenario", "short", "--variant", v, "--players", "random,heuristic",
+                      "--games", "4", "--quiet", "--out", d, NULL};
+  cr_assert_eq(run(ok), 0);
+  size_t n = 0;
+  char *md = slurp(d, "report.md", &n);
+  char row[400];
+  snprintf(row, sizeof row, "| %s | 4 |", v);
+  cr_assert_not_null(strstr(md, row), "%s", md);
+  free(md);
+  const char *neg[] = {"sim", "--scenario", "short", "--set", "cdp_lhs=-3", "--games", "2", "--quiet",
+                       "--out", d, "--overwrite", NULL};
+  cr_assert_eq(run(neg), 2);
+}
+
 Test(sim_run, replay_reproduces_the_csv_row, .init = mk_tmp, .fini = rm_tmp, .timeout = 120) {
   char d[300], csv[400];
   snprintf(d, sizeof d, "%s/r", tmpbase);
