@@ -18,7 +18,39 @@ const char *const FIT_NAMES[FIT_NF] = {
     "vp_diff_x_progress", "material", "disorder_fr", "disorder_al", "castle_garrison",
     "castle_points", "fr_distance", "hand_share", "prussians_off"};
 
-uint64_t fit_fingerprint(const Scen *sc) { return ai_hash_bytes(sc, sizeof *sc, 0x5ca1ab1eULL); }
+/* the data a fit depends on: map, order of battle, cards, parameters (so variants too); field by
+ * field, so that fields added to Scen for other purposes (names, display data) do not count */
+uint64_t fit_fingerprint(const Scen *sc) {
+  uint64_t h = 0x5ca1ab1eULL;
+#define HF(x) h = ai_hash_bytes(&(x), sizeof(x), h)
+  HF(sc->scenario);
+  HF(sc->terrain);
+  HF(sc->edge);
+  HF(sc->castle_of);
+  HF(sc->vsq_of);
+  HF(sc->vsq);
+  HF(sc->vsq_active);
+  HF(sc->castle_sq);
+  HF(sc->nunits);
+  for (int u = 0; u < sc->nunits && u < MAX_UNITS; u++) {
+    const UnitDef *d = &sc->unit[u];
+    HF(d->army); HF(d->kind); HF(d->heavy); HF(d->elite); HF(d->bp_full); HF(d->bp_red);
+    HF(d->start_sq); HF(d->start_facing); HF(d->group);
+  }
+  HF(sc->leader_start);
+  HF(sc->ngroups);
+  for (int g = 0; g < sc->ngroups && g < MAX_GROUPS; g++) {
+    HF(sc->group[g].turn); HF(sc->group[g].nentry); HF(sc->group[g].entry);
+  }
+  HF(sc->ncards);
+  for (int c = 0; c < sc->ncards && c < MAX_CARDS; c++) {
+    const CardDef *d = &sc->card[c];
+    HF(d->army); HF(d->mp); HF(d->bp); HF(d->action); HF(d->cmd_att); HF(d->cmd_def);
+  }
+  HF(sc->p);
+#undef HF
+  return h;
+}
 
 /* features of a complete state, the French point of view */
 void fit_features(const AiCtx *c, const State *s, double *f) {

@@ -88,7 +88,7 @@ int mcts_level_opts(const char *level, MctsOpts *o) {
     o->rollout = ROLL_LIGHT;
   } else if (!strcmp(level, "sim")) {
     /* the simulation preset: cheap enough for balance tables of many games */
-    o->iters = 96;
+    o->iters = 128;
     o->algo = MCTS_FLAT;
     o->rollout = ROLL_LIGHT;
     o->cut = 6;

@@ -154,6 +154,7 @@ static const Cmd CMDS[] = {
     {"sim", cmd_sim, "balance analysis: many AI-vs-AI games per scenario and variant"},
     {"match", cmd_match, "strength match between two players, mirrored seeds"},
     {"strength", cmd_strength, "the strength table of the AI players"},
+    {"skill", cmd_skill, "balance across skill: French win rate as both sides get stronger"},
     {"train", cmd_train, "fit the evaluation to game outcomes (logistic regression)"},
     {"replay", cmd_replay, "replay one simulated game and print its log"},
     {"merge", cmd_merge, "merge sharded simulation outputs"},
