@@ -147,3 +147,48 @@ Test(search, train_fingerprint_and_calibration) {
   snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
   cr_assert_eq(system(cmd), 0);
 }
+
+/* ./waterloo skill: a table row per level and scenario, the same numbers whatever the threads,
+ * a chart; bad levels refused with one line */
+static char *slurp(const char *path) {
+  FILE *f = fopen(path, "r");
+  if (!f) return NULL;
+  static char buf[1 << 16];
+  size_t n = fread(buf, 1, sizeof buf - 1, f);
+  buf[n] = 0;
+  fclose(f);
+  return buf;
+}
+Test(search, skill_report) {
+  char dir[] = "/tmp/wl-skill-XXXXXX";
+  cr_assert_not_null(mkdtemp(dir));
+  char cmd[1024];
+  static char a[1 << 16];
+  snprintf(cmd, sizeof cmd, "./waterloo skill --scenario short,long --levels 'random;heuristic@12' --games 10 "
+           "--threads 1 --out %s/a > /dev/null 2>&1 && ./waterloo skill --scenario short,long --levels "
+           "'random;heuristic@12' --games 10 --threads 2 --out %s/b > /dev/null 2>&1", dir, dir);
+  cr_assert_eq(system(cmd), 0);
+  char path[600];
+  snprintf(path, sizeof path, "%s/a/report.md", dir);
+  char *r = slurp(path);
+  cr_assert_not_null(r);
+  snprintf(a, sizeof a, "%s", r);
+  cr_assert_not_null(strstr(a, "| random | 10 | "), "%s", a);
+  cr_assert_not_null(strstr(a, "| heuristic | 12 | "), "%s", a);
+  cr_assert_not_null(strstr(a, "## long game"));
+  snprintf(path, sizeof path, "%s/b/report.md", dir);
+  r = slurp(path);
+  cr_assert_not_null(r);
+  /* same rows (the command line differs in --threads and --out, CPU time differs) */
+  char *p = strstr(a, "| random | 10 | "), *q = strstr(r, "| random | 10 | ");
+  cr_assert(p && q);
+  cr_assert_eq(strncmp(p, q, 40), 0);
+  snprintf(path, sizeof path, "%s/a/skill.svg", dir);
+  r = slurp(path);
+  cr_assert(r && strstr(r, "<svg") && strstr(r, "</svg>"));
+  snprintf(cmd, sizeof cmd, "./waterloo skill --levels 'random;bogus' --out %s/c > /dev/null 2>&1", dir);
+  int st = system(cmd);
+  cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 2);
+  snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+  cr_assert_eq(system(cmd), 0);
+}
