@@ -13,7 +13,8 @@
  * name or number); the card sets hand, discard, seen, pend, pend_cmd, pend_elite (card ids,
  * `-` for none); units=NAME=SQUARE:FACING[:FLAGS],... (SQUARE a square, `off` or `dead`; FLAGS
  * letters r reduced, d disorder, m moved, a rallied, x attacked, b in battle); napoleon= and
- * wellington= (square, `off` or `none`); cdp=A,B,C; bid_card=X,Y; batt=A,B,C,D (unit indices,
+ * wellington= (square, `dead` (removed, R-6.7 ruling), `off` or `none`); cdp=A,B,C;
+ * bid_card=X,Y; batt=A,B,C,D (unit indices,
  * 255 none); evaders=NAME,...; elim_vp=F,A; nactions=N.  The result is checked by gs_check. */
 #include <errno.h>
 #include <inttypes.h>
@@ -210,7 +211,8 @@ static int parse_token(const Scen *sc, State *s, char *key, char *val, char *err
   }
   if (!strcmp(key, "napoleon") || !strcmp(key, "wellington")) {
     int sq;
-    if (parse_sq(val, &sq) || sq == SQ_DEAD) FAIL("position: %s=%.10s: needs a square, off or none", key, val);
+    /* dead: removed when his side had no unit left (R-6.7 ruling) */
+    if (parse_sq(val, &sq)) FAIL("position: %s=%.10s: needs a square, dead, off or none", key, val);
     s->leader[key[0] == 'w'] = (uint8_t)sq;
     return 0;
   }

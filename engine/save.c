@@ -126,6 +126,26 @@ static int num_array(const cJSON *a, int n, int hi, int *out) {
   return 0;
 }
 
+/* a unit's markers: the number state_to_json writes, or (for positions written by hand) a list
+ * of names: ["reduced", "disordered", "moved", "rallied", "attacked"]; -1 if neither */
+static int unit_flags(const cJSON *fl) {
+  if (cJSON_IsNumber(fl)) return fl->valueint;
+  if (!cJSON_IsArray(fl)) return -1;
+  static const struct { const char *name; int bit; } N[] = {
+      {"reduced", UF_REDUCED}, {"disordered", UF_DISORDER}, {"moved", UF_MOVED},
+      {"rallied", UF_RALLIED}, {"attacked", UF_ATTACKED}, {"in-battle", UF_INBATTLE}};
+  int bits = 0;
+  const cJSON *x;
+  cJSON_ArrayForEach(x, fl) {
+    int k = -1;
+    for (size_t i = 0; i < sizeof N / sizeof N[0] && cJSON_IsString(x); i++)
+      if (!strcmp(x->valuestring, N[i].name)) k = (int)i;
+    if (k < 0) return -1;
+    bits |= N[k].bit;
+  }
+  return bits;
+}
+
 static int state_from_obj(const Scen *sc, cJSON *o, State *s, char *err, size_t errlen) {
   memset(s, 0, sizeof *s);
   for (int u = 0; u < MAX_UNITS; u++) s->usq[u] = SQ_DEAD;
@@ -167,12 +187,13 @@ static int state_from_obj(const Scen *sc, cJSON *o, State *s, char *err, size_t 
     int sq = sq_from(cJSON_GetObjectItem(e, "square"));
     const cJSON *f = cJSON_GetObjectItem(e, "facing"), *fl = cJSON_GetObjectItem(e, "flags");
     const char *dp = cJSON_IsString(f) && f->valuestring[0] ? strchr("NESW", f->valuestring[0]) : NULL;
-    if (sq < 0 || sq == SQ_NONE || !dp || !cJSON_IsNumber(fl)) {
+    int bits = unit_flags(fl);
+    if (sq < 0 || sq == SQ_NONE || !dp || bits < 0) {
       snprintf(err, errlen, "state: unit %s: bad square, facing or flags", sc->unit[u].name);
       return -1;
     }
     s->usq[u] = (uint8_t)sq;
-    s->uflag[u] = (uint8_t)((fl->valueint & ~UF_FACING) | (int)(dp - "NESW"));
+    s->uflag[u] = (uint8_t)((bits & ~UF_FACING) | (int)(dp - "NESW"));
   }
   int l0 = sq_from(cJSON_GetObjectItem(o, "napoleon")), l1 = sq_from(cJSON_GetObjectItem(o, "wellington"));
   if (l0 < 0 || l1 < 0) {

@@ -2928,6 +2928,50 @@ Test(rules, R_6_7_wellington_shares_with_a_prussian_unit) {
   free(sc);
 }
 
+/* Reachability (issue 10): a position written by hand -- units in castles with a facing,
+ * markers by name, hands, castle points -- loads through `./waterloo engine` and gives the
+ * rules' legal actions there. */
+Test(rules, R_6_6_castle_positions_reachable_through_engine_load) {
+  SETUP("short");
+  th_put(sc, &s, "fr-gd-heavy", "C7", DIR_N);      /* cavalry in Hougoumont, facing north */
+  th_put(sc, &s, "fr-1/I", "F5", DIR_S);           /* infantry in La Haye Sainte */
+  th_put(sc, &s, "br-3/I", "G5", DIR_W);           /* east of it */
+  th_put(sc, &s, "br-6/R", "D7", DIR_W);           /* east of Hougoumont */
+  th_give(sc, &s, "F03 F10 B01");
+  th_round(&s, FRENCH);
+  s.cdp[0] = 1;
+  char *js = state_to_json(sc, &s);
+  /* markers by name, as a person writes them */
+  char *at = strstr(js, "\"br-6/R\"");
+  cr_assert_not_null(at);
+  at = strstr(at, "\"flags\":");
+  cr_assert_not_null(at);
+  char *end = strpbrk(at + 8, ",\n}");
+  char path[] = "/tmp/waterloo-test-posXXXXXX";
+  int fd = mkstemp(path);
+  cr_assert_geq(fd, 0);
+  FILE *f = fdopen(fd, "w");
+  fprintf(f, "{\"scenario\": \"short\", \"variants\": \"base\", \"state\": %.*s\"flags\": [\"disordered\", \"reduced\"]%s}\n",
+          (int)(at - js), js, end);
+  fclose(f);
+  free(js);
+  char cmd[256], out[1 << 15];
+  snprintf(cmd, sizeof cmd, "printf 'load %s\\nlegal\\nplay play F03 move\\nlegal\\nstate\\nquit\\n' | ./waterloo engine", path);
+  FILE *p = popen(cmd, "r");
+  size_t n = fread(out, 1, sizeof out - 1, p);
+  out[n] = 0;
+  pclose(p);
+  unlink(path);
+  cr_assert_not_null(strstr(out, "play F10 fire fr-1/I at G5"), "castle infantry fires sideways: %s", out);
+  cr_assert_not_null(strstr(out, "move fr-gd-heavy C6 E"), "cavalry leaves by its front, any facing: %s", out);
+  cr_assert_null(strstr(out, "move fr-gd-heavy D7"), "not by its flank");
+  cr_assert_null(strstr(out, "move fr-gd-heavy B7"));
+  cr_assert_not_null(strstr(out, "turn fr-gd-heavy E"), "it turns (1 MP)");
+  cr_assert_not_null(strstr(out, "\"flags\":\t12"), "disordered + reduced read by name");
+  cr_assert_not_null(strstr(out, "\"cdp\":\t[1, 2, 1]"), "castle points as written: %s", strstr(out, "\"cdp\""));
+  free(sc);
+}
+
 /* Issue 12 item 1, ruling R-6.7/R-11.1 (docs/RULINGS.md): a leader whose army has no unit left
  * is displaced to the nearest unit of his side, else removed; never overrun by an advance. */
 Test(rules, R_6_7_leader_whose_army_has_no_unit_left_is_never_overrun) {
@@ -2968,6 +3012,11 @@ Test(rules, R_6_7_leader_whose_army_has_no_unit_left_is_never_overrun) {
   cr_assert_eq(state_from_json(sc, js, &t, err, sizeof err), 0, "%s", err);
   cr_assert_eq(t.leader[1], SQ_DEAD);
   free(js);
+  char line[8192];
+  cr_assert_geq(position_format(sc, &s, line, sizeof line), 0);
+  cr_assert_not_null(strstr(line, "wellington=dead"));
+  cr_assert_eq(position_parse(sc, line, &t, err, sizeof err), 0, "%s", err);
+  cr_assert(!memcmp(&t, &s, sizeof t), "the position text round-trips a removed leader");
   /* gs_check rejects the position the old engine reached: Wellington under a French unit */
   t = s;
   t.leader[1] = (uint8_t)th_sq(sc, "H6");
