@@ -113,6 +113,35 @@ static void cards_text(const Scen *sc, uint64_t m, uint64_t cmd, uint64_t elite,
   }
 }
 
+/* each attacker's own share of the total before cards (its BP with its multipliers: terrain,
+ * edges, flank or rear, charge, leader), by direction from the defender; -1 unused */
+static void attacker_values(const Scen *sc, const State *s, int def_sq, int mask, int vals[4]) {
+  for (int d = 0; d < 4; d++) {
+    vals[d] = -1;
+    if (!(mask & (1 << d))) continue;
+    int a, df;
+    battle_base_totals(sc, s, def_sq, 1 << d, &a, &df);
+    vals[d] = a;
+  }
+}
+
+static cJSON *values_json(const Scen *sc, const State *s, int def_sq, int mask) {
+  int v[4];
+  attacker_values(sc, s, def_sq, mask, v);
+  cJSON *arr = cJSON_CreateArray();
+  for (int d = 0; d < 4; d++) {
+    if (v[d] < 0) continue;
+    int u = unit_at(sc, s, sc->nb[def_sq][d]);
+    if (u == UNIT_NONE) continue;
+    cJSON *x = cJSON_CreateObject();
+    cJSON_AddStringToObject(x, "unit", sc->unit[u].name);
+    cJSON_AddNumberToObject(x, "bp", unit_bp(sc, s, u));
+    cJSON_AddNumberToObject(x, "value", v[d]);
+    cJSON_AddItemToArray(arr, x);
+  }
+  return arr;
+}
+
 static int card_phase_done(const State *before, const State *after) {
   int card_phase = before->phase == PH_B_ATTCARDS || before->phase == PH_B_DEFCARDS;
   int still = after->phase == PH_B_ATTCARDS || after->phase == PH_B_DEFCARDS;
@@ -134,6 +163,9 @@ static void battle_fill(const Scen *sc, const State *before, const State *after,
     mask |= before->batt[k] != UNIT_NONE ? 1 << k : 0;
   }
   battle_base_totals(sc, before, before->bdef_sq, mask, &b->base_att, &b->base_def);
+  attacker_values(sc, before, before->bdef_sq, mask, b->att_val);
+  for (int k = 0; k < 4; k++) b->att_bp[k] = b->att[k] >= 0 ? unit_bp(sc, before, b->att[k]) : 0;
+  b->def_bp = unit_bp(sc, before, before->bdef_unit);
   b->cards_att = rev & side_cards_mask(sc, before->batt_side);
   b->cards_def = rev & side_cards_mask(sc, !before->batt_side);
   b->cmd = before->pend_cmd & rev;
@@ -546,6 +578,8 @@ cJSON *action_json(const Scen *sc, const State *s, Action a) {
     battle_base_totals(sc, s, a.a, a.b, &att, &def);
     cJSON_AddNumberToObject(o, "attack_total", att);
     cJSON_AddNumberToObject(o, "defence_total", def);
+    cJSON_AddItemToObject(o, "attacker_values", values_json(sc, s, a.a, a.b));
+    if (u != UNIT_NONE) cJSON_AddNumberToObject(o, "defender_bp", unit_bp(sc, s, u));
     break;
   }
   case A_BCARD:
@@ -601,7 +635,10 @@ cJSON *reach_json(const Scen *sc, const State *s, int u) {
   cJSON *arr = cJSON_AddArrayToObject(o, "squares");
   for (int q = 0; q < NSQ; q++) {
     int any = 0;
-    for (int f = 0; f < 4; f++) any |= r->cost[q][f] != 255;
+    for (int f = 0; f < 4; f++) {
+      if (r->npath[q][f] == 0) r->cost[q][f] = 255;   /* where it stands: not a move */
+      any |= r->cost[q][f] != 255;
+    }
     if (!any) continue;
     cJSON *x = cJSON_CreateObject();
     cJSON_AddItemToObject(x, "sq", sq_str(q));
@@ -736,6 +773,8 @@ cJSON *observation_json(const Scen *sc, const State *real, int side) {
     battle_base_totals(sc, s, s->bdef_sq, mask, &a, &df);
     cJSON_AddNumberToObject(b, "base_attack", a);
     cJSON_AddNumberToObject(b, "base_defence", df);
+    cJSON_AddItemToObject(b, "attacker_values", values_json(sc, s, s->bdef_sq, mask));
+    cJSON_AddNumberToObject(b, "defender_bp", unit_bp(sc, s, s->bdef_unit));
     if (battle_seen_totals(sc, s, side, &a, &df, &h) == 0) {
       cJSON_AddNumberToObject(b, "seen_attack", a);
       cJSON_AddNumberToObject(b, "seen_defence", df);
@@ -784,6 +823,16 @@ cJSON *battle_json(const Scen *sc, const BattleRec *b) {
     if (b->att[k] >= 0) cJSON_AddItemToArray(at, cJSON_CreateString(sc->unit[b->att[k]].name));
   cJSON_AddNumberToObject(o, "base_attack", b->base_att);
   cJSON_AddNumberToObject(o, "base_defence", b->base_def);
+  cJSON *av = cJSON_AddArrayToObject(o, "attacker_values");
+  for (int k = 0; k < 4; k++)
+    if (b->att[k] >= 0) {
+      cJSON *x = cJSON_CreateObject();
+      cJSON_AddStringToObject(x, "unit", sc->unit[b->att[k]].name);
+      cJSON_AddNumberToObject(x, "bp", b->att_bp[k]);
+      cJSON_AddNumberToObject(x, "value", b->att_val[k]);
+      cJSON_AddItemToArray(av, x);
+    }
+  cJSON_AddNumberToObject(o, "defender_bp", b->def_bp);
   for (int side = 0; side < 2; side++) {
     cJSON *cs = cJSON_AddArrayToObject(o, side ? "defence_cards" : "attack_cards");
     for (uint64_t m = side ? b->cards_def : b->cards_att; m; m &= m - 1) {

@@ -46,6 +46,7 @@ static void expand(const Scen *sc, const State *s0, const State *from, int from_
 
 int gs_reach(const Scen *sc, const State *s, int u, Reach *r) {
   memset(r->cost, 255, sizeof r->cost);
+  memset(r->npath, 0, sizeof r->npath);
   r->unit = u;
   r->n = 0;
   if (s->phase != PH_MOVE || u < 0 || u >= sc->nunits) return 0;

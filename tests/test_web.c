@@ -98,6 +98,19 @@ static void check_reach(const Scen *sc, const State *s, void *ctx) {
         cr_assert_eq(s->mp - t.mp, r->cost[q][f], "path cost");
         (*count)++;
       }
+    /* the page is never offered the square and facing the unit already has */
+    if (s->usq[u] < NSQ) {
+      cJSON *rj = reach_json(sc, s, u), *x;
+      char here[4];
+      sq_name(s->usq[u], here);
+      const char f0[2] = {"NESW"[s->uflag[u] & 3], 0};
+      cJSON_ArrayForEach(x, cJSON_GetObjectItem(rj, "squares")) {
+        if (strcmp(cJSON_GetObjectItem(x, "sq")->valuestring, here)) continue;
+        cr_assert_null(cJSON_GetObjectItem(cJSON_GetObjectItem(x, "facings"), f0), "%s offered a move to where it stands",
+                       sc->unit[u].name);
+      }
+      cJSON_Delete(rj);
+    }
     /* every single legal step or turn of u is reached at no more than its own cost */
     ActList *L = malloc(sizeof *L);
     gs_legal(sc, s, L);

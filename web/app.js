@@ -221,7 +221,7 @@ function drawPieces() {
   if (offs.length) off.appendChild(h('span', {}, 'Off the map:'));
   for (const u of offs) {
     const d = unitDef(u.name);
-    const b = h('span', { class: 'off' + (movers.has(u.name) ? ' playable' : ''), 'data-unit': u.name, title: `${d.longname}: arrives turn ${d.arrives || '?'}` }, `${u.name} (${u.bp})`);
+    const b = h('span', { class: 'off' + (movers.has(u.name) ? ' playable' : ''), 'data-unit': u.name, title: `${d.longname}: arrives turn ${d.arrives || '?'}${movers.has(u.name) ? ' (click to bring it on)' : ''}` }, `${u.name} (${d.bp_full}, turn ${d.arrives || '?'})`);
     b.addEventListener('click', () => clickUnit(u.name));
     off.appendChild(b);
   }
@@ -369,7 +369,7 @@ function renderPrompt() {
   acts.forEach((a) => {
     if (viaBoard.has(a.kind)) return;
     if (a.card && (obs.phase === 'round' || obs.phase === 'bid' || obs.phase.endsWith('cards') || obs.phase === 'reaction' || obs.phase === 'fire')) return; /* on the cards */
-    const b = h('button', { 'data-notation': a.notation, class: isPrimary(a) ? 'primary' : '' }, label(a));
+    const b = h('button', { 'data-notation': a.notation }, label(a));
     b.addEventListener('click', () => act(a));
     box.appendChild(b);
   });
@@ -386,7 +386,6 @@ function renderPrompt() {
     }
   }
 }
-function isPrimary(a) { return ['done', 'battle_done', 'nofire', 'noevade', 'reduce', 'end'].includes(a.kind) && false; }
 
 function renderHand() {
   const obs = view.observation, hand = $('hand');
@@ -434,24 +433,17 @@ function renderBattle() {
   if (!b && !lb && !m) { p.hidden = true; return; }
   p.hidden = false;
   body.innerHTML = '';
-  const unitsRow = (names) => names.map((n) => { const u = obs.units.find((x) => x.name === n); return `${n} (${u ? u.bp : '?'})`; }).join(', ');
-  const sumBP = (names) => names.reduce((s, n) => { const u = obs.units.find((x) => x.name === n); return s + (u ? u.bp : 0); }, 0);
   if (m) {
     $('battle-title').textContent = 'Odds of this attack';
-    body.innerHTML = table([
-      ['', 'attack', 'defence'],
-      ['units (printed BP)', unitsRow(m.attackers) + ' = ' + sumBP(m.attackers), `${m.defender} = ${sumBP([m.defender])}`],
-      ['terrain, edges, flank/rear, leaders, charge', signed(m.attack_total - sumBP(m.attackers)), signed(m.defence_total - sumBP([m.defender]))],
-      ['total before cards', m.attack_total, m.defence_total],
-    ]) + `<p class="note">Then each side adds its secret battle cards. The attacker wins only with more; more than double: the defender is reduced and retreats.</p>`;
+    body.innerHTML = table([['', 'attack', 'defence']].concat(breakdown(m.attacker_values, m.defender, m.defender_bp, m.defence_total))
+      .concat([['total before cards', m.attack_total, m.defence_total]])) +
+      `<p class="note">Then each side adds its secret battle cards. The attacker wins only with more; more than double: the defender is reduced and retreats.</p>`;
     return;
   }
   if (b) {
     $('battle-title').textContent = `Battle in progress: ${b.attacker} attack ${b.defender} on ${b.defender_square}${b.kind === 'charge' ? ' (charge)' : ''}`;
-    const rows = [['', 'attack', 'defence'],
-      ['units (printed BP)', unitsRow(b.attackers) + ' = ' + sumBP(b.attackers), `${b.defender} = ${sumBP([b.defender])}`],
-      ['terrain, edges, flank/rear, leaders, charge', signed(b.base_attack - sumBP(b.attackers)), signed(b.base_defence - sumBP([b.defender]))],
-      ['total before cards', b.base_attack, b.base_defence]];
+    const rows = [['', 'attack', 'defence']].concat(breakdown(b.attacker_values, b.defender, b.defender_bp, b.base_defence));
+    rows.push(['total before cards', b.base_attack, b.base_defence]);
     if (b.seen_attack !== undefined) rows.push(['with your committed cards', b.seen_attack, b.seen_defence]);
     if (b.total_attack !== undefined) rows.push(['total after the reveal', b.total_attack, b.total_defence]);
     body.innerHTML = table(rows) + (b.opponent_cards_committed ? `<p class="note">The computer has committed ${b.opponent_cards_committed} secret card(s).</p>` : '');
@@ -460,17 +452,24 @@ function renderBattle() {
     const cards = (cs) => cs.length ? cs.map((c) => `${c.card} "${c.name}" ${c.purpose === 'points' ? '+' + c.bp : c.purpose === 'command' ? 'command +' + c.command_attack + '/+' + c.command_defence : 'elite'}`).join('<br>') : 'none';
     const div = h('div', { id: 'last-battle' });
     div.innerHTML = `<h3 style="font-size:13px;margin:6px 0 2px">Last battle: ${lb.attacker} ${lb.kind === 'charge' ? 'charge' : 'attack'} ${lb.defender} on ${lb.defender_square}</h3>` +
-      table([['', `attack (${lb.attacker})`, `defence (${lb.attacker === 'French' ? 'Allied' : 'French'})`],
-        ['units', lb.attackers.join(', '), lb.defender],
+      table([['', `attack (${lb.attacker})`, `defence (${lb.attacker === 'French' ? 'Allied' : 'French'})`]]
+        .concat(breakdown(lb.attacker_values, lb.defender, lb.defender_bp, lb.base_defence)).concat([
         ['total before cards', lb.base_attack, lb.base_defence],
         ['cards revealed', cards(lb.attack_cards), cards(lb.defence_cards)],
-        ['final total', lb.total_attack, lb.total_defence]]) +
+        ['final total', lb.total_attack, lb.total_defence]])) +
       `<div class="outcome" data-outcome="${lb.outcome}">${lb.outcome}</div>`;
     body.appendChild(div);
     if (!b) $('battle-title').textContent = 'Battle';
   }
 }
 const signed = (n) => (n >= 0 ? '+' + n : '' + n);
+/* one row per unit: printed BP and what it counts for before cards (terrain, edges, flank or
+ * rear, charge, leaders, castle) */
+function breakdown(values, defender, defBP, defTotal) {
+  const rows = (values || []).map((v) => [v.unit, `BP ${v.bp}${v.value !== v.bp ? ' \u2192 ' + v.value : ''}`, '']);
+  rows.push([defender, '', `BP ${defBP}${defTotal !== defBP ? ' \u2192 ' + defTotal : ''}`]);
+  return rows;
+}
 function table(rows) {
   return '<table>' + rows.map((r, i) => '<tr>' + r.map((c, j) => (i === 0 ? `<th>${c}</th>` : `<td class="${j ? 'n' : ''}">${c}</td>`)).join('') + '</tr>').join('') + '</table>';
 }
@@ -487,7 +486,7 @@ function renderLog() {
     if (e.fresh) li.classList.add('fresh');
     ol.appendChild(li);
   });
-  if (atBottom || true) ol.scrollTop = ol.scrollHeight;
+  if (atBottom) ol.scrollTop = ol.scrollHeight;
 }
 
 function renderHint() {
