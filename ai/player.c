@@ -35,6 +35,12 @@ typedef struct {
   size_t opts_size;
   void (*defaults)(void *opts);
   int (*level)(const char *name, void *opts); /* 0 ok; NULL when levels is ""             */
+  /* behaviour: make (NULL: nothing to make; -1 out of memory), choose, search statistics for
+   * analyze (NULL: the choice alone with the evaluation), free */
+  int (*init)(Player *p, const void *opts, uint64_t seed);
+  Action (*act)(Player *p, const State *s);
+  int (*root)(Player *p, const State *s, RootStat *out, int max);
+  void (*fini)(Player *p);
 } KindDef;
 
 /* caps: generous for any real use, small enough that nothing overflows or runs for days */
@@ -88,22 +94,119 @@ static void none_defaults(void *o) { (void)o; }
 static void mcts_defaults(void *o) { mcts_level_opts("normal", o); }
 static int mcts_level(const char *name, void *o) { return mcts_level_opts(name, o); }
 
+/* the options of any kind */
+typedef union { MctsOpts mcts; HeurOpts heur; FlatOpts flat; } AnyOpts;
+
+/* ---------------------------------------------------------------- the kinds' behaviour */
+struct Player {
+  const KindDef *kind;
+  char *name;
+  const Scen *sc;
+  AiCtx ctx;
+  Rng rng;
+  double eps;        /* heuristic player: randomness */
+  Mcts *mcts;
+  Flat *flat;
+};
+
+/* the legal list of s, or NULL when there is no action (the game is over) */
+static const ActList *legal_or_none(Player *p, const State *s, ActList *L) {
+  gs_legal(p->sc, s, L);
+  return L->n > 0 ? L : NULL;
+}
+
+static Action act_random(Player *p, const State *s) {
+  ActList L;
+  Action none = {0, 0, 0, 0};
+  if (!legal_or_none(p, s, &L)) return none;
+  return L.a[rng_below(&p->rng, (uint32_t)L.n)];
+}
+
+static int init_eps(Player *p, const void *o, uint64_t seed) {
+  (void)seed;
+  p->eps = ((const HeurOpts *)o)->eps;
+  return 0;
+}
+
+/* the heuristic and the light rule decide on the observation only */
+static Action act_heuristic(Player *p, const State *s) {
+  ActList L;
+  Action none = {0, 0, 0, 0};
+  if (!legal_or_none(p, s, &L)) return none;
+  if (L.n == 1) return L.a[0];
+  State obs;
+  gs_observe(p->sc, s, s->decider, &obs);
+  return L.a[heur_pick(&p->ctx, &obs, &L, &p->rng, p->eps)];
+}
+
+static Action act_light(Player *p, const State *s) {
+  ActList L;
+  Action none = {0, 0, 0, 0};
+  if (!legal_or_none(p, s, &L)) return none;
+  if (L.n == 1) return L.a[0];
+  State obs;
+  gs_observe(p->sc, s, s->decider, &obs);
+  return L.a[light_pick(&p->ctx, &obs, &L, &p->rng, p->eps)];
+}
+
+static int init_flat(Player *p, const void *o, uint64_t seed) {
+  p->flat = flat_new(p->sc, &p->ctx, o, seed);
+  return p->flat ? 0 : -1;
+}
+static Action act_flat(Player *p, const State *s) { return flat_decide(p->flat, s); }
+static int root_flat(Player *p, const State *s, RootStat *out, int max) {
+  flat_decide(p->flat, s);
+  return flat_root(p->flat, out, max);
+}
+static void fini_flat(Player *p) { flat_free(p->flat); }
+
+static int init_search(Player *p, const void *opts, uint64_t seed, int cheat) {
+  MctsOpts o = *(const MctsOpts *)opts;
+  if (o.eval == 1) {
+    char why[600];
+    if (fit_load(p->sc, p->ctx.fit_w, why, sizeof why) == 0) p->ctx.use_fit = 1;
+    else {
+      /* loud, once per process: the player goes on with the hand-written evaluation */
+      static int warned;
+      if (!__atomic_exchange_n(&warned, 1, __ATOMIC_RELAXED))
+        fprintf(stderr, "warning: fitted evaluation not used: %s\n", why);
+    }
+  }
+  o.cheat = cheat;
+  p->mcts = mcts_new(p->sc, &p->ctx, &o, seed);
+  return p->mcts ? 0 : -1;
+}
+static int init_mcts(Player *p, const void *o, uint64_t seed) { return init_search(p, o, seed, 0); }
+static int init_cheat(Player *p, const void *o, uint64_t seed) { return init_search(p, o, seed, 1); }
+static Action act_mcts(Player *p, const State *s) { return mcts_decide(p->mcts, s, NULL); }
+static int root_mcts(Player *p, const State *s, RootStat *out, int max) {
+  mcts_decide(p->mcts, s, NULL);
+  return mcts_root(p->mcts, out, max);
+}
+static void fini_mcts(Player *p) { mcts_free(p->mcts); }
+
 enum { K_RANDOM, K_HEURISTIC, K_LIGHT, K_BASELINE, K_MCTS, K_CHEAT, NKINDS };
 
 #define NOPTS(t) ((int)(sizeof t / sizeof t[0]))
 static const KindDef KINDS[NKINDS] = {
-    [K_RANDOM] = {"random", "uniform over the legal actions", "", NULL, 0, NULL, 1, none_defaults, NULL},
+    [K_RANDOM] = {"random", "uniform over the legal actions", "", NULL, 0, NULL, 1, none_defaults, NULL,
+                  NULL, act_random, NULL, NULL},
     [K_HEURISTIC] = {"heuristic", "fast rule-based player", "", HEUR_OPTS, NOPTS(HEUR_OPTS), NULL,
-                     sizeof(HeurOpts), heur_defaults, NULL},
+                     sizeof(HeurOpts), heur_defaults, NULL,
+                     init_eps, act_heuristic, NULL, NULL},
     [K_LIGHT] = {"light", "the light rule alone (table look-ups for movement; the rollout policy of baseline)",
-                 "", HEUR_OPTS, NOPTS(HEUR_OPTS), NULL, sizeof(HeurOpts), heur_defaults, NULL},
+                 "", HEUR_OPTS, NOPTS(HEUR_OPTS), NULL, sizeof(HeurOpts), heur_defaults, NULL,
+                 init_eps, act_light, NULL, NULL},
     [K_BASELINE] = {"baseline", "reference yardstick: determinized flat Monte Carlo, sequential halving (honest)",
-                    "", FLAT_OPTS, NOPTS(FLAT_OPTS), NULL, sizeof(FlatOpts), flat_defaults, NULL},
+                    "", FLAT_OPTS, NOPTS(FLAT_OPTS), NULL, sizeof(FlatOpts), flat_defaults, NULL,
+                    init_flat, act_flat, root_flat, fini_flat},
     [K_MCTS] = {"mcts", "information-set MCTS on sampled worlds (honest)", "easy normal hard expert sim easy-v1 normal-v1 hard-v1 expert-v1",
-                MCTS_OPTS, NOPTS(MCTS_OPTS), "iters", sizeof(MctsOpts), mcts_defaults, mcts_level},
+                MCTS_OPTS, NOPTS(MCTS_OPTS), "iters", sizeof(MctsOpts), mcts_defaults, mcts_level,
+                init_mcts, act_mcts, root_mcts, fini_mcts},
     [K_CHEAT] = {"cheat", "the same search on the true state: labelled cheating, never a level",
                  "easy normal hard expert sim easy-v1 normal-v1 hard-v1 expert-v1", MCTS_OPTS, NOPTS(MCTS_OPTS), "iters", sizeof(MctsOpts),
-                 mcts_defaults, mcts_level},
+                 mcts_defaults, mcts_level,
+                 init_cheat, act_mcts, root_mcts, fini_mcts},
 };
 
 /* ---------------------------------------------------------------- parsing */
@@ -239,8 +342,6 @@ static const KindDef *spec_kind(const char *spec, const char **opts, char *err, 
   return NULL;
 }
 
-/* parses a spec into its kind and options (opts: at least sizeof(MctsOpts) bytes) */
-typedef union { MctsOpts mcts; HeurOpts heur; FlatOpts flat; } AnyOpts;
 
 static const KindDef *spec_parse(const char *spec, AnyOpts *o, char *err, size_t errlen) {
   if (!spec || !*spec) spec = "mcts";
@@ -266,18 +367,6 @@ int player_spec_check(const char *spec, char *err, size_t errlen) {
   return -1;
 }
 
-/* ---------------------------------------------------------------- players */
-struct Player {
-  const KindDef *kind;
-  char *name;
-  const Scen *sc;
-  AiCtx ctx;
-  Rng rng;
-  double eps;        /* heuristic player: randomness */
-  Mcts *mcts;
-  Flat *flat;
-};
-
 Player *player_new(const Scen *sc, const char *spec, uint64_t seed, char *err, size_t errlen) {
   if (!spec || !*spec) spec = "mcts";
   AnyOpts o;
@@ -294,74 +383,28 @@ Player *player_new(const Scen *sc, const char *spec, uint64_t seed, char *err, s
   p->sc = sc;
   rng_seed(&p->rng, seed, 0xa1a1ULL);
   ai_ctx_init(&p->ctx, sc);
-  if (k == &KINDS[K_HEURISTIC] || k == &KINDS[K_LIGHT]) p->eps = o.heur.eps;
-  if (k == &KINDS[K_BASELINE]) {
-    p->flat = flat_new(sc, &p->ctx, &o.flat, seed);
-    if (!p->flat) {
-      player_free(p);
-      seterr(err, errlen, "out of memory", NULL);
-      return NULL;
-    }
-  }
-  if (k->opts == MCTS_OPTS && o.mcts.eval == 1) {
-    char why[600];
-    if (fit_load(sc, p->ctx.fit_w, why, sizeof why) == 0) p->ctx.use_fit = 1;
-    else {
-      /* loud, once per process: the player goes on with the hand-written evaluation */
-      static int warned;
-      if (!__atomic_exchange_n(&warned, 1, __ATOMIC_RELAXED))
-        fprintf(stderr, "warning: fitted evaluation not used: %s\n", why);
-    }
-  }
-  if (k->opts == MCTS_OPTS) {
-    o.mcts.cheat = k == &KINDS[K_CHEAT];
-    p->mcts = mcts_new(sc, &p->ctx, &o.mcts, seed);
-    if (!p->mcts) {
-      player_free(p);
-      seterr(err, errlen, "out of memory", NULL);
-      return NULL;
-    }
+  if (k->init && k->init(p, &o, seed)) {
+    player_free(p);
+    seterr(err, errlen, "out of memory", NULL);
+    return NULL;
   }
   return p;
 }
 
-/* the heuristic decides on the observation only */
-static Action heuristic_act(Player *p, const State *s, const ActList *L) {
-  State obs;
-  gs_observe(p->sc, s, s->decider, &obs);
-  int i = heur_pick(&p->ctx, &obs, L, &p->rng, p->eps);
-  return L->a[i];
-}
-
-Action player_act(Player *p, const State *s) {
-  if (p->mcts) return mcts_decide(p->mcts, s, NULL);
-  if (p->flat) return flat_decide(p->flat, s);
-  ActList L;
-  gs_legal(p->sc, s, &L);
-  Action none = {0, 0, 0, 0};
-  if (L.n <= 0) return none;
-  if (p->kind == &KINDS[K_RANDOM]) return L.a[rng_below(&p->rng, (uint32_t)L.n)];
-  if (p->kind == &KINDS[K_LIGHT] && L.n > 1) {
-    State obs;
-    gs_observe(p->sc, s, s->decider, &obs);
-    return L.a[light_pick(&p->ctx, &obs, &L, &p->rng, p->eps)];
-  }
-  return L.n == 1 ? L.a[0] : heuristic_act(p, s, &L);
-}
+Action player_act(Player *p, const State *s) { return p->kind->act(p, s); }
 
 const char *player_name(const Player *p) { return p->name; }
 
 void player_free(Player *p) {
   if (!p) return;
-  mcts_free(p->mcts);
-  flat_free(p->flat);
+  if (p->kind->fini) p->kind->fini(p);
   free(p->name);
   free(p);
 }
 
 int player_analyze(Player *p, const State *s, Candidate *out, int max) {
   if (max <= 0) return 0;
-  if (!p->mcts && !p->flat) {
+  if (!p->kind->root) {
     Rng save = p->rng;
     Action a = player_act(p, s);
     p->rng = save;
@@ -375,14 +418,7 @@ int player_analyze(Player *p, const State *s, Candidate *out, int max) {
     return 1;
   }
   RootStat rs[64];
-  int n;
-  if (p->flat) {
-    flat_decide(p->flat, s);
-    n = flat_root(p->flat, rs, 64);
-  } else {
-    mcts_decide(p->mcts, s, NULL);
-    n = mcts_root(p->mcts, rs, 64);
-  }
+  int n = p->kind->root(p, s, rs, 64);
   long tot = 0;
   for (int i = 0; i < n; i++) tot += rs[i].visits;
   int k = 0;
