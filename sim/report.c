@@ -165,8 +165,9 @@ static void against_base_md(const SimCfg *c, Cell *cells, int si, int pi, int ba
                 "p-values adjusted by Holm's step-down method for the %d variant%s compared here "
                 "(read this one when asking \"does any variant change anything?\"). Games for "
                 "±%.0f: the games per cell that detect a %.0f-point change in the French win rate "
-                "with 80%% power at α = 0.05 (McNemar, this variant's share of discordant seeds).",
-             fam, fam == 1 ? "" : "s", 100 * DETECT_POINTS, 100 * DETECT_POINTS);
+                "with 80%% power at α = 0.05 (McNemar, this variant's share of discordant seeds, or the "
+                "%.0f%% that such a change needs at the least when fewer seeds differ).",
+             fam, fam == 1 ? "" : "s", 100 * DETECT_POINTS, 100 * DETECT_POINTS, 100 * DETECT_POINTS);
   if (is_long)
     buf_printf(b, " VP margin difference: the mean over the seeds of (variant − base) of the "
                   "French VP margin, Student-t 95%% interval — far more sensitive than the win "
