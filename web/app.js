@@ -474,6 +474,36 @@ function table(rows) {
   return '<table>' + rows.map((r, i) => '<tr>' + r.map((c, j) => (i === 0 ? `<th>${c}</th>` : `<td class="${j ? 'n' : ''}">${c}</td>`)).join('') + '</tr>').join('') + '</table>';
 }
 
+/* a log line in words: the engine's notation made into a sentence */
+function sentence(text) {
+  const card = (id) => { const c = scen.cardIndex[id]; return c ? `${id} "${c.name}"` : id; };
+  const F = { N: 'north', E: 'east', S: 'south', W: 'west' };
+  let m;
+  if ((m = /^play (\S+) move$/.exec(text))) return `plays ${card(m[1])} for movement`;
+  if ((m = /^play (\S+) fire (\S+)$/.exec(text))) return `plays ${card(m[1])}: artillery of ${m[2]} fires`;
+  if ((m = /^play (\S+) charge (\S+) (\d)$/.exec(text))) return `plays ${card(m[1])}: ${m[2]} charges ${m[3]} square${m[3] > 1 ? 's' : ''}`;
+  if ((m = /^play (\S+) force (\S+) (\d)$/.exec(text))) return `plays ${card(m[1])}: forces ${m[2]} to charge`;
+  if ((m = /^play (\S+) rally (\S+)$/.exec(text))) return `plays ${card(m[1])}: rallies ${m[2]}`;
+  if ((m = /^play (\S+) restore (\S+)$/.exec(text))) return `plays ${card(m[1])}: restores ${m[2]}`;
+  if ((m = /^play (\S+) health$/.exec(text))) return `plays ${card(m[1])}: Napoleon's health`;
+  if ((m = /^move (\S+) (\S+) ([NESW])$/.exec(text))) return `${m[1]} moves to ${m[2]}, facing ${F[m[3]]}`;
+  if ((m = /^turn (\S+) ([NESW])$/.exec(text))) return `${m[1]} turns to face ${F[m[2]]}`;
+  if ((m = /^leader (\S+)$/.exec(text))) return `the leader moves to ${m[1]}`;
+  if ((m = /^enter (\S+) (\S+) ([NESW])$/.exec(text))) return `${m[1]} enters the map at ${m[2]}, facing ${F[m[3]]}`;
+  if ((m = /^attack (\S+) from (\S+)$/.exec(text))) return `attacks ${m[1]} from ${m[2].split(',').join(', ')}`;
+  if ((m = /^battle (\S+)( command| elite)?$/.exec(text)) && m[1] !== 'done') return `commits ${card(m[1])} to the battle${m[2] ? ' (' + m[2].trim() + ')' : ''}`;
+  if ((m = /^retreat (\S+) ([NESW])$/.exec(text))) return `retreats to ${m[1]}, facing ${F[m[2]]}`;
+  if ((m = /^advance (\S+) ([NESW])$/.exec(text))) return `the unit on ${m[1]} advances, facing ${F[m[2]]}`;
+  if ((m = /^evade (\S+) (\S+) ([NESW])$/.exec(text))) return `${m[1]} evades to ${m[2]}, facing ${F[m[3]]}`;
+  if ((m = /^lose (\S+)$/.exec(text))) return `the attacker on ${m[1]} is reduced`;
+  if ((m = /^place (\S+)$/.exec(text))) return `the leader is placed on ${m[1]}`;
+  if ((m = /^bid (\S+)$/.exec(text))) return m[1] === 'none' ? 'bids no card' : `bids ${card(m[1])}`;
+  if ((m = /^rally (\S+)$/.exec(text)) && m[1] !== 'done') return `rallies ${m[1]} too`;
+  const W = { pass: 'passes', end: 'ends the round', done: 'ends the movement', noattack: 'does not attack', 'battle done': 'commits no more cards',
+    '(a secret choice)': 'makes a secret choice (revealed later)', nofire: 'does not fire', reduce: 'takes the loss as a reduction', castle: 'spends a castle point', noevade: 'does not evade', 'rally done': 'rallies one unit only' };
+  return W[text] || text;
+}
+
 function renderLog() {
   const ol = $('log');
   const atBottom = ol.scrollTop + ol.clientHeight >= ol.scrollHeight - 8;
@@ -481,7 +511,7 @@ function renderLog() {
   log.forEach((e, i) => {
     if (!e) return;
     const li = h('li', { class: e.by === 'computer' ? 'computer' : 'human', value: i + 1 });
-    li.appendChild(h('span', {}, `t${e.turn} ${e.side}${e.by === 'computer' ? ' (computer)' : ''}: ${e.action}`));
+    li.appendChild(h('span', { title: e.action }, `t${e.turn} ${e.side}${e.by === 'computer' ? ' (computer)' : ''} ${sentence(e.action)}.`));
     if (e.events) li.appendChild(h('span', { class: 'ev' }, e.events));
     if (e.fresh) li.classList.add('fresh');
     ol.appendChild(li);
@@ -746,7 +776,7 @@ $('load-btn').addEventListener('click', async () => {
   } catch (e) { toast(e.message); }
 });
 $('log-save').addEventListener('click', () => {
-  const text = log.filter(Boolean).map((e, i) => `${i + 1}. t${e.turn} ${e.side}${e.by === 'computer' ? ' (computer)' : ''}: ${e.action}${e.events ? '\n     ' + e.events : ''}`).join('\n');
+  const text = log.filter(Boolean).map((e, i) => `${i + 1}. turn ${e.turn}: ${e.side}${e.by === 'computer' ? ' (computer)' : ''} ${sentence(e.action)}.${e.events ? '\n     ' + e.events + '.' : ''}`).join('\n');
   const a = document.createElement('a');
   a.href = URL.createObjectURL(new Blob([text + '\n'], { type: 'text/plain' }));
   a.download = `waterloo-${game || 'log'}.txt`;
