@@ -408,8 +408,9 @@ static enum MHD_Result api_game(struct MHD_Connection *c, const char *method, co
   int get = !strcmp(method, "GET"), post = !strcmp(method, "POST");
   if (!*op && get) {
     const char *sn = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "since");
-    int since = sn ? atoi(sn) : 0;
-    ret = send_json(c, 200, game_view(G, since < 0 ? 0 : since));
+    long since = sn ? strtol(sn, NULL, 10) : 0;
+    if (since < 0 || since > 1000000) since = 0;
+    ret = send_json(c, 200, game_view(G, (int)since));
   } else if (!*op && !strcmp(method, "DELETE")) {
     pthread_mutex_unlock(&G->mu);
     pthread_mutex_lock(&table_mu);
