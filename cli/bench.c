@@ -53,8 +53,8 @@ int cmd_bench(int argc, char **argv) {
     return 0;
   }
   if (opt_check(argc, argv, "bench", "--seconds --engine-only!")) return 2;
-  double secs = atof(opt_get(argc, argv, "--seconds", "2"));
-  if (secs <= 0) secs = 2;
+  double secs;
+  if (opt_double("bench", "--seconds", opt_get(argc, argv, "--seconds", "2"), 0.01, 3600, &secs)) return 2;
   printf("sizeof(State) = %zu bytes (target <= 512)\n", sizeof(State));
   const char *scens[2] = {"short", "long"};
   for (int k = 0; k < 2; k++) {

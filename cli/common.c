@@ -7,6 +7,7 @@
 
 #include "cli.h"
 #include "../ai/player.h"
+#include "../engine/num.h"
 
 int cli_scen(Scen *sc, const char *scenario, const char *variant) {
   char err[2048];
@@ -54,15 +55,72 @@ int opt_check(int argc, char **argv, const char *cmd, const char *known) {
   }
   return 0;
 }
-int opt_u64(const char *cmd, const char *name, const char *v, uint64_t *out) {
-  char *end;
-  if (!v || !*v || *v == '-') goto bad;
-  *out = strtoull(v, &end, 10);
-  if (*end) goto bad;
-  return 0;
-bad:
-  fprintf(stderr, "waterloo %s: %s needs a whole number, not '%s'\n", cmd, name, v ? v : "");
+/* strict numbers for options (engine/num.h): the whole value, in range, or one line naming
+ * the command and the option, with the value escaped */
+static int opt_bad(const char *cmd, const char *name, const char *v, const char *want) {
+  char e[96];
+  fprintf(stderr, "waterloo %s: %s must be %s, not '%s'\n", cmd, name, want, num_escape(v ? v : "", e, sizeof e));
   return -1;
+}
+int opt_u64(const char *cmd, const char *name, const char *v, uint64_t *out) {
+  if (num_u64(v, 0, UINT64_MAX, out)) return opt_bad(cmd, name, v, "a whole number from 0 to 18446744073709551615");
+  return 0;
+}
+int opt_long(const char *cmd, const char *name, const char *v, long lo, long hi, long *out) {
+  if (num_long(v, lo, hi, out)) {
+    char want[96];
+    snprintf(want, sizeof want, "a whole number from %ld to %ld", lo, hi);
+    return opt_bad(cmd, name, v, want);
+  }
+  return 0;
+}
+int opt_int(const char *cmd, const char *name, const char *v, int lo, int hi, int *out) {
+  long x;
+  if (opt_long(cmd, name, v, lo, hi, &x)) return -1;
+  *out = (int)x;
+  return 0;
+}
+int opt_double(const char *cmd, const char *name, const char *v, double lo, double hi, double *out) {
+  if (num_double(v, lo, hi, out)) {
+    char want[96];
+    snprintf(want, sizeof want, "a number from %g to %g", lo, hi);
+    return opt_bad(cmd, name, v, want);
+  }
+  return 0;
+}
+
+/* one protocol or command line of any length from f into *buf (grown as needed, without the
+ * end of line).  Returns the length, -1 at the end of input, -2 for a line longer than max
+ * (read to its end and dropped whole), -3 for a line with a NUL byte (dropped whole). */
+long cli_read_line(FILE *f, char **buf, size_t *cap, size_t max) {
+  size_t n = 0;
+  int c, over = 0, nul = 0, any = 0;
+  while ((c = getc(f)) != EOF) {
+    any = 1;
+    if (c == '\n') break;
+    if (c == 0) nul = 1;
+    if (over || nul) continue;
+    if (n >= max) { over = 1; continue; }
+    if (n + 2 > *cap) {
+      size_t nc = *cap ? *cap * 2 : 256;
+      if (nc > max + 2) nc = max + 2;
+      char *nb = realloc(*buf, nc);
+      if (!nb) { over = 1; continue; }
+      *buf = nb, *cap = nc;
+    }
+    (*buf)[n++] = (char)c;
+  }
+  if (!any) return -1;
+  if (over) return -2;
+  if (nul) return -3;
+  if (n && (*buf)[n - 1] == '\r') n--;
+  if (!*buf) {
+    *buf = malloc(1);
+    if (!*buf) return -2;
+    *cap = 1;
+  }
+  (*buf)[n] = 0;
+  return (long)n;
 }
 
 

@@ -8,6 +8,7 @@
 #include "../ai/player.h"
 #include "cli.h"
 #include "session.h"
+#include "../engine/num.h"
 
 typedef struct {
   Scen *sc;
@@ -21,8 +22,15 @@ static void ok(const char *text) {
   printf("= %s\n\n", text ? text : "");
   fflush(stdout);
 }
+/* an error answer is one line: newlines become "; ", other control bytes are escaped */
 static void fail(const char *msg) {
-  printf("? %s\n\n", msg);
+  fputs("? ", stdout);
+  for (const unsigned char *p = (const unsigned char *)msg; *p; p++) {
+    if (*p == '\n') fputs("; ", stdout);
+    else if (*p < 0x20 || *p == 0x7f) printf("\\x%02x", *p);
+    else putchar(*p);
+  }
+  fputs("\n\n", stdout);
   fflush(stdout);
 }
 
@@ -41,7 +49,14 @@ static char *board_text(const Scen *sc, const State *s) {
 static int eng_new(Eng *e, char *args) {
   char *tok[16];
   int n = 0;
-  for (char *t = strtok(args, " \t"); t && n < 16; t = strtok(NULL, " \t")) tok[n++] = t;
+  char *save = NULL;
+  for (char *t = strtok_r(args, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) {
+    if (n == 16) {
+      fail("new: too many words (at most 16)");
+      return -1;
+    }
+    tok[n++] = t;
+  }
   if (n < 1) {
     fail("usage: new short|long [VARIANT ...] [seed N]");
     return -1;
@@ -49,8 +64,15 @@ static int eng_new(Eng *e, char *args) {
   char vars[256] = "";
   uint64_t seed = 1;
   for (int i = 1; i < n; i++) {
-    if (!strcmp(tok[i], "seed") && i + 1 < n) {
-      seed = strtoull(tok[++i], NULL, 10);
+    if (!strcmp(tok[i], "seed")) {
+      char e[64], m[160];
+      if (i + 1 >= n || num_u64(tok[i + 1], 0, UINT64_MAX, &seed)) {
+        snprintf(m, sizeof m, "new: seed must be a whole number from 0 to 18446744073709551615, not '%s'",
+                 i + 1 < n ? num_escape(tok[i + 1], e, sizeof e) : "");
+        fail(m);
+        return -1;
+      }
+      i++;
       continue;
     }
     if (*vars) strncat(vars, ",", sizeof vars - strlen(vars) - 1);
@@ -58,6 +80,10 @@ static int eng_new(Eng *e, char *args) {
   }
   char err[2048];
   Scen *sc = malloc(sizeof *sc);
+  if (!sc) {
+    fail("out of memory");
+    return -1;
+  }
   if (scen_load(sc, scen_default_dir(), tok[0], *vars ? vars : "base", err, sizeof err)) {
     for (char *p = err; *p; p++)
       if (*p == '\n') *p = ';';
@@ -89,7 +115,7 @@ static int eng_setposition(Eng *e, const char *args) {
     return -1;
   }
   if (scen_load(sc, scen_default_dir(), scen, vars, err, sizeof err) ||
-      position_parse(sc, args, &s, err, sizeof err)) {
+      position_parse(sc, args, &s, err, sizeof err) || state_validate(sc, &s, err, sizeof err)) {
     for (char *p = err; *p; p++)
       if (*p == '\n') *p = ';';
     fail(err);
@@ -205,9 +231,20 @@ int cmd_engine(int argc, char **argv) {
     return 0;
   }
   Eng e = {0};
-  char line[4096];
-  while (fgets(line, sizeof line, stdin)) {
-    line[strcspn(line, "\r\n")] = 0;
+  char *line = NULL;
+  size_t cap = 0;
+  long len;
+  /* a line is read whole, however long; one over CLI_MAX_LINE or with a NUL byte is refused
+   * whole (one '?' answer): no part of it is ever run as a command */
+  while ((len = cli_read_line(stdin, &line, &cap, CLI_MAX_LINE)) != -1) {
+    if (len == -2) {
+      fail("line too long (at most 65536 bytes); ignored");
+      continue;
+    }
+    if (len == -3) {
+      fail("line contains a NUL byte; ignored");
+      continue;
+    }
     char *cmd = line;
     while (isspace((unsigned char)*cmd)) cmd++;
     if (!*cmd || *cmd == '#') continue;
@@ -228,7 +265,11 @@ int cmd_engine(int argc, char **argv) {
       Scen *sc = malloc(sizeof *sc);
       GameRec g;
       State s;
-      if (!*args) fail("usage: load FILE");
+      if (!sc) fail("out of memory");
+      else if (!*args) {
+        fail("usage: load FILE");
+        free(sc);
+      }
       else if (game_load(sc, scen_default_dir(), args, &g, &s, err, sizeof err)) {
         fail(err);
         free(sc);
@@ -253,9 +294,18 @@ int cmd_engine(int argc, char **argv) {
       free(b);
     } else if (!strcmp(cmd, "legal")) {
       ActList *L = malloc(sizeof *L);
+      if (!L) {
+        fail("out of memory");
+        continue;
+      }
       gs_legal(e.sc, &e.s, L);
-      size_t cap = 64 * (size_t)L->n + 16, n = 0;
+      size_t cap = 136 * (size_t)L->n + 16, n = 0;
       char *out = malloc(cap);
+      if (!out) {
+        fail("out of memory");
+        free(L);
+        continue;
+      }
       out[0] = 0;
       for (int i = 0; i < L->n; i++) {
         char a[128];
@@ -324,11 +374,12 @@ int cmd_engine(int argc, char **argv) {
     else if (!strcmp(cmd, "genmove")) eng_ai(&e, args, 0);
     else if (!strcmp(cmd, "analyze")) eng_ai(&e, args, 1);
     else {
-      char m[160];
-      snprintf(m, sizeof m, "unknown command '%.100s' (try list_commands)", cmd);
+      char m[200], c[104];
+      snprintf(m, sizeof m, "unknown command '%s' (try list_commands)", num_escape(cmd, c, sizeof c));
       fail(m);
     }
   }
+  free(line);
   gamerec_free(&e.g);
   free(e.sc);
   return 0;

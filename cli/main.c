@@ -20,10 +20,12 @@ static int cmd_random(int argc, char **argv) {
   Scen *sc = malloc(sizeof *sc);
   if (cli_scen(sc, opt_get(argc, argv, "--scenario", "short"), opt_get(argc, argv, "--variant", "base")))
     return 2;
+  long ngames;
   uint64_t games, seed;
-  if (opt_u64("random", "--games", opt_get(argc, argv, "--games", "10"), &games) ||
+  if (opt_long("random", "--games", opt_get(argc, argv, "--games", "10"), 1, CLI_MAX_GAMES, &ngames) ||
       opt_u64("random", "--seed", opt_get(argc, argv, "--seed", "1"), &seed))
     return 2;
+  games = (uint64_t)ngames;
   int quiet = opt_has(argc, argv, "--quiet");
   long res[4] = {0, 0, 0, 0};
   long decisions = 0;

@@ -30,6 +30,7 @@
 #define MAX_TURNS 12
 #define UNIT_NONE 255
 #define CARD_NONE 255
+#define MAX_VARIANT_LIST 256 /* longest variant list, "a,b,c" (scen_load refuses longer) */
 
 /* ---------------------------------------------------------------- enums */
 enum { FRENCH = 0, ALLIED = 1 };                 /* sides   */
@@ -95,7 +96,7 @@ enum { V_MSJ = 0, V_HOUGOUMONT, V_LHS, V_FRISCHERMONT, V_PLANC1, V_PLANC2, V_PLA
 
 typedef struct Scen {
   char scen_name[16];         /* short / long                                     */
-  char variant_names[64];     /* "base" or "three-player,prussians-early"        */
+  char variant_names[MAX_VARIANT_LIST]; /* "base" or "three-player,prussians-early" */
   int scenario;               /* SC_SHORT / SC_LONG                              */
   /* map */
   uint8_t terrain[NSQ];
@@ -382,11 +383,15 @@ int position_scenario(const char *text, char *scen, size_t slen, char *var, size
 /* state as JSON text (malloc'ed) */
 char *state_to_json(const Scen *sc, const State *s);
 int state_from_json(const Scen *sc, const char *text, State *s, char *err, size_t errlen);
+/* every field of a position that enters from outside (a file, the protocol) against the
+ * scenario: indices and codes in range, what the phase needs, then gs_check.  0, or -1 and a
+ * one-line message naming the field */
+int state_validate(const Scen *sc, const State *s, char *err, size_t errlen);
 
 /* A whole game: scenario, variants, seed, stream, and the actions played. */
 typedef struct {
   char scenario[16];
-  char variants[64];
+  char variants[MAX_VARIANT_LIST];
   uint64_t seed, stream;
   int n, cap;
   Action *acts;
@@ -395,7 +400,7 @@ typedef struct {
 } GameRec;
 void gamerec_init(GameRec *g, const char *scenario, const char *variants, uint64_t seed,
                   uint64_t stream);
-void gamerec_push(GameRec *g, Action a);
+void gamerec_push(GameRec *g, Action a);       /* aborts when out of memory */
 void gamerec_free(GameRec *g);
 /* the position after the first n actions of the record (n = 0: its start) */
 void gamerec_position(const Scen *sc, const GameRec *g, int n, State *out);
@@ -403,7 +408,16 @@ void gamerec_position(const Scen *sc, const GameRec *g, int n, State *out);
  * Returns 0 or -1 (errno-style message in err).  Written atomically (tmp + rename). */
 int game_save(const Scen *sc, const GameRec *g, const State *s, const char *path, char *err,
               size_t errlen);
-/* load: reloads the scenario into *sc, replays the actions, checks the position. */
+/* load: reloads the scenario into *sc, replays the actions, checks the position.  Opens only a
+ * regular file of at most GAME_FILE_MAX bytes; every field of a saved position is checked
+ * against the scenario and gs_check before it is accepted (one-line message naming the field). */
+/* files: read whole (regular files only, at most max bytes; malloc'ed text or NULL + err) and
+ * write atomically (exclusive temporary beside path, fsync, rename; refuses a target that is
+ * not a regular file).  Used by every writer of the program. */
+char *file_read_capped(const char *path, size_t max, size_t *len, char *err, size_t errlen);
+int file_write_atomic(const char *path, const char *text, size_t len, char *err, size_t errlen);
+#define GAME_FILE_MAX (4u << 20)
+#define GAME_MAX_ACTIONS 200000
 int game_load(Scen *sc, const char *dir, const char *path, GameRec *g, State *s, char *err,
               size_t errlen);
 

@@ -303,6 +303,11 @@ static void totals(const Scen *sc, const State *s, int *att, int *def) {
 }
 
 void battle_base_totals(const Scen *sc, const State *s, int def_sq, int mask, int *att, int *def) {
+  /* no unit on def_sq (or no such square): nothing to weigh, and no side to look up */
+  if (def_sq < 0 || def_sq >= NSQ || unit_at(sc, s, def_sq) == UNIT_NONE) {
+    *att = *def = 0;
+    return;
+  }
   State t = *s;
   t.pend = t.pend_cmd = t.pend_elite = 0;
   t.bdef_unit = (uint8_t)unit_at(sc, s, def_sq);
@@ -312,10 +317,6 @@ void battle_base_totals(const Scen *sc, const State *s, int def_sq, int mask, in
   for (int d = 0; d < 4; d++)
     t.batt[d] = (mask & (1 << d)) ? (uint8_t)unit_at(sc, s, sc->nb[def_sq][d]) : UNIT_NONE;
   t.batt_side = (uint8_t)opp(unit_side(sc, t.bdef_unit));
-  if (t.bdef_unit == UNIT_NONE) {
-    *att = *def = 0;
-    return;
-  }
   totals(sc, &t, att, def);
 }
 

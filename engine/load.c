@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "engine.h"
+#include "num.h"
 
 typedef struct {
   Scen *sc;
@@ -27,6 +28,8 @@ typedef struct {
   /* where the parameters the final checks compare were last set ("file:line") */
   char at_turns[300], at_hand[3][300];
   int n_hand_pr;         /* turns the hand_pr table covers */
+  const char *dir;       /* the data folder, for checks of a whole file */
+  char at_victory[300];  /* where `victory` was last set */
 } Loader;
 
 static void lerr(Loader *L, const char *fmt, ...) {
@@ -37,8 +40,12 @@ static void lerr(Loader *L, const char *fmt, ...) {
   va_end(ap);
   size_t used = strlen(L->err);
   if (L->nerr < 12 && used + 8 < L->errlen)
-    snprintf(L->err + used, L->errlen - used, "%s%s:%d: %s", used ? "\n" : "", L->file, L->line,
-             msg);
+  {
+    if (L->line > 0)  /* a check of a whole file or an option has no line: "FILE: msg" */
+      snprintf(L->err + used, L->errlen - used, "%s%s:%d: %s", used ? "\n" : "", L->file, L->line, msg);
+    else
+      snprintf(L->err + used, L->errlen - used, "%s%s: %s", used ? "\n" : "", L->file, msg);
+  }
   L->nerr++;
 }
 
@@ -566,6 +573,7 @@ static int param_set(Loader *L, const char *name, const char *value) {
       else mask |= (uint8_t)(1 << k);
     }
     L->sc->vsq_active = mask;
+    param_where(L, L->at_victory, sizeof L->at_victory);
     return 0;
   }
   for (int i = 0; i < n; i++)
@@ -745,12 +753,21 @@ const char *scen_default_dir(void) {
 }
 
 /* final checks that need the whole data set */
+/* a check of a whole file (no one line to blame): "DIR/FILE: message" */
+static void set_file(Loader *L, char *buf, size_t len, const char *file) {
+  snprintf(buf, len, "%s/%s", L->dir, file);
+  L->file = buf;
+  L->line = 0;
+}
+
 static void validate(Loader *L) {
   Scen *sc = L->sc;
+  char fbuf[4300];
+  set_file(L, fbuf, sizeof fbuf, "map.ini");
   for (int r = 0; r < MAP_H; r++)
-    if (!L->rows_seen[r]) lerr(L, "map: row%d missing", r + 1);
+    if (!L->rows_seen[r]) lerr(L, "row%d missing", r + 1);
   for (int i = 0; i < V_COUNT; i++)
-    if (!(L->places_seen & (1 << i))) lerr(L, "map: place '%s' missing", place_ids[i]);
+    if (!(L->places_seen & (1 << i))) lerr(L, "place '%s' missing", place_ids[i]);
   int ncastle = 0;
   for (int sq = 0; sq < NSQ; sq++) sc->castle_of[sq] = -1, sc->vsq_of[sq] = -1;
   for (int i = 0; i < V_COUNT; i++)
@@ -760,7 +777,7 @@ static void validate(Loader *L) {
     int sq = sc->vsq[castle_places[i]];
     sc->castle_sq[i] = (uint8_t)sq;
     if (sc->terrain[sq] != T_CASTLE)
-      lerr(L, "map: %s is not a castle square (C)", place_ids[castle_places[i]]);
+      lerr(L, "%s is not a castle square (C)", place_ids[castle_places[i]]);
     sc->castle_of[sq] = (int8_t)i;
   }
   for (int sq = 0; sq < NSQ; sq++) {
@@ -769,13 +786,14 @@ static void validate(Loader *L) {
       if ((sc->edge[sq][d] & E_BRIDGE) && !(sc->edge[sq][d] & E_STREAM)) {
         char a[4];
         sq_name(sq, a);
-        lerr(L, "map: bridge at %s side %c is not on a stream", a, "NESW"[d]);
+        lerr(L, "bridge at %s side %c is not on a stream", a, "NESW"[d]);
       }
   }
-  if (ncastle != MAX_CASTLES) lerr(L, "map: %d castle squares, expected 3", ncastle);
+  if (ncastle != MAX_CASTLES) lerr(L, "%d castle squares, expected 3", ncastle);
+  set_file(L, fbuf, sizeof fbuf, "units.ini");
   int count[3] = {0, 0, 0};
   for (int i = 0; i < sc->nunits; i++) count[sc->unit[i].army]++;
-  if (sc->nunits == 0) lerr(L, "units: none defined");
+  if (sc->nunits == 0) lerr(L, "none defined");
   for (int i = 0; i < sc->nunits; i++)     /* after a variant's [setup]: one unit per square */
     for (int j = 0; j < i; j++)
       if (sc->unit[i].start_sq < NSQ && sc->unit[i].start_sq == sc->unit[j].start_sq) {
@@ -790,10 +808,10 @@ static void validate(Loader *L) {
         lerr(L, "set-up: %s starts with the enemy unit %s (R-6.7)", w ? "wellington" : "napoleon",
              sc->unit[i].name);
   for (int i = 0; i < sc->ngroups; i++)
-    if (sc->group[i].nentry == 0) lerr(L, "units: group %s has no entry squares", sc->group[i].name);
+    if (sc->group[i].nentry == 0) lerr(L, "group %s has no entry squares", sc->group[i].name);
   for (int w = 0; w < 2; w++)
     if (sc->leader_start[w] == SQ_NONE)
-      lerr(L, "units: %s has no square", w ? "wellington" : "napoleon");
+      lerr(L, "%s has no square", w ? "wellington" : "napoleon");
   for (int from = 0; from < NSQ; from++)     /* movement costs */
     for (int d = 0; d < 4; d++) {
       int to = sc->nb[from][d], e = sc->edge[from][d], c;
@@ -828,8 +846,16 @@ static void validate(Loader *L) {
     for (int i = 0; i < sc->ncards; i++)
       if (sc->card[i].army == a) sc->army_cards[a] |= 1ull << i;
   }
-  if (sc->p.turns < 1 || sc->p.turns > MAX_TURNS) lerr(L, "params: turns must be 1..%d", MAX_TURNS);
-  if (!sc->vsq_active) lerr(L, "params: no victory squares");
+  if (sc->p.turns < 1 || sc->p.turns > MAX_TURNS) {
+    if (L->at_turns[0]) L->file = L->at_turns, L->line = 0;
+    else set_file(L, fbuf, sizeof fbuf, "params.ini");
+    lerr(L, "turns must be 1..%d", MAX_TURNS);
+  }
+  if (!sc->vsq_active) {
+    if (L->at_victory[0]) L->file = L->at_victory, L->line = 0;
+    else set_file(L, fbuf, sizeof fbuf, "params.ini");
+    lerr(L, "no victory squares (victory = ...)");
+  }
 }
 
 int scen_load(Scen *sc, const char *dir, const char *scenario, const char *variants, char *err,
@@ -839,7 +865,12 @@ int scen_load(Scen *sc, const char *dir, const char *scenario, const char *varia
   Loader L = {.sc = sc, .err = err, .errlen = errlen, .n_hand_pr = 7};
   char path[4200];
   if (strcmp(scenario, "short") && strcmp(scenario, "long")) {
-    snprintf(err, errlen, "unknown scenario '%s' (short, long)", scenario);
+    char e[64];
+    snprintf(err, errlen, "unknown scenario '%s' (short, long)", num_escape(scenario, e, sizeof e));
+    return -1;
+  }
+  if (variants && strlen(variants) >= MAX_VARIANT_LIST) {
+    snprintf(err, errlen, "variant list too long (at most %d characters)", MAX_VARIANT_LIST - 1);
     return -1;
   }
   L.scen = scenario;
@@ -865,7 +896,7 @@ int scen_load(Scen *sc, const char *dir, const char *scenario, const char *varia
   snprintf(path, sizeof path, "%s/params.ini", dir);
   parse_file(&L, path, params_handler, 1);
   if (variants && *variants) {
-    char list[256];
+    char list[MAX_VARIANT_LIST];
     snprintf(list, sizeof list, "%s", variants);
     char *save = NULL;
     for (char *v = strtok_r(list, ",", &save); v; v = strtok_r(NULL, ",", &save)) {
@@ -898,8 +929,9 @@ int scen_load(Scen *sc, const char *dir, const char *scenario, const char *varia
       }
       for (char *q = v; *q; q++)
         if (!isalnum((unsigned char)*q) && *q != '-' && *q != '_') {
+          char e[80];
           snprintf(err + strlen(err), errlen - strlen(err), "%sbad variant name '%s'",
-                   *err ? "\n" : "", v);
+                   *err ? "\n" : "", num_escape(v, e, sizeof e));
           return -1;
         }
       snprintf(path, sizeof path, "%s/variants/%s.ini", dir, v);
@@ -915,6 +947,7 @@ int scen_load(Scen *sc, const char *dir, const char *scenario, const char *varia
   if (L.nerr == 0) params_cross_check(&L);
   L.file = dir;
   L.line = 0;
+  L.dir = dir;
   if (L.nerr == 0) validate(&L);
   /* "--set:0: msg" -> "--set: msg" (an option has no line) */
   for (char *q = strstr(err, "--set:0: "); q; q = strstr(q, "--set:0: ")) memmove(q + 5, q + 7, strlen(q + 7) + 1);

@@ -2,13 +2,18 @@
  * its scenario, variants, seed and actions in notation, with the final position to check. */
 #include <cjson/cJSON.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "engine.h"
+#include "num.h"
 
 const StateByte STATE_BYTES[] = {
 #define F(x) {#x, offsetof(State, x)}
@@ -22,9 +27,14 @@ const StateByte STATE_BYTES[] = {
 const int N_STATE_BYTES = (int)(sizeof STATE_BYTES / sizeof STATE_BYTES[0]);
 
 
+/* JSON building checks every allocation: a position is written whole or not at all */
 static cJSON *cards_json(const Scen *sc, uint64_t m) {
   cJSON *a = cJSON_CreateArray();
-  for (; m; m &= m - 1) cJSON_AddItemToArray(a, cJSON_CreateString(sc->card[__builtin_ctzll(m)].id));
+  for (; a && m; m &= m - 1)
+    if (!cJSON_AddItemToArray(a, cJSON_CreateString(sc->card[__builtin_ctzll(m)].id))) {
+      cJSON_Delete(a);
+      return NULL;
+    }
   return a;
 }
 
@@ -37,49 +47,67 @@ static cJSON *sq_json(int sq) {
   return cJSON_CreateString(b);
 }
 
+/* adds item to o (object, with key k) or to an array (k NULL); deletes item if that fails */
+static int put(cJSON *o, const char *k, cJSON *item) {
+  if (!o || !item) {
+    cJSON_Delete(item);
+    return 0;
+  }
+  if (k ? cJSON_AddItemToObject(o, k, item) : cJSON_AddItemToArray(o, item)) return 1;
+  cJSON_Delete(item);
+  return 0;
+}
+
 char *state_to_json(const Scen *sc, const State *s) {
   cJSON *o = cJSON_CreateObject();
+  int ok = o != NULL;
   char hex[40];
   snprintf(hex, sizeof hex, "%016" PRIx64, s->rng.state);
-  cJSON_AddStringToObject(o, "rng_state", hex);
+  ok &= put(o, "rng_state", cJSON_CreateString(hex));
   snprintf(hex, sizeof hex, "%016" PRIx64, s->rng.inc);
-  cJSON_AddStringToObject(o, "rng_inc", hex);
+  ok &= put(o, "rng_inc", cJSON_CreateString(hex));
   char desc[256];
   gs_describe(sc, s, desc, sizeof desc);
-  cJSON_AddStringToObject(o, "description", desc);
+  ok &= put(o, "description", cJSON_CreateString(desc));
   for (int i = 0; i < N_STATE_BYTES; i++)
-    cJSON_AddNumberToObject(o, STATE_BYTES[i].name, ((const uint8_t *)s)[STATE_BYTES[i].off]);
-  cJSON_AddItemToObject(o, "hand", cards_json(sc, s->hand));
-  cJSON_AddItemToObject(o, "discard", cards_json(sc, s->discard));
-  cJSON_AddItemToObject(o, "seen", cards_json(sc, s->seen));
-  cJSON_AddItemToObject(o, "pend", cards_json(sc, s->pend));
-  cJSON_AddItemToObject(o, "pend_cmd", cards_json(sc, s->pend_cmd));
-  cJSON_AddItemToObject(o, "pend_elite", cards_json(sc, s->pend_elite));
-  cJSON *units = cJSON_AddArrayToObject(o, "units");
-  for (int u = 0; u < sc->nunits; u++) {
+    ok &= put(o, STATE_BYTES[i].name, cJSON_CreateNumber(((const uint8_t *)s)[STATE_BYTES[i].off]));
+  ok &= put(o, "hand", cards_json(sc, s->hand));
+  ok &= put(o, "discard", cards_json(sc, s->discard));
+  ok &= put(o, "seen", cards_json(sc, s->seen));
+  ok &= put(o, "pend", cards_json(sc, s->pend));
+  ok &= put(o, "pend_cmd", cards_json(sc, s->pend_cmd));
+  ok &= put(o, "pend_elite", cards_json(sc, s->pend_elite));
+  cJSON *units = cJSON_CreateArray();
+  ok &= put(o, "units", units);
+  for (int u = 0; ok && u < sc->nunits; u++) {
     cJSON *x = cJSON_CreateObject();
-    cJSON_AddStringToObject(x, "name", sc->unit[u].name);
-    cJSON_AddItemToObject(x, "square", sq_json(s->usq[u]));
+    if (!put(units, NULL, x)) {
+      ok = 0;
+      break;
+    }
+    ok &= put(x, "name", cJSON_CreateString(sc->unit[u].name));
+    ok &= put(x, "square", sq_json(s->usq[u]));
     char f[2] = {"NESW"[s->uflag[u] & 3], 0};
-    cJSON_AddStringToObject(x, "facing", f);
-    cJSON_AddNumberToObject(x, "flags", s->uflag[u] & ~UF_FACING);
-    cJSON_AddItemToArray(units, x);
+    ok &= put(x, "facing", cJSON_CreateString(f));
+    ok &= put(x, "flags", cJSON_CreateNumber(s->uflag[u] & ~UF_FACING));
   }
-  cJSON_AddItemToObject(o, "napoleon", sq_json(s->leader[0]));
-  cJSON_AddItemToObject(o, "wellington", sq_json(s->leader[1]));
-  cJSON *cdp = cJSON_AddArrayToObject(o, "cdp");
-  for (int i = 0; i < MAX_CASTLES; i++) cJSON_AddItemToArray(cdp, cJSON_CreateNumber(s->cdp[i]));
-  cJSON *bid = cJSON_AddArrayToObject(o, "bid_card");
-  for (int i = 0; i < 2; i++) cJSON_AddItemToArray(bid, cJSON_CreateNumber(s->bid_card[i]));
-  cJSON *batt = cJSON_AddArrayToObject(o, "batt");
-  for (int i = 0; i < 4; i++) cJSON_AddItemToArray(batt, cJSON_CreateNumber(s->batt[i]));
-  cJSON *ev = cJSON_AddArrayToObject(o, "evaders");
-  for (uint64_t m = s->evaders; m; m &= m - 1)
-    cJSON_AddItemToArray(ev, cJSON_CreateString(sc->unit[__builtin_ctzll(m)].name));
-  cJSON *vp = cJSON_AddArrayToObject(o, "elim_vp");
-  for (int i = 0; i < 2; i++) cJSON_AddItemToArray(vp, cJSON_CreateNumber(s->elim_vp[i]));
-  cJSON_AddNumberToObject(o, "nactions", s->nactions);
-  char *text = cJSON_Print(o);
+  ok &= put(o, "napoleon", sq_json(s->leader[0]));
+  ok &= put(o, "wellington", sq_json(s->leader[1]));
+  cJSON *cdp = cJSON_CreateArray(), *bid = cJSON_CreateArray(), *batt = cJSON_CreateArray();
+  ok &= put(o, "cdp", cdp);
+  for (int i = 0; ok && i < MAX_CASTLES; i++) ok &= put(cdp, NULL, cJSON_CreateNumber(s->cdp[i]));
+  ok &= put(o, "bid_card", bid);
+  for (int i = 0; ok && i < 2; i++) ok &= put(bid, NULL, cJSON_CreateNumber(s->bid_card[i]));
+  ok &= put(o, "batt", batt);
+  for (int i = 0; ok && i < 4; i++) ok &= put(batt, NULL, cJSON_CreateNumber(s->batt[i]));
+  cJSON *ev = cJSON_CreateArray(), *vp = cJSON_CreateArray();
+  ok &= put(o, "evaders", ev);
+  for (uint64_t m = s->evaders; ok && m; m &= m - 1)
+    ok &= put(ev, NULL, cJSON_CreateString(sc->unit[__builtin_ctzll(m)].name));
+  ok &= put(o, "elim_vp", vp);
+  for (int i = 0; ok && i < 2; i++) ok &= put(vp, NULL, cJSON_CreateNumber(s->elim_vp[i]));
+  ok &= put(o, "nactions", cJSON_CreateNumber(s->nactions));
+  char *text = ok ? cJSON_Print(o) : NULL;
   cJSON_Delete(o);
   return text;
 }
@@ -116,12 +144,21 @@ static int sq_from(const cJSON *x) {
   return (r - 1) * MAP_W + (t[0] - 'A');
 }
 
+/* a JSON number that is a whole number in [lo, hi] */
+static int json_int(const cJSON *x, double lo, double hi, long *out) {
+  if (!cJSON_IsNumber(x)) return -1;
+  double v = x->valuedouble;
+  if (!(v >= lo && v <= hi) || v != (double)(long)v) return -1;
+  *out = (long)v;
+  return 0;
+}
+
 static int num_array(const cJSON *a, int n, int hi, int *out) {
   if (!cJSON_IsArray(a) || cJSON_GetArraySize(a) != n) return -1;
   for (int i = 0; i < n; i++) {
-    const cJSON *x = cJSON_GetArrayItem(a, i);
-    if (!cJSON_IsNumber(x) || x->valuedouble < 0 || x->valuedouble > hi) return -1;
-    out[i] = x->valueint;
+    long v;
+    if (json_int(cJSON_GetArrayItem(a, i), 0, hi, &v)) return -1;
+    out[i] = (int)v;
   }
   return 0;
 }
@@ -129,7 +166,8 @@ static int num_array(const cJSON *a, int n, int hi, int *out) {
 /* a unit's markers: the number state_to_json writes, or (for positions written by hand) a list
  * of names: ["reduced", "disordered", "moved", "rallied", "attacked"]; -1 if neither */
 static int unit_flags(const cJSON *fl) {
-  if (cJSON_IsNumber(fl)) return fl->valueint;
+  long v;
+  if (cJSON_IsNumber(fl)) return json_int(fl, 0, 255, &v) ? -1 : (int)v;
   if (!cJSON_IsArray(fl)) return -1;
   static const struct { const char *name; int bit; } N[] = {
       {"reduced", UF_REDUCED}, {"disordered", UF_DISORDER}, {"moved", UF_MOVED},
@@ -146,6 +184,79 @@ static int unit_flags(const cJSON *fl) {
   return bits;
 }
 
+/* Every field of a position against the scenario: the range of each index and code, what each
+ * phase needs, then the invariants of gs_check.  0, or -1 and the field named in err. */
+int state_validate(const Scen *sc, const State *s, char *err, size_t errlen) {
+#define BADF(...) do { snprintf(err, errlen, "state: " __VA_ARGS__); return -1; } while (0)
+  const int nu = sc->nunits, nc = sc->ncards;
+  if (s->phase < PH_BID || s->phase > PH_OVER) BADF("'phase' %d is not a phase (1..%d)", s->phase, PH_OVER);
+  if (s->turn < 1 || s->turn > sc->p.turns) BADF("'turn' %d is not 1..%d", s->turn, sc->p.turns);
+  struct { const char *k; int v, hi; } small[] = {
+      {"decider", s->decider, 1}, {"active", s->active, 1}, {"first", s->first, 1},
+      {"last_pass", s->last_pass, 1}, {"evade_stop", s->evade_stop, 1}, {"bkind", s->bkind, 1},
+      {"batt_side", s->batt_side, 1}, {"turn_first_round", s->turn_first_round, 1},
+      {"ret_decider", s->ret_decider, 1}, {"round_army", s->round_army, 2},
+      {"card_army", s->card_army, 2}, {"battle_army", s->battle_army, 2},
+      {"bid_made", s->bid_made, 3}, {"belite", s->belite, 3}, {"leader_pending", s->leader_pending, 3},
+      {"result", s->result, 3}, {"loss_need", s->loss_need, 7}, {"ncards", s->ncards, MAX_CARDS},
+      {"owner", s->owner, (1 << V_COUNT) - 1}};
+  for (size_t i = 0; i < sizeof small / sizeof small[0]; i++)
+    if (small[i].v > small[i].hi) BADF("'%s' %d is not 0..%d", small[i].k, small[i].v, small[i].hi);
+  struct { const char *k; int v; } units[] = {{"moving", s->moving}, {"bdef_unit", s->bdef_unit},
+      {"charger", s->charger}, {"rally_first", s->rally_first}, {"batt[0]", s->batt[0]},
+      {"batt[1]", s->batt[1]}, {"batt[2]", s->batt[2]}, {"batt[3]", s->batt[3]}};
+  for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+    if (units[i].v != UNIT_NONE && units[i].v >= nu) BADF("'%s' %d is not a unit (0..%d or 255)", units[i].k, units[i].v, nu - 1);
+  struct { const char *k; int v; } cards[] = {{"card", s->card}, {"bid_card[0]", s->bid_card[0]},
+                                               {"bid_card[1]", s->bid_card[1]}};
+  for (size_t i = 0; i < sizeof cards / sizeof cards[0]; i++)
+    if (cards[i].v != CARD_NONE && cards[i].v >= nc) BADF("'%s' %d is not a card (0..%d or 255)", cards[i].k, cards[i].v, nc - 1);
+  if (s->bdef_sq != SQ_NONE && s->bdef_sq >= NSQ) BADF("'bdef_sq' %d is not a square", s->bdef_sq);
+  if (s->entry_sq != SQ_NONE) {
+    int ok = 0;
+    for (int g = 0; g < sc->ngroups; g++)
+      for (int i = 0; i < sc->group[g].nentry; i++) ok |= sc->group[g].entry[i] == s->entry_sq;
+    if (!ok) BADF("'entry_sq' %d is not a Prussian entry square", s->entry_sq);
+  }
+  if (s->after_battle && s->after_battle != PH_DECLARE && s->after_battle != PH_REACT)
+    BADF("'after_battle' %d is not 0, %d or %d", s->after_battle, PH_DECLARE, PH_REACT);
+  if (s->ret_phase >= PH_OVER) BADF("'ret_phase' %d is not 0..%d", s->ret_phase, PH_OVER - 1);
+  if ((s->result != 0) != (s->phase == PH_OVER)) BADF("'result' %d does not match 'phase' %d", s->result, s->phase);
+  if (s->rng.inc % 2 == 0) BADF("'rng_inc' must be odd");
+  uint64_t all_units = nu >= 64 ? ~0ull : (1ull << nu) - 1;
+  if (s->evaders & ~all_units) BADF("'evaders' names no unit");
+  for (uint64_t m = s->evaders; m; m &= m - 1)
+    if (sc->unit[__builtin_ctzll(m)].kind != K_CAV) BADF("'evaders' lists %s, not cavalry", sc->unit[__builtin_ctzll(m)].name);
+  for (int side = 0; side < 2; side++) {
+    int bp = 0;
+    for (int u = 0; u < nu; u++)
+      if (unit_side(sc, u) != side) bp += sc->unit[u].bp_full;
+    if (s->elim_vp[side] > bp) BADF("'elim_vp' %d is more than the enemy's %d BP", s->elim_vp[side], bp);
+  }
+  /* what each phase needs */
+  int ph = s->phase;
+  if (ph >= PH_B_FIRE && ph <= PH_B_ATTLOSS) {
+    if (s->bdef_unit == UNIT_NONE || s->bdef_sq == SQ_NONE) BADF("a battle phase without 'bdef_unit'/'bdef_sq'");
+    if ((s->batt[0] & s->batt[1] & s->batt[2] & s->batt[3]) == UNIT_NONE) BADF("a battle phase without attackers ('batt')");
+    if (!s->after_battle) BADF("a battle phase without 'after_battle'");
+  }
+  if ((ph == PH_MOVE || ph == PH_EVADE || ph == PH_DECLARE || ph == PH_RALLY2) && s->card == CARD_NONE)
+    BADF("phase %s without a 'card'", phase_name(ph));
+  if (ph == PH_EVADE && (s->moving == UNIT_NONE || !s->evaders)) BADF("phase evade without 'moving' and 'evaders'");
+  if (ph == PH_RALLY2 && s->rally_first == UNIT_NONE) BADF("phase rally without 'rally_first'");
+  if (ph == PH_LEADER && (!s->leader_pending || !s->ret_phase)) BADF("phase leader without 'leader_pending' and 'ret_phase'");
+  for (int u = 0; u < nu; u++) {
+    if (s->usq[u] == SQ_OFF && sc->unit[u].start_sq != SQ_OFF)
+      BADF("unit %s is off the map but is no reinforcement", sc->unit[u].name);
+    if ((s->uflag[u] & UF_REDUCED) && !sc->unit[u].bp_red) BADF("unit %s has no reduced side", sc->unit[u].name);
+  }
+  if (s->moving != UNIT_NONE && s->usq[s->moving] >= NSQ) BADF("'moving' unit %s is not on the map", sc->unit[s->moving].name);
+  char why[200];
+  if (gs_check(sc, s, why, sizeof why)) BADF("%s", why);
+  return 0;
+#undef BADF
+}
+
 static int state_from_obj(const Scen *sc, cJSON *o, State *s, char *err, size_t errlen) {
   memset(s, 0, sizeof *s);
   for (int u = 0; u < MAX_UNITS; u++) s->usq[u] = SQ_DEAD;
@@ -154,15 +265,17 @@ static int state_from_obj(const Scen *sc, cJSON *o, State *s, char *err, size_t 
     snprintf(err, errlen, "state: rng_state/rng_inc missing");
     return -1;
   }
-  s->rng.state = strtoull(x->valuestring, NULL, 16);
-  s->rng.inc = strtoull(y->valuestring, NULL, 16);
+  if (num_hex64(x->valuestring, &s->rng.state) || num_hex64(y->valuestring, &s->rng.inc)) {
+    snprintf(err, errlen, "state: rng_state/rng_inc must be 1..16 hex digits");
+    return -1;
+  }
   for (int i = 0; i < N_STATE_BYTES; i++) {
-    x = cJSON_GetObjectItem(o, STATE_BYTES[i].name);
-    if (!cJSON_IsNumber(x) || x->valuedouble < 0 || x->valuedouble > 255) {
-      snprintf(err, errlen, "state: field '%s' missing or not 0..255", STATE_BYTES[i].name);
+    long v;
+    if (json_int(cJSON_GetObjectItem(o, STATE_BYTES[i].name), 0, 255, &v)) {
+      snprintf(err, errlen, "state: field '%s' missing or not a whole number 0..255", STATE_BYTES[i].name);
       return -1;
     }
-    ((uint8_t *)s)[STATE_BYTES[i].off] = (uint8_t)x->valueint;
+    ((uint8_t *)s)[STATE_BYTES[i].off] = (uint8_t)v;
   }
   struct { const char *k; uint64_t *m; } masks[] = {
       {"hand", &s->hand}, {"discard", &s->discard}, {"seen", &s->seen},
@@ -188,16 +301,16 @@ static int state_from_obj(const Scen *sc, cJSON *o, State *s, char *err, size_t 
     const cJSON *f = cJSON_GetObjectItem(e, "facing"), *fl = cJSON_GetObjectItem(e, "flags");
     const char *dp = cJSON_IsString(f) && f->valuestring[0] ? strchr("NESW", f->valuestring[0]) : NULL;
     int bits = unit_flags(fl);
-    if (sq < 0 || sq == SQ_NONE || !dp || bits < 0) {
+    if (sq < 0 || sq == SQ_NONE || !dp || f->valuestring[1] || bits < 0 || bits > 255 || (bits & UF_FACING)) {
       snprintf(err, errlen, "state: unit %s: bad square, facing or flags", sc->unit[u].name);
       return -1;
     }
     s->usq[u] = (uint8_t)sq;
-    s->uflag[u] = (uint8_t)((bits & ~UF_FACING) | (int)(dp - "NESW"));
+    s->uflag[u] = (uint8_t)(bits | (int)(dp - "NESW"));
   }
   int l0 = sq_from(cJSON_GetObjectItem(o, "napoleon")), l1 = sq_from(cJSON_GetObjectItem(o, "wellington"));
-  if (l0 < 0 || l1 < 0) {
-    snprintf(err, errlen, "state: bad leader square");
+  if (l0 < 0 || l1 < 0 || (l0 >= NSQ && l0 != SQ_DEAD) || (l1 >= NSQ && l1 != SQ_DEAD)) {
+    snprintf(err, errlen, "state: 'napoleon'/'wellington' must be squares of the map or \"dead\"");
     return -1;
   }
   s->leader[0] = (uint8_t)l0;
@@ -207,6 +320,11 @@ static int state_from_obj(const Scen *sc, cJSON *o, State *s, char *err, size_t 
     snprintf(err, errlen, "state: 'cdp' must be 3 numbers");
     return -1;
   }
+  for (int i = 0; i < 3; i++)
+    if (v[i] > sc->p.cdp[i]) {
+      snprintf(err, errlen, "state: 'cdp' %d of castle %d is above the start (%d)", v[i], i, sc->p.cdp[i]);
+      return -1;
+    }
   for (int i = 0; i < 3; i++) s->cdp[i] = (uint8_t)v[i];
   if (num_array(cJSON_GetObjectItem(o, "bid_card"), 2, 255, v)) {
     snprintf(err, errlen, "state: 'bid_card' must be 2 numbers");
@@ -224,6 +342,10 @@ static int state_from_obj(const Scen *sc, cJSON *o, State *s, char *err, size_t 
   }
   s->elim_vp[0] = (uint16_t)v[0], s->elim_vp[1] = (uint16_t)v[1];
   const cJSON *ev = cJSON_GetObjectItem(o, "evaders");
+  if (ev && !cJSON_IsArray(ev)) {
+    snprintf(err, errlen, "state: 'evaders' must be a list of unit names");
+    return -1;
+  }
   if (cJSON_IsArray(ev)) {
     cJSON_ArrayForEach(x, ev) {
       int u = cJSON_IsString(x) ? scen_unit(sc, x->valuestring) : -1;
@@ -235,22 +357,23 @@ static int state_from_obj(const Scen *sc, cJSON *o, State *s, char *err, size_t 
     }
   }
   x = cJSON_GetObjectItem(o, "nactions");
-  s->nactions = cJSON_IsNumber(x) ? (uint32_t)x->valuedouble : 0;
+  long na = 0;
+  if (x && json_int(x, 0, 4294967295.0, &na)) {
+    snprintf(err, errlen, "state: 'nactions' must be a whole number");
+    return -1;
+  }
+  s->nactions = (uint32_t)na;
   gs_rebuild_occ(sc, s);
   for (int u = 0; u < sc->nunits; u++)
     if (s->usq[u] < NSQ && s->occ[s->usq[u]] != u) {
-      snprintf(err, errlen, "state: two units on one square");
+      snprintf(err, errlen, "state: two units on one square (%s)", sc->unit[u].name);
       return -1;
     }
   if ((s->hand & s->discard) || (s->hand & s->pend) || (s->pend & s->discard)) {
-    snprintf(err, errlen, "state: a card is in two places");
+    snprintf(err, errlen, "state: a card is in two places ('hand', 'discard', 'pend')");
     return -1;
   }
-  if (!phase_valid(s->phase)) {
-    snprintf(err, errlen, "state: bad phase");
-    return -1;
-  }
-  return 0;
+  return state_validate(sc, s, err, errlen);
 }
 
 int state_from_json(const Scen *sc, const char *text, State *s, char *err, size_t errlen) {
@@ -298,69 +421,197 @@ void gamerec_free(GameRec *g) {
   g->n = g->cap = 0;
 }
 
-int game_save(const Scen *sc, const GameRec *g, const State *s, const char *path, char *err,
-              size_t errlen) {
-  cJSON *o = cJSON_CreateObject();
-  cJSON_AddStringToObject(o, "format", "waterloo-game-1");
-  cJSON_AddStringToObject(o, "scenario", g->scenario);
-  cJSON_AddStringToObject(o, "variants", g->variants);
-  char num[32];
-  snprintf(num, sizeof num, "%" PRIu64, g->seed);
-  cJSON_AddStringToObject(o, "seed", num);
-  snprintf(num, sizeof num, "%" PRIu64, g->stream);
-  cJSON_AddStringToObject(o, "stream", num);
-  cJSON *acts = cJSON_AddArrayToObject(o, "actions");
-  State t;
-  gamerec_position(sc, g, 0, &t);
-  if (g->has_start) {
-    char *st0 = state_to_json(sc, &t);
-    cJSON_AddItemToObject(o, "start", cJSON_Parse(st0));
-    free(st0);
-  }
-  for (int i = 0; i < g->n; i++) {
-    char b[128];
-    action_format(sc, &t, g->acts[i], b, sizeof b);
-    cJSON_AddItemToArray(acts, cJSON_CreateString(b));
-    gs_apply(sc, &t, g->acts[i]);
-  }
-  char *st = state_to_json(sc, s);
-  cJSON_AddItemToObject(o, "state", cJSON_Parse(st));
-  free(st);
-  char *text = cJSON_Print(o);
-  cJSON_Delete(o);
-  char tmp[4200];
-  snprintf(tmp, sizeof tmp, "%s.tmp", path);
-  FILE *f = fopen(tmp, "w");
-  if (!f) {
-    snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
-    free(text);
-    return -1;
-  }
-  int ok = fputs(text, f) >= 0 && fputc('\n', f) != EOF;
-  ok = (fclose(f) == 0) && ok;
-  free(text);
-  if (!ok || rename(tmp, path) != 0) {
-    snprintf(err, errlen, "%s: %s", path, strerror(errno));
-    remove(tmp);
-    return -1;
+/* ---------------------------------------------------------------- writing a file safely */
+static int write_all(int fd, const char *p, size_t n) {
+  while (n) {
+    ssize_t k = write(fd, p, n);
+    if (k < 0) {
+      if (errno == EINTR) continue;
+      return -1;
+    }
+    p += k, n -= (size_t)k;
   }
   return 0;
 }
 
-int game_load(Scen *sc, const char *dir, const char *path, GameRec *g, State *s, char *err,
-              size_t errlen) {
-  FILE *f = fopen(path, "r");
-  if (!f) {
-    snprintf(err, errlen, "%s: %s", path, strerror(errno));
+/* Writes text to path atomically: a fresh temporary file beside it (unique name, created
+ * exclusively, never through a symlink), fsync, rename over path, fsync of the folder.  The
+ * target, if it exists, must be a regular file.  On any failure path is untouched and the
+ * temporary file removed. */
+int file_write_atomic(const char *path, const char *text, size_t len, char *err, size_t errlen) {
+  struct stat st;
+  if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+    snprintf(err, errlen, "%s: exists and is not a regular file; not overwritten", path);
     return -1;
   }
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  char *text = malloc((size_t)n + 1);
-  size_t got = fread(text, 1, (size_t)n, f);
-  fclose(f);
-  text[got] = 0;
+  size_t pl = strlen(path);
+  char *tmp = malloc(pl + 40);
+  if (!tmp) {
+    snprintf(err, errlen, "%s: out of memory", path);
+    return -1;
+  }
+  static unsigned counter;
+  int fd = -1;
+  for (int tries = 0; tries < 100 && fd < 0; tries++) {
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    unsigned k = __atomic_add_fetch(&counter, 1, __ATOMIC_RELAXED);
+    snprintf(tmp, pl + 40, "%s.%ld.%u.%lx.tmp", path, (long)getpid(), k, (unsigned long)ts.tv_nsec);
+    fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+    if (fd < 0 && errno != EEXIST) break;
+  }
+  if (fd < 0) {
+    snprintf(err, errlen, "%s: cannot create a temporary file beside it: %s", path, strerror(errno));
+    free(tmp);
+    return -1;
+  }
+  int e = 0;
+  if (write_all(fd, text, len)) e = errno;
+  if (!e && fsync(fd)) e = errno;
+  if (close(fd) && !e) e = errno;
+  if (!e && rename(tmp, path)) e = errno;
+  if (e) {
+    unlink(tmp);
+    free(tmp);
+    snprintf(err, errlen, "%s: not saved: %s", path, strerror(e));
+    return -1;
+  }
+  free(tmp);
+  /* the rename itself: fsync the folder (best effort: some file systems refuse it) */
+  char *dir = strdup(path);
+  if (dir) {
+    char *slash = strrchr(dir, '/');
+    const char *d = slash ? (slash == dir ? "/" : (*slash = 0, dir)) : ".";
+    int dfd = open(d, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dfd >= 0) {
+      fsync(dfd);
+      close(dfd);
+    }
+    free(dir);
+  }
+  return 0;
+}
+
+/* Reads a whole file: only a regular file, at most max bytes; never blocks on a FIFO or a
+ * device.  Returns malloc'ed NUL-terminated text (length in *len) or NULL with err set. */
+char *file_read_capped(const char *path, size_t max, size_t *len, char *err, size_t errlen) {
+  int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0) {
+    snprintf(err, errlen, "%s: %s", path, strerror(errno));
+    return NULL;
+  }
+  struct stat st;
+  if (fstat(fd, &st)) {
+    snprintf(err, errlen, "%s: %s", path, strerror(errno));
+    close(fd);
+    return NULL;
+  }
+  if (!S_ISREG(st.st_mode)) {
+    snprintf(err, errlen, "%s: not a regular file", path);
+    close(fd);
+    return NULL;
+  }
+  if (st.st_size < 0 || (uint64_t)st.st_size > max) {
+    snprintf(err, errlen, "%s: too large (%lld bytes; at most %zu)", path, (long long)st.st_size, max);
+    close(fd);
+    return NULL;
+  }
+  size_t cap = (size_t)st.st_size + 1, n = 0;
+  char *text = malloc(cap + 1);
+  if (!text) {
+    snprintf(err, errlen, "%s: out of memory", path);
+    close(fd);
+    return NULL;
+  }
+  for (;;) {                          /* the file may grow while it is read: never past max */
+    ssize_t k = read(fd, text + n, cap - n);
+    if (k < 0 && errno == EINTR) continue;
+    if (k < 0) {
+      snprintf(err, errlen, "%s: %s", path, strerror(errno));
+      free(text);
+      close(fd);
+      return NULL;
+    }
+    if (k == 0) break;
+    n += (size_t)k;
+    if (n == cap) {
+      if (n > max) {
+        snprintf(err, errlen, "%s: too large (at most %zu bytes)", path, max);
+        free(text);
+        close(fd);
+        return NULL;
+      }
+      break;
+    }
+  }
+  close(fd);
+  text[n] = 0;
+  if (len) *len = n;
+  return text;
+}
+
+int game_save(const Scen *sc, const GameRec *g, const State *s, const char *path, char *err,
+              size_t errlen) {
+  cJSON *o = cJSON_CreateObject();
+  int okj = o != NULL;
+  okj = okj && cJSON_AddStringToObject(o, "format", "waterloo-game-1");
+  okj = okj && cJSON_AddStringToObject(o, "scenario", g->scenario);
+  okj = okj && cJSON_AddStringToObject(o, "variants", g->variants);
+  char num[32];
+  snprintf(num, sizeof num, "%" PRIu64, g->seed);
+  okj = okj && cJSON_AddStringToObject(o, "seed", num);
+  snprintf(num, sizeof num, "%" PRIu64, g->stream);
+  okj = okj && cJSON_AddStringToObject(o, "stream", num);
+  cJSON *acts = okj ? cJSON_AddArrayToObject(o, "actions") : NULL;
+  okj = okj && acts;
+  State t;
+  gamerec_position(sc, g, 0, &t);
+  if (okj && g->has_start) {
+    char *st0 = state_to_json(sc, &t);
+    cJSON *j = st0 ? cJSON_Parse(st0) : NULL;
+    okj = j && cJSON_AddItemToObject(o, "start", j);
+    if (!okj) cJSON_Delete(j);
+    free(st0);
+  }
+  for (int i = 0; okj && i < g->n; i++) {
+    char b[128];
+    action_format(sc, &t, g->acts[i], b, sizeof b);
+    cJSON *x = cJSON_CreateString(b);
+    okj = x && cJSON_AddItemToArray(acts, x);
+    if (!okj) cJSON_Delete(x);
+    gs_apply(sc, &t, g->acts[i]);
+  }
+  if (okj) {
+    char *st = state_to_json(sc, s);
+    cJSON *j = st ? cJSON_Parse(st) : NULL;
+    okj = j && cJSON_AddItemToObject(o, "state", j);
+    if (!okj) cJSON_Delete(j);
+    free(st);
+  }
+  char *text = okj ? cJSON_Print(o) : NULL;
+  cJSON_Delete(o);
+  if (!text) {
+    snprintf(err, errlen, "%s: not saved: out of memory", path);
+    return -1;
+  }
+  size_t n = strlen(text);
+  char *full = realloc(text, n + 2);
+  if (!full) {
+    free(text);
+    snprintf(err, errlen, "%s: not saved: out of memory", path);
+    return -1;
+  }
+  full[n] = '\n', full[n + 1] = 0;
+  int rc = file_write_atomic(path, full, n + 1, err, errlen);
+  free(full);
+  return rc;
+}
+
+int game_load(Scen *sc, const char *dir, const char *path, GameRec *g, State *s, char *err,
+              size_t errlen) {
+  memset(g, 0, sizeof *g);
+  char *text = file_read_capped(path, GAME_FILE_MAX, NULL, err, errlen);
+  if (!text) return -1;
   cJSON *o = cJSON_Parse(text);
   if (!o) {
     const char *p = cJSON_GetErrorPtr();
@@ -371,20 +622,36 @@ int game_load(Scen *sc, const char *dir, const char *path, GameRec *g, State *s,
     return -1;
   }
   free(text);
+  if (!cJSON_IsObject(o)) FAIL("%s: not a saved game (a JSON object)", path);
+  const cJSON *fmt = cJSON_GetObjectItem(o, "format");
+  if (fmt && !(cJSON_IsString(fmt) && !strcmp(fmt->valuestring, "waterloo-game-1")))
+    FAIL("%s: 'format' is not waterloo-game-1", path);
   const cJSON *scn = cJSON_GetObjectItem(o, "scenario"), *var = cJSON_GetObjectItem(o, "variants");
   if (!cJSON_IsString(scn)) FAIL("%s: 'scenario' missing", path);
+  if (var && !cJSON_IsString(var)) FAIL("%s: 'variants' must be a string", path);
+  if (strcmp(scn->valuestring, "short") && strcmp(scn->valuestring, "long")) FAIL("%s: 'scenario' must be short or long", path);
   const char *vars = cJSON_IsString(var) ? var->valuestring : "base";
+  if (strlen(vars) >= MAX_VARIANT_LIST) FAIL("%s: 'variants' longer than %d characters", path, MAX_VARIANT_LIST - 1);
   char lerr[1024];
-  if (scen_load(sc, dir, scn->valuestring, vars, lerr, sizeof lerr)) FAIL("%s", lerr);
+  if (scen_load(sc, dir, scn->valuestring, vars, lerr, sizeof lerr)) {
+    for (char *q = lerr; *q; q++)
+      if (*q == '\n') *q = ';';
+    FAIL("%s: 'variants': %s", path, lerr);
+  }
   const cJSON *sd = cJSON_GetObjectItem(o, "seed"), *sm = cJSON_GetObjectItem(o, "stream");
-  uint64_t seed = cJSON_IsString(sd) ? strtoull(sd->valuestring, NULL, 10) : 0;
-  uint64_t stream = cJSON_IsString(sm) ? strtoull(sm->valuestring, NULL, 10) : 0;
+  uint64_t seed = 0, stream = 0;
+  if (sd && (!cJSON_IsString(sd) || num_u64(sd->valuestring, 0, UINT64_MAX, &seed)))
+    FAIL("%s: 'seed' must be a whole number 0..18446744073709551615 in quotes", path);
+  if (sm && (!cJSON_IsString(sm) || num_u64(sm->valuestring, 0, UINT64_MAX, &stream)))
+    FAIL("%s: 'stream' must be a whole number 0..18446744073709551615 in quotes", path);
   gamerec_init(g, scn->valuestring, vars, seed, stream);
   const cJSON *acts = cJSON_GetObjectItem(o, "actions");
   const cJSON *st = cJSON_GetObjectItem(o, "state");
-  if (!cJSON_IsArray(acts) && !st) FAIL("%s: neither 'actions' nor 'state'", path);
+  if (acts && !cJSON_IsArray(acts)) FAIL("%s: 'actions' must be a list", path);
+  if (!acts && !st) FAIL("%s: neither 'actions' nor 'state'", path);
+  if (acts && cJSON_GetArraySize(acts) > GAME_MAX_ACTIONS) FAIL("%s: more than %d actions", path, GAME_MAX_ACTIONS);
   const cJSON *start = cJSON_GetObjectItem(o, "start");
-  if (cJSON_IsArray(acts) && (cJSON_IsString(sd) || start)) {
+  if (acts && (sd || start)) {
     if (start) {
       char serr[256];
       if (state_from_obj(sc, (cJSON *)start, s, serr, sizeof serr)) FAIL("%s: start: %s", path, serr);
@@ -401,7 +668,7 @@ int game_load(Scen *sc, const char *dir, const char *path, GameRec *g, State *s,
       if (!cJSON_IsString(x) || gs_over(s) ||
           action_parse(sc, s, x->valuestring, &a, perr, sizeof perr)) {
         gamerec_free(g);
-        FAIL("%s: action %d: %s", path, i + 1, cJSON_IsString(x) ? perr : "not a string");
+        FAIL("%s: action %d: %s", path, i + 1, !cJSON_IsString(x) ? "not a string" : gs_over(s) ? "after the end of the game" : perr);
       }
       gs_apply(sc, s, a);
       gamerec_push(g, a);

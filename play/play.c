@@ -125,17 +125,32 @@ static void units(Play *P) {
   }
 }
 
+/* one command line, read whole however long; an over-long line (or one with a NUL byte) is
+ * refused whole and read as an empty line: no part of it runs */
 static char *read_cmd(const char *prompt) {
   if (isatty(0)) {
     char *l = readline(prompt);
+    if (l && strlen(l) > CLI_MAX_LINE) {
+      printf("  line too long (at most %d bytes); ignored\n", CLI_MAX_LINE);
+      l[0] = 0;
+    }
     if (l && *l) add_history(l);
     return l;
   }
-  static char buf[512];
+  static char *buf;
+  static size_t cap;
   fputs(prompt, stdout);
   fflush(stdout);
-  if (!fgets(buf, sizeof buf, stdin)) return NULL;
-  buf[strcspn(buf, "\r\n")] = 0;
+  long n = cli_read_line(stdin, &buf, &cap, CLI_MAX_LINE);
+  if (n == -1) {
+    free(buf);
+    buf = NULL, cap = 0;
+    return NULL;
+  }
+  if (n < 0) {
+    printf("\n  %s; ignored\n", n == -2 ? "line too long (at most 65536 bytes)" : "line contains a NUL byte");
+    return strdup("");
+  }
   printf("%s\n", buf);
   return strdup(buf);
 }

@@ -11,6 +11,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../cli/cli.h"
+#include "../engine/num.h"
 #include "sim.h"
 #include "../engine/util.h"
 
@@ -218,7 +220,7 @@ static int split_players(const char *v, char *a, char *b, size_t len) {
 }
 
 int cmd_match(int argc, char **argv) {
-  char scen[16] = "short", var[64] = "base", A[128] = "heuristic", B[128] = "random";
+  char scen[16] = "short", var[MAX_VARIANT_LIST] = "base", A[128] = "heuristic", B[128] = "random";
   long games = 100;
   uint64_t seed = 1815;
   int threads = 0, quiet = 0;
@@ -249,12 +251,18 @@ int cmd_match(int argc, char **argv) {
     else if (!strcmp(a, "--variant")) snprintf(var, sizeof var, "%s", v);
     else if (!strcmp(a, "--players")) {
       if (split_players(v, A, B, sizeof A)) { fprintf(stderr, "match: --players A,B\n"); return 2; }
-    } else if (!strcmp(a, "--games")) games = strtol(v, NULL, 10);
-    else if (!strcmp(a, "--seed")) seed = strtoull(v, NULL, 10);
-    else if (!strcmp(a, "--threads")) threads = atoi(v);
-    else if (!strcmp(a, "--batch")) batch = strtol(v, NULL, 10);
+    } else if (!strcmp(a, "--games")) { if (opt_long("match", "--games", v, 2, CLI_MAX_GAMES, &games)) return 2; }
+    else if (!strcmp(a, "--seed")) { if (opt_u64("match", "--seed", v, &seed)) return 2; }
+    else if (!strcmp(a, "--threads")) { if (opt_int("match", "--threads", v, 1, CLI_MAX_THREADS, &threads)) return 2; }
+    else if (!strcmp(a, "--batch")) { if (opt_long("match", "--batch", v, 2, CLI_MAX_GAMES, &batch)) return 2; }
     else if (!strcmp(a, "--sprt")) {
-      if (sscanf(v, "%lf,%lf", &sprt0, &sprt1) != 2) { fprintf(stderr, "match: --sprt ELO0,ELO1\n"); return 2; }
+      char e0[40] = "", e1[40] = "";
+      const char *cm = strchr(v, ',');
+      if (cm && cm - v < 39) memcpy(e0, v, (size_t)(cm - v)), snprintf(e1, sizeof e1, "%s", cm + 1);
+      if (num_double(e0, -2000, 2000, &sprt0) || num_double(e1, -2000, 2000, &sprt1) || sprt0 >= sprt1) {
+        fprintf(stderr, "match: --sprt ELO0,ELO1 (two numbers, -2000 <= ELO0 < ELO1 <= 2000)\n");
+        return 2;
+      }
     } else { fprintf(stderr, "match: unknown option '%s' (see --help)\n", a); return 2; }
   }
   if (games < 2) { fprintf(stderr, "match: --games must be at least 2\n"); return 2; }
@@ -454,10 +462,10 @@ int cmd_strength(int argc, char **argv) {
     if (!strcmp(a, "--overwrite")) { overwrite = 1; continue; }
     if (i + 1 >= argc) { fprintf(stderr, "strength: %s needs a value\n", a); return 2; }
     const char *v = argv[++i];
-    if (!strcmp(a, "--games")) games = strtol(v, NULL, 10);
+    if (!strcmp(a, "--games")) { if (opt_long("strength", "--games", v, 2, CLI_MAX_GAMES, &games)) return 2; }
     else if (!strcmp(a, "--out")) out = v;
-    else if (!strcmp(a, "--seed")) seed = strtoull(v, NULL, 10);
-    else if (!strcmp(a, "--threads")) threads = atoi(v);
+    else if (!strcmp(a, "--seed")) { if (opt_u64("strength", "--seed", v, &seed)) return 2; }
+    else if (!strcmp(a, "--threads")) { if (opt_int("strength", "--threads", v, 1, CLI_MAX_THREADS, &threads)) return 2; }
     else if (!strcmp(a, "--scenario")) scen_list = v;
     else if (!strcmp(a, "--pairs")) { pairs_orig = v; free(pairs_arg); pairs_arg = strdup(v); }
     else { fprintf(stderr, "strength: unknown option '%s' (see --help)\n", a); return 2; }
@@ -474,9 +482,7 @@ int cmd_strength(int argc, char **argv) {
       long ng = 0;
       char *at = strrchr(t, '@');
       if (at) {
-        char *end;
-        ng = strtol(at + 1, &end, 10);
-        if (*end || ng < 2) { fprintf(stderr, "strength: bad game count in pair '%s' (A/B@N, N >= 2)\n", t); return 2; }
+        if (num_long(at + 1, 2, CLI_MAX_GAMES, &ng)) { fprintf(stderr, "strength: bad game count in pair '%s' (A/B@N, 2 <= N <= %ld)\n", t, CLI_MAX_GAMES); return 2; }
         if (ng % 2) ng++;
         *at = 0;
       }

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../cli/cli.h"
 #include "sim.h"
 
 static void replay_usage(FILE *f) {
@@ -42,7 +43,7 @@ static int read_csv_row(const char *path, long row, char *scen, char *var, char 
 }
 
 int cmd_replay(int argc, char **argv) {
-  char scen[16] = "short", var[64] = "base", pf[128] = "heuristic", pa[128] = "heuristic";
+  char scen[16] = "short", var[MAX_VARIANT_LIST] = "base", pf[128] = "heuristic", pa[128] = "heuristic";
   uint64_t seed = 1815;
   long index = 0, row = 0;
   const char *csv = NULL, *save = NULL;
@@ -66,10 +67,10 @@ int cmd_replay(int argc, char **argv) {
         snprintf(pf, sizeof pf, "%s", v);
         snprintf(pa, sizeof pa, "%s", v);
       }
-    } else if (!strcmp(a, "--seed")) seed = strtoull(v, NULL, 10);
-    else if (!strcmp(a, "--index")) index = strtol(v, NULL, 10);
+    } else if (!strcmp(a, "--seed")) { if (opt_u64("replay", "--seed", v, &seed)) return 2; }
+    else if (!strcmp(a, "--index")) { if (opt_long("replay", "--index", v, 0, 2147483647L, &index)) return 2; }
     else if (!strcmp(a, "--csv")) csv = v;
-    else if (!strcmp(a, "--row")) row = strtol(v, NULL, 10);
+    else if (!strcmp(a, "--row")) { if (opt_long("replay", "--row", v, 1, 2147483647L, &row)) return 2; }
     else if (!strcmp(a, "--save")) save = v;
     else { fprintf(stderr, "replay: unknown option '%s' (see --help)\n", a); return 2; }
   }

@@ -14,6 +14,8 @@
 #include <mpi.h>
 #endif
 
+#include "../cli/cli.h"
+#include "../engine/num.h"
 #include "sim_int.h"
 #include "../engine/util.h"
 
@@ -944,18 +946,24 @@ int cmd_sim(int argc, char **argv) {
         return 2;
       }
     } else if ((v = optval(argc, argv, &i, "--budgets"))) budgets = v;
-    else if ((v = optval(argc, argv, &i, "--games"))) c->games = strtol(v, NULL, 10);
-    else if ((v = optval(argc, argv, &i, "--seed"))) c->seed = strtoull(v, NULL, 10);
-    else if ((v = optval(argc, argv, &i, "--threads"))) c->threads = atoi(v);
+    else if ((v = optval(argc, argv, &i, "--games"))) { if (opt_long("sim", "--games", v, 1, CLI_MAX_GAMES, &c->games)) return 2; }
+    else if ((v = optval(argc, argv, &i, "--seed"))) { if (opt_u64("sim", "--seed", v, &c->seed)) return 2; }
+    else if ((v = optval(argc, argv, &i, "--threads"))) { if (opt_int("sim", "--threads", v, 1, CLI_MAX_THREADS, &c->threads)) return 2; }
     else if ((v = optval(argc, argv, &i, "--out"))) snprintf(c->out, sizeof c->out, "%s", v);
     else if (!strcmp(argv[i], "--resume")) c->resume = 1;
     else if (!strcmp(argv[i], "--overwrite")) c->overwrite = 1;
     else if (!strcmp(argv[i], "--quiet")) c->progress = 0;
-    else if ((v = optval(argc, argv, &i, "--until-ci"))) c->until_ci = strtod(v, NULL);
-    else if ((v = optval(argc, argv, &i, "--batch"))) c->batch = strtol(v, NULL, 10);
+    else if ((v = optval(argc, argv, &i, "--until-ci"))) { if (opt_double("sim", "--until-ci", v, 0, 0.5, &c->until_ci)) return 2; }
+    else if ((v = optval(argc, argv, &i, "--batch"))) { if (opt_long("sim", "--batch", v, 1, CLI_MAX_GAMES, &c->batch)) return 2; }
     else if ((v = optval(argc, argv, &i, "--shard"))) {
-      if (sscanf(v, "%d/%d", &c->shard_i, &c->shard_n) != 2 || c->shard_n < 1 ||
-          c->shard_i < 0 || c->shard_i >= c->shard_n) {
+      char si[24] = "", sn[24] = "";
+      const char *sl = strchr(v, '/');
+      if (sl && sl - v < 20 && strlen(sl + 1) < 20) {
+        memcpy(si, v, (size_t)(sl - v));
+        snprintf(sn, sizeof sn, "%s", sl + 1);
+      }
+      if (num_int(si, 0, 1 << 20, &c->shard_i) || num_int(sn, 1, 1 << 20, &c->shard_n) ||
+          c->shard_i >= c->shard_n) {
         fprintf(stderr, "sim: bad --shard '%s' (i/N with 0 <= i < N)\n", v);
         return 2;
       }

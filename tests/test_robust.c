@@ -1,0 +1,692 @@
+/* Robustness (issue 12): bounded and validated input, saves that never lose data, strict
+ * numbers.  Each test is a regression test of a defect found by adversarial use. */
+#include <cjson/cJSON.h>
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../engine/engine.h"
+#include "../engine/num.h"
+#include "helpers.h"
+
+/* runs `sh -c cmd` (stdout and stderr), returns the exit status; output in out */
+static int sh(const char *cmd, char *out, size_t len) {
+  char full[4096];
+  snprintf(full, sizeof full, "%s 2>&1", cmd);
+  FILE *p = popen(full, "r");
+  cr_assert_not_null(p, "cannot run %s", cmd);
+  size_t n = fread(out, 1, len - 1, p);
+  out[n] = 0;
+  int st = pclose(p);
+  return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static int lines(const char *s) {
+  int n = 0;
+  for (; *s; s++) n += *s == '\n';
+  return n;
+}
+
+static char *slurp(const char *path) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  static char buf[1 << 20];
+  size_t n = fread(buf, 1, sizeof buf - 1, f);
+  buf[n] = 0;
+  fclose(f);
+  return strdup(buf);
+}
+
+static void tmpdir(char *dir, size_t len) {
+  snprintf(dir, len, "/tmp/waterloo-test-XXXXXX");
+  cr_assert_not_null(mkdtemp(dir));
+}
+
+/* ---------------------------------------------------------------- strict numbers (item 9) */
+Test(robust, strict_number_parser) {
+  uint64_t u;
+  int i;
+  double d;
+  cr_assert_eq(num_u64("18446744073709551615", 0, UINT64_MAX, &u), 0);
+  cr_assert_eq(u, UINT64_MAX);
+  const char *bad_u[] = {"", "-1", "+1", " 1", "1 ", "1x", "0x10", "18446744073709551616",
+                         "99999999999999999999", "abc", "1e3"};
+  for (size_t k = 0; k < sizeof bad_u / sizeof *bad_u; k++)
+    cr_assert_neq(num_u64(bad_u[k], 0, UINT64_MAX, &u), 0, "'%s' accepted", bad_u[k]);
+  cr_assert_neq(num_u64("0", 1, 10, &u), 0);
+  cr_assert_eq(num_int("-5", -10, 10, &i), 0);
+  cr_assert_eq(i, -5);
+  cr_assert_neq(num_int("9223372036854775806", 0, 100, &i), 0);
+  cr_assert_neq(num_int("2147483648", 0, 2147483647, &i), 0);
+  cr_assert_eq(num_double("0.25", 0, 1, &d), 0);
+  cr_assert_float_eq(d, 0.25, 1e-12);
+  const char *bad_d[] = {"nan", "inf", "-inf", "0x1p3", "1,5", "", ".5", "1e999", "2"};
+  for (size_t k = 0; k < sizeof bad_d / sizeof *bad_d; k++)
+    cr_assert_neq(num_double(bad_d[k], 0, 1, &d), 0, "'%s' accepted", bad_d[k]);
+  char e[16];
+  cr_assert_str_eq(num_escape("a\033[2Jb", e, sizeof e), "a\\x1b[2Jb");
+  cr_assert_str_eq(num_escape("0123456789abcdefghij", e, sizeof e), "0123456789ab...");
+}
+
+Test(robust, every_numeric_option_refuses_bad_numbers_in_one_line) {
+  static char out[8192];
+  struct { const char *cmd, *opt; } cases[] = {
+      {"./waterloo sim --games 0", "--games"},
+      {"./waterloo sim --games 99999999999999999999", "--games"},
+      {"./waterloo sim --games 9223372036854775806", "--games"},
+      {"./waterloo sim --seed abc", "--seed"},
+      {"./waterloo sim --seed -1", "--seed"},
+      {"./waterloo sim --threads abc", "--threads"},
+      {"./waterloo sim --threads 999", "--threads"},
+      {"./waterloo sim --batch 0 --until-ci 0.1", "--batch"},
+      {"./waterloo sim --until-ci nan", "--until-ci"},
+      {"./waterloo sim --shard 1/x", "--shard"},
+      {"./waterloo match --games 99999999999999999999", "--games"},
+      {"./waterloo match --seed 1.5", "--seed"},
+      {"./waterloo match --threads 0", "--threads"},
+      {"./waterloo match --sprt 0,abc", "--sprt"},
+      {"./waterloo strength --games 9223372036854775806", "--games"},
+      {"./waterloo strength --threads abc", "--threads"},
+      {"./waterloo strength --pairs 'heuristic/random@x'", "@x"},
+      {"./waterloo random --games 0", "--games"},
+      {"./waterloo random --seed -1", "--seed"},
+      {"./waterloo bench --seconds abc", "--seconds"},
+      {"./waterloo replay --index -3", "--index"},
+      {"./waterloo replay --csv x --row 1x", "--row"},
+      {"./waterloo play --seed 12abc", "--seed"},
+  };
+  for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+    int rc = sh(cases[k].cmd, out, sizeof out);
+    cr_assert_neq(rc, 0, "%s should fail", cases[k].cmd);
+    cr_assert_eq(lines(out), 1, "%s: one line expected, got: %s", cases[k].cmd, out);
+    cr_assert_not_null(strstr(out, cases[k].opt), "%s: should name %s: %s", cases[k].cmd, cases[k].opt, out);
+  }
+}
+
+Test(robust, error_messages_escape_control_bytes) {
+  static char out[4096];
+  int rc = sh("./waterloo random --games \"$(printf 'x\\033[2J\\007')\"", out, sizeof out);
+  cr_assert_eq(rc, 2);
+  cr_assert_null(strchr(out, '\033'), "raw escape byte in: %s", out);
+  cr_assert_null(strchr(out, '\007'));
+  cr_assert_not_null(strstr(out, "x\\x1b[2J\\x07"), "%s", out);
+  rc = sh("printf 'new short\\nbo\\033gus\\nquit\\n' | ./waterloo engine", out, sizeof out);
+  cr_assert_eq(rc, 0);
+  cr_assert_null(strchr(out, '\033'));
+  cr_assert_not_null(strstr(out, "? unknown command 'bo\\x1bgus'"), "%s", out);
+}
+
+Test(robust, engine_new_seed_is_strict) {
+  static char out[4096];
+  sh("printf 'new short seed -1\\nnew short seed abc\\nnew short seed 99999999999999999999\\n"
+     "new short seed\\nnew short seed 18446744073709551615\\nquit\\n' | ./waterloo engine",
+     out, sizeof out);
+  const char *p = out;
+  for (int k = 0; k < 4; k++) {
+    p = strstr(p, "? new: seed must be a whole number");
+    cr_assert_not_null(p, "answer %d should refuse the seed: %s", k, out);
+    p++;
+  }
+  cr_assert_not_null(strstr(p, "\n= \n"), "the largest seed is fine: %s", out);
+}
+
+/* map errors name the file (and line), never "DIR:0:" */
+Test(robust, scenario_errors_name_the_file) {
+  char dir[256], err[2048];
+  th_tmpdir(dir, sizeof dir);
+  char cmd[600];
+  snprintf(cmd, sizeof cmd, "sed -i '/^row3 /d' '%s/map.ini'", dir);
+  cr_assert_eq(system(cmd), 0);
+  Scen *sc = malloc(sizeof *sc);
+  cr_assert_neq(scen_load(sc, dir, "short", "base", err, sizeof err), 0);
+  char want[400];
+  snprintf(want, sizeof want, "%s/map.ini: row3 missing", dir);
+  cr_assert_str_eq(err, want);
+  snprintf(cmd, sizeof cmd, "cp scenarios/map.ini '%s/map.ini' && printf '[long]\\nturns = 13\\n' > '%s/variants/x.ini'", dir, dir);
+  cr_assert_eq(system(cmd), 0);
+  cr_assert_neq(scen_load(sc, dir, "long", "x", err, sizeof err), 0);
+  snprintf(want, sizeof want, "%s/variants/x.ini:2: ", dir);
+  cr_assert(strncmp(err, want, strlen(want)) == 0 && strstr(err, "turns"), "%s", err);
+  free(sc);
+  th_rmdir(dir);
+}
+
+/* ---------------------------------------------------------------- protocol lines (item 2) */
+Test(robust, R_protocol_long_line_never_runs_its_tail) {
+  char dir[256];
+  tmpdir(dir, sizeof dir);
+  /* a 4 KB and a 70 KB `play` whose tail is `save FILE`: neither may create the file */
+  char script[512];
+  snprintf(script, sizeof script, "%s/in.txt", dir);
+  FILE *f = fopen(script, "w");
+  cr_assert_not_null(f);
+  fprintf(f, "new short seed 1\n");
+  for (int len = 4090; len <= 70000; len += 65910) {
+    fprintf(f, "play ");
+    for (int i = 0; i < len; i++) fputc('x', f);
+    fprintf(f, "save %s/evil.json\n", dir);
+  }
+  fprintf(f, "turn\nquit\n");
+  fclose(f);
+  char cmd[600];
+  snprintf(cmd, sizeof cmd, "./waterloo engine < %s", script);
+  static char out[1 << 17];
+  cr_assert_eq(sh(cmd, out, sizeof out), 0);
+  char evil[512];
+  snprintf(evil, sizeof evil, "%s/evil.json", dir);
+  cr_assert_neq(access(evil, F_OK), 0, "the tail of a long line ran as a command");
+  /* answers: new, one refusal for the 4 KB play (not legal), one for the 70 KB line, turn, quit */
+  cr_assert_not_null(strstr(out, "? line too long"), "%.300s", out);
+  int answers = 0;
+  for (const char *p = out; (p = strstr(p, "\n\n")); p += 2) answers++;
+  cr_assert_eq(answers, 5, "one answer per line expected, got %d:\n%.500s", answers, out);
+  cr_assert_not_null(strstr(out, "= turn 1/4"), "the engine goes on after a refused line");
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+  cr_assert_eq(system(cmd), 0);
+}
+
+Test(robust, protocol_line_with_nul_is_refused_whole) {
+  static char out[4096];
+  cr_assert_eq(sh("printf 'new short\\nturn\\000; quit\\nturn\\nquit\\n' | ./waterloo engine", out, sizeof out), 0);
+  cr_assert_not_null(strstr(out, "? line contains a NUL byte"), "%s", out);
+  cr_assert_not_null(strstr(out, "= turn 1/4"), "%s", out);
+}
+
+Test(robust, play_long_line_never_runs_its_tail) {
+  char dir[256];
+  tmpdir(dir, sizeof dir);
+  char script[512], cmd[1024];
+  snprintf(script, sizeof script, "%s/in.txt", dir);
+  FILE *f = fopen(script, "w");
+  cr_assert_not_null(f);
+  for (int i = 0; i < 70000; i++) fputc('x', f);
+  fprintf(f, "save %s/evil.json\n", dir);
+  for (int i = 0; i < 600; i++) fputc('y', f);
+  fprintf(f, "save %s/evil2.json\nquit\n", dir);
+  fclose(f);
+  snprintf(cmd, sizeof cmd, "./waterloo play --level heuristic --no-color < %s > /dev/null", script);
+  cr_assert_eq(system(cmd), 0);
+  snprintf(cmd, sizeof cmd, "%s/evil.json", dir);
+  cr_assert_neq(access(cmd, F_OK), 0);
+  snprintf(cmd, sizeof cmd, "%s/evil2.json", dir);
+  cr_assert_neq(access(cmd, F_OK), 0);
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+  cr_assert_eq(system(cmd), 0);
+}
+
+/* ---------------------------------------------------------------- load: the file (item 3) */
+Test(robust, load_opens_only_regular_files_of_bounded_size) {
+  char dir[256], path[512], err[512];
+  tmpdir(dir, sizeof dir);
+  Scen *sc = malloc(sizeof *sc);
+  GameRec g;
+  State s;
+  /* a directory */
+  cr_assert_neq(game_load(sc, "scenarios", dir, &g, &s, err, sizeof err), 0);
+  cr_assert_not_null(strstr(err, "not a regular file"), "%s", err);
+  /* a FIFO with no writer: refused at once, never blocks */
+  snprintf(path, sizeof path, "%s/fifo", dir);
+  cr_assert_eq(mkfifo(path, 0600), 0);
+  alarm(10);
+  cr_assert_neq(game_load(sc, "scenarios", path, &g, &s, err, sizeof err), 0);
+  alarm(0);
+  cr_assert_not_null(strstr(err, "not a regular file"), "%s", err);
+  /* a device */
+  cr_assert_neq(game_load(sc, "scenarios", "/dev/zero", &g, &s, err, sizeof err), 0);
+  cr_assert_not_null(strstr(err, "not a regular file"), "%s", err);
+  /* a huge sparse file: refused by its size, nothing allocated for it */
+  snprintf(path, sizeof path, "%s/huge.json", dir);
+  int fd = open(path, O_WRONLY | O_CREAT, 0600);
+  cr_assert(fd >= 0);
+  cr_assert_eq(ftruncate(fd, (off_t)1 << 40), 0);
+  close(fd);
+  cr_assert_neq(game_load(sc, "scenarios", path, &g, &s, err, sizeof err), 0);
+  cr_assert_not_null(strstr(err, "too large"), "%s", err);
+  free(sc);
+  char cmd[600];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+  cr_assert_eq(system(cmd), 0);
+}
+
+/* ---------------------------------------------------------------- load: the position (item 4) */
+/* a state-only save of a position reached by `n` random actions; returns the JSON object */
+static cJSON *position_json(const Scen *sc, State *s, uint64_t seed, int n) {
+  gs_init(sc, s, seed, 0);
+  Rng r;
+  rng_seed(&r, seed, 77);
+  ActList L;
+  for (int i = 0; i < n && !gs_over(s); i++) {
+    gs_legal(sc, s, &L);
+    gs_apply(sc, s, L.a[rng_below(&r, (uint32_t)L.n)]);
+  }
+  char *t = state_to_json(sc, s);
+  cJSON *st = cJSON_Parse(t);
+  free(t);
+  cr_assert_not_null(st);
+  return st;
+}
+
+static int load_state_obj(const char *scen, cJSON *st, char *err, size_t len) {
+  cJSON *o = cJSON_CreateObject();
+  cJSON_AddStringToObject(o, "format", "waterloo-game-1");
+  cJSON_AddStringToObject(o, "scenario", scen);
+  cJSON_AddStringToObject(o, "variants", "base");
+  cJSON_AddItemToObject(o, "state", cJSON_Duplicate(st, 1));
+  char *text = cJSON_Print(o);
+  cJSON_Delete(o);
+  char path[] = "/tmp/waterloo-test-state-XXXXXX";
+  int fd = mkstemp(path);
+  cr_assert(fd >= 0);
+  cr_assert_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+  close(fd);
+  free(text);
+  Scen *sc = malloc(sizeof *sc);
+  GameRec g;
+  State s;
+  int rc = game_load(sc, "scenarios", path, &g, &s, err, len);
+  if (rc == 0) gamerec_free(&g);
+  unlink(path);
+  free(sc);
+  return rc;
+}
+
+static void set_num(cJSON *o, const char *k, double v) {
+  cJSON_ReplaceItemInObject(o, k, cJSON_CreateNumber(v));
+}
+
+Test(robust, load_validates_every_field_of_the_position) {
+  Scen *sc = th_load("long", "base");
+  State s;
+  cJSON *base = position_json(sc, &s, 5, 120);
+  char err[512];
+  cr_assert_eq(load_state_obj("long", base, err, sizeof err), 0, "a real position is refused: %s", err);
+  struct { const char *field; double v; const char *must; } bytes[] = {
+      {"turn", 0, "turn"}, {"turn", 99, "turn"}, {"phase", 0, "phase"}, {"phase", 16, "phase"},
+      {"decider", 2, "decider"}, {"card", 200, "card"}, {"moving", 99, "moving"},
+      {"bdef_unit", 99, "bdef_unit"}, {"bdef_sq", 250, "bdef_sq"}, {"charger", 60, "charger"},
+      {"rally_first", 70, "rally_first"}, {"round_army", 3, "round_army"},
+      {"card_army", 7, "card_army"}, {"after_battle", 3, "after_battle"},
+      {"ret_phase", 40, "ret_phase"}, {"entry_sq", 0, "entry_sq"}, {"result", 9, "result"},
+      {"result", 1, "result"}, {"phase", PH_B_LOSS, "battle"}, {"turn", 1.5, "turn"},
+      {"owner", 200, "owner"}, {"loss_need", 9, "loss_need"}};
+  for (size_t k = 0; k < sizeof bytes / sizeof *bytes; k++) {
+    cJSON *st = cJSON_Duplicate(base, 1);
+    set_num(st, bytes[k].field, bytes[k].v);
+    cr_assert_neq(load_state_obj("long", st, err, sizeof err), 0, "%s = %g accepted", bytes[k].field, bytes[k].v);
+    cr_assert_not_null(strstr(err, bytes[k].must), "%s = %g: message should name '%s': %s",
+                       bytes[k].field, bytes[k].v, bytes[k].must, err);
+    cr_assert_null(strchr(err, '\n'), "one line: %s", err);
+    cJSON_Delete(st);
+  }
+  /* castle points above the start, a card in two places, a seen card not discarded, two
+   * units on one square, a leader with an enemy, a bad index in an array, an even rng_inc */
+  struct { const char *what, *must; } edits[] = {
+      {"cdp", "cdp"}, {"hand+discard", "two places"}, {"seen", "seen"}, {"stack", "two units"},
+      {"leader", "leader"}, {"batt", "batt"}, {"bid_card", "bid_card"}, {"rng_inc", "rng_inc"},
+      {"unknown card", "card"}, {"facing", "facing"}, {"flags", "flags"}, {"evader", "evader"},
+      {"elim_vp", "elim_vp"}};
+  for (size_t k = 0; k < sizeof edits / sizeof *edits; k++) {
+    cJSON *st = cJSON_Duplicate(base, 1);
+    const char *w = edits[k].what;
+    cJSON *units = cJSON_GetObjectItem(st, "units");
+    if (!strcmp(w, "cdp")) cJSON_ReplaceItemInArray(cJSON_GetObjectItem(st, "cdp"), 0, cJSON_CreateNumber(sc->p.cdp[0] + 1));
+    else if (!strcmp(w, "hand+discard")) {
+      cJSON *h = cJSON_GetObjectItem(st, "hand");
+      cr_assert(cJSON_GetArraySize(h) > 0);
+      cJSON_AddItemToArray(cJSON_GetObjectItem(st, "discard"), cJSON_Duplicate(cJSON_GetArrayItem(h, 0), 1));
+    } else if (!strcmp(w, "seen")) {
+      cJSON *h = cJSON_GetObjectItem(st, "hand");
+      cJSON_AddItemToArray(cJSON_GetObjectItem(st, "seen"), cJSON_Duplicate(cJSON_GetArrayItem(h, 0), 1));
+    } else if (!strcmp(w, "stack") || !strcmp(w, "leader")) {
+      /* the first French unit on the map goes onto a British unit's square, or Napoleon does */
+      int fr = -1, br = -1;
+      for (int u = 0; u < sc->nunits; u++) {
+        if (s.usq[u] >= NSQ) continue;
+        if (sc->unit[u].army == ARMY_FR && fr < 0) fr = u;
+        if (sc->unit[u].army == ARMY_BR && br < 0) br = u;
+      }
+      cr_assert(fr >= 0 && br >= 0);
+      char q[4];
+      sq_name(s.usq[br], q);
+      if (!strcmp(w, "stack"))
+        cJSON_ReplaceItemInObject(cJSON_GetArrayItem(units, fr), "square", cJSON_CreateString(q));
+      else cJSON_ReplaceItemInObject(st, "napoleon", cJSON_CreateString(q));
+    } else if (!strcmp(w, "batt")) cJSON_ReplaceItemInArray(cJSON_GetObjectItem(st, "batt"), 2, cJSON_CreateNumber(77));
+    else if (!strcmp(w, "bid_card")) cJSON_ReplaceItemInArray(cJSON_GetObjectItem(st, "bid_card"), 1, cJSON_CreateNumber(99));
+    else if (!strcmp(w, "rng_inc")) cJSON_ReplaceItemInObject(st, "rng_inc", cJSON_CreateString("2"));
+    else if (!strcmp(w, "unknown card")) cJSON_AddItemToArray(cJSON_GetObjectItem(st, "hand"), cJSON_CreateString("Z99"));
+    else if (!strcmp(w, "facing")) cJSON_ReplaceItemInObject(cJSON_GetArrayItem(units, 0), "facing", cJSON_CreateString("Q"));
+    else if (!strcmp(w, "flags")) cJSON_ReplaceItemInObject(cJSON_GetArrayItem(units, 0), "flags", cJSON_CreateNumber(1e9));
+    else if (!strcmp(w, "evader")) {
+      cJSON *ev = cJSON_CreateArray();
+      cJSON_AddItemToArray(ev, cJSON_CreateString(sc->unit[0].kind == K_CAV ? "nobody" : sc->unit[0].name));
+      cJSON_ReplaceItemInObject(st, "evaders", ev);
+    } else if (!strcmp(w, "elim_vp")) cJSON_ReplaceItemInArray(cJSON_GetObjectItem(st, "elim_vp"), 0, cJSON_CreateNumber(60000));
+    cr_assert_neq(load_state_obj("long", st, err, sizeof err), 0, "%s accepted", w);
+    cr_assert_not_null(strstr(err, edits[k].must), "%s: message should say '%s': %s", w, edits[k].must, err);
+    cJSON_Delete(st);
+  }
+  cJSON_Delete(base);
+  free(sc);
+}
+
+/* every position of real games (both scenarios, every phase) loads back as it was */
+Test(robust, load_accepts_every_reachable_position) {
+  const char *scen[2] = {"short", "long"};
+  for (int k = 0; k < 2; k++) {
+    Scen *sc = th_load(scen[k], "base");
+    for (uint64_t seed = 1; seed <= 3; seed++) {
+      State s;
+      gs_init(sc, &s, seed, 0);
+      Rng r;
+      rng_seed(&r, seed, 1);
+      ActList L;
+      int step = 0;
+      while (!gs_over(&s)) {
+        if (step++ % 7 == 0) {
+          char *t = state_to_json(sc, &s), err[256];
+          State back;
+          cr_assert_eq(state_from_json(sc, t, &back, err, sizeof err), 0, "%s step %d: %s", scen[k], step, err);
+          cr_assert_eq(memcmp(&back, &s, sizeof s), 0);
+          free(t);
+        }
+        gs_legal(sc, &s, &L);
+        gs_apply(sc, &s, L.a[rng_below(&r, (uint32_t)L.n)]);
+      }
+    }
+    free(sc);
+  }
+}
+
+/* ---------------------------------------------------------------- odds (item 5) */
+Test(robust, battle_totals_of_an_empty_square_are_zero) {
+  Scen *sc = th_load("long", "base");
+  State s;
+  gs_init(sc, &s, 3, 0);
+  int a = -1, d = -1, checked = 0;
+  for (int sq = 0; sq < NSQ; sq++)
+    if (s.occ[sq] == UNIT_NONE) {
+      battle_base_totals(sc, &s, sq, 15, &a, &d);
+      cr_assert(a == 0 && d == 0, "empty %d: %d vs %d", sq, a, d);
+      checked++;
+    }
+  battle_base_totals(sc, &s, SQ_NONE, 15, &a, &d);
+  cr_assert(a == 0 && d == 0);
+  /* the `odds` case: after the defender retreated its square is empty while bdef_unit is set */
+  Rng r;
+  rng_seed(&r, 11, 2);
+  ActList L;
+  int found = 0;
+  for (uint64_t seed = 1; seed < 200 && !found; seed++) {
+    gs_init(sc, &s, seed, 0);
+    while (!gs_over(&s) && !found) {
+      if (s.bdef_unit != UNIT_NONE && s.bdef_sq < NSQ && s.occ[s.bdef_sq] == UNIT_NONE) {
+        battle_base_totals(sc, &s, s.bdef_sq, 15, &a, &d);
+        cr_assert(a == 0 && d == 0);
+        found = 1;
+      }
+      gs_legal(sc, &s, &L);
+      gs_apply(sc, &s, L.a[rng_below(&r, (uint32_t)L.n)]);
+    }
+  }
+  cr_assert(found, "no position with an emptied battle square in 200 games");
+  cr_assert(checked > 100);
+  free(sc);
+}
+
+Test(robust, play_odds_in_every_phase_does_not_crash) {
+  /* `odds` typed at every decision of a scripted game */
+  static char out[1 << 18];
+  char script[] = "/tmp/waterloo-test-odds-XXXXXX";
+  int fd = mkstemp(script);
+  cr_assert(fd >= 0);
+  FILE *f = fdopen(fd, "w");
+  for (int i = 0; i < 300; i++) fprintf(f, "odds\n1\n");
+  fclose(f);
+  char cmd[600];
+  snprintf(cmd, sizeof cmd, "./waterloo play --scenario long --level heuristic --no-color --seed 4 < %s", script);
+  int rc = sh(cmd, out, sizeof out);
+  unlink(script);
+  cr_assert_eq(rc, 0, "play exited %d", rc);
+}
+
+/* ---------------------------------------------------------------- saves (item 7) */
+static void new_game(Scen **scp, GameRec *g, State *s, const char *scen, const char *vars, int n) {
+  Scen *sc = th_load(scen, vars);
+  gamerec_init(g, scen, vars, 21, 0);
+  gs_init(sc, s, 21, 0);
+  Rng r;
+  rng_seed(&r, 21, 3);
+  ActList L;
+  for (int i = 0; i < n && !gs_over(s); i++) {
+    gs_legal(sc, s, &L);
+    Action a = L.a[rng_below(&r, (uint32_t)L.n)];
+    gs_apply(sc, s, a);
+    gamerec_push(g, a);
+  }
+  *scp = sc;
+}
+
+Test(robust, save_keeps_a_long_variant_list_whole) {
+  const char *vars = "three-player,prussians-early,charge-all-cards,no-bidding,strong-hougoumont";
+  cr_assert(strlen(vars) > 64);
+  Scen *sc;
+  GameRec g, g2;
+  State s, s2;
+  new_game(&sc, &g, &s, "long", vars, 40);
+  cr_assert_str_eq(sc->variant_names, vars);
+  char dir[256], path[512], err[512];
+  tmpdir(dir, sizeof dir);
+  snprintf(path, sizeof path, "%s/g.json", dir);
+  cr_assert_eq(game_save(sc, &g, &s, path, err, sizeof err), 0, "%s", err);
+  Scen *sc2 = malloc(sizeof *sc2);
+  cr_assert_eq(game_load(sc2, "scenarios", path, &g2, &s2, err, sizeof err), 0, "%s", err);
+  cr_assert_str_eq(g2.variants, vars);
+  cr_assert_eq(memcmp(&s, &s2, sizeof s), 0);
+  /* longer than any list can be: refused, never cut */
+  char big[400];
+  memset(big, 0, sizeof big);
+  for (size_t i = 0; strlen(big) + 6 < sizeof big - 10; i++) strcat(big, "base,");
+  cr_assert_neq(scen_load(sc2, "scenarios", "long", big, err, sizeof err), 0);
+  cr_assert_not_null(strstr(err, "too long"), "%s", err);
+  gamerec_free(&g);
+  gamerec_free(&g2);
+  free(sc);
+  free(sc2);
+  char cmd[600];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+  cr_assert_eq(system(cmd), 0);
+}
+
+Test(robust, save_refuses_a_target_that_is_not_a_regular_file) {
+  Scen *sc;
+  GameRec g;
+  State s;
+  new_game(&sc, &g, &s, "short", "base", 10);
+  char dir[256], path[512], err[512];
+  tmpdir(dir, sizeof dir);
+  struct stat st;
+  /* a FIFO, a directory, a symlink: each refused and left as it was */
+  snprintf(path, sizeof path, "%s/fifo", dir);
+  cr_assert_eq(mkfifo(path, 0600), 0);
+  cr_assert_neq(game_save(sc, &g, &s, path, err, sizeof err), 0);
+  cr_assert_not_null(strstr(err, "not a regular file"), "%s", err);
+  cr_assert_eq(lstat(path, &st), 0);
+  cr_assert(S_ISFIFO(st.st_mode));
+  snprintf(path, sizeof path, "%s/sub", dir);
+  cr_assert_eq(mkdir(path, 0700), 0);
+  cr_assert_neq(game_save(sc, &g, &s, path, err, sizeof err), 0);
+  cr_assert_eq(lstat(path, &st), 0);
+  cr_assert(S_ISDIR(st.st_mode));
+  char target[512];
+  snprintf(target, sizeof target, "%s/victim", dir);
+  FILE *f = fopen(target, "w");
+  fputs("precious\n", f);
+  fclose(f);
+  snprintf(path, sizeof path, "%s/link.json", dir);
+  cr_assert_eq(symlink(target, path), 0);
+  cr_assert_neq(game_save(sc, &g, &s, path, err, sizeof err), 0);
+  char *v = slurp(target);
+  cr_assert_str_eq(v, "precious\n");
+  free(v);
+  /* /dev/null (the program runs as root in CI): refused, still a device */
+  cr_assert_neq(game_save(sc, &g, &s, "/dev/null", err, sizeof err), 0);
+  cr_assert_eq(stat("/dev/null", &st), 0);
+  cr_assert(S_ISCHR(st.st_mode));
+  /* a regular file is replaced, and no temporary file is left behind */
+  snprintf(path, sizeof path, "%s/ok.json", dir);
+  cr_assert_eq(game_save(sc, &g, &s, path, err, sizeof err), 0, "%s", err);
+  cr_assert_eq(game_save(sc, &g, &s, path, err, sizeof err), 0, "%s", err);
+  char cmd[700], out[256];
+  snprintf(cmd, sizeof cmd, "ls '%s' | grep -c tmp", dir);
+  sh(cmd, out, sizeof out);
+  cr_assert_eq(atoi(out), 0, "temporary files left: %s", out);
+  gamerec_free(&g);
+  free(sc);
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+  cr_assert_eq(system(cmd), 0);
+}
+
+/* ---------------------------------------------------------------- fault injection (writers) */
+/* the saved game at path must still be the old one, whole */
+static void assert_intact(const char *path, const char *old) {
+  char *now = slurp(path);
+  cr_assert_not_null(now, "%s lost", path);
+  cr_assert_str_eq(now, old, "%s damaged", path);
+  free(now);
+}
+
+static void no_tmp_left(const char *dir) {
+  char cmd[600], out[256];
+  snprintf(cmd, sizeof cmd, "ls '%s' | grep -c tmp", dir);
+  sh(cmd, out, sizeof out);
+  cr_assert_eq(atoi(out), 0, "temporary files left in %s", dir);
+}
+
+Test(robust, save_on_a_full_disk_keeps_the_old_file) {
+  Scen *sc;
+  GameRec g;
+  State s;
+  new_game(&sc, &g, &s, "long", "base", 5);
+  char dir[256], path[512], err[512];
+  tmpdir(dir, sizeof dir);
+  snprintf(path, sizeof path, "%s/g.json", dir);
+  cr_assert_eq(game_save(sc, &g, &s, path, err, sizeof err), 0);
+  char *old = slurp(path);
+  State s2 = s;
+  ActList L;
+  for (int i = 0; i < 200 && !gs_over(&s2); i++) {   /* a longer game: a bigger file */
+    gs_legal(sc, &s2, &L);
+    gs_apply(sc, &s2, L.a[0]);
+    gamerec_push(&g, L.a[0]);
+  }
+  /* the disk fills after 1 KB: the file size limit (SIGXFSZ ignored: write fails EFBIG) */
+  pid_t pid = fork();
+  if (pid == 0) {
+    signal(SIGXFSZ, SIG_IGN);
+    struct rlimit rl = {1024, 1024};
+    setrlimit(RLIMIT_FSIZE, &rl);
+    int rc = game_save(sc, &g, &s2, path, err, sizeof err);
+    _exit(rc != 0 && strstr(err, "not saved") && strstr(err, path) ? 0 : 1);
+  }
+  int st;
+  waitpid(pid, &st, 0);
+  cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0, "the full disk gave no clear error");
+  assert_intact(path, old);
+  no_tmp_left(dir);
+  free(old);
+  gamerec_free(&g);
+  free(sc);
+  char cmd[600];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+  cr_assert_eq(system(cmd), 0);
+}
+
+Test(robust, save_into_a_read_only_folder_keeps_the_old_file) {
+  Scen *sc;
+  GameRec g;
+  State s;
+  new_game(&sc, &g, &s, "short", "base", 5);
+  char dir[256], path[512], err[512];
+  tmpdir(dir, sizeof dir);
+  cr_assert_eq(chmod(dir, 0777), 0);
+  snprintf(path, sizeof path, "%s/g.json", dir);
+  cr_assert_eq(game_save(sc, &g, &s, path, err, sizeof err), 0);
+  cr_assert_eq(chmod(path, 0666), 0);
+  char *old = slurp(path);
+  cr_assert_eq(chmod(dir, 0555), 0);
+  pid_t pid = fork();
+  if (pid == 0) {
+    /* root ignores permissions: save as an ordinary user */
+    if (getuid() == 0 && setuid(65534) != 0) _exit(3);
+    gamerec_push(&g, (Action){A_END, 0, 0, 0});
+    g.n--;
+    int rc = game_save(sc, &g, &s, path, err, sizeof err);
+    _exit(rc != 0 && strstr(err, path) && strstr(err, "ermission") ? 0 : 1);
+  }
+  int st;
+  waitpid(pid, &st, 0);
+  cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0, "no clear error in a read-only folder (%d)", WEXITSTATUS(st));
+  assert_intact(path, old);
+  cr_assert_eq(chmod(dir, 0700), 0);
+  no_tmp_left(dir);
+  free(old);
+  gamerec_free(&g);
+  free(sc);
+  char cmd[600];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+  cr_assert_eq(system(cmd), 0);
+}
+
+/* allocation failure: cJSON's allocator fails at the k-th call, for every k */
+static long fail_at, calls;
+static void *failing_malloc(size_t n) { return ++calls == fail_at ? NULL : malloc(n); }
+
+Test(robust, save_with_allocation_failure_keeps_the_old_file) {
+  Scen *sc;
+  GameRec g;
+  State s;
+  new_game(&sc, &g, &s, "short", "base", 30);
+  char dir[256], path[512], err[512];
+  tmpdir(dir, sizeof dir);
+  snprintf(path, sizeof path, "%s/g.json", dir);
+  cr_assert_eq(game_save(sc, &g, &s, path, err, sizeof err), 0);
+  char *old = slurp(path);
+  State s2 = s;
+  ActList L;
+  gs_legal(sc, &s2, &L);
+  gs_apply(sc, &s2, L.a[0]);
+  gamerec_push(&g, L.a[0]);
+  cJSON_Hooks h = {failing_malloc, free};
+  cJSON_InitHooks(&h);
+  int failures = 0;
+  for (fail_at = 1;; fail_at++) {
+    calls = 0;
+    int rc = game_save(sc, &g, &s2, path, err, sizeof err);
+    if (calls < fail_at) {            /* no allocation failed: the save went through */
+      cr_assert_eq(rc, 0, "%s", err);
+      break;
+    }
+    cr_assert_neq(rc, 0, "allocation %ld failed but the save reported success", fail_at);
+    failures++;
+    cr_assert_not_null(strstr(err, path), "%s", err);
+    assert_intact(path, old);
+  }
+  cJSON_InitHooks(NULL);
+  cr_assert(failures > 10, "only %d allocation failures were reported", failures);
+  no_tmp_left(dir);
+  free(old);
+  gamerec_free(&g);
+  free(sc);
+  char cmd[600];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+  cr_assert_eq(system(cmd), 0);
+}
