@@ -75,4 +75,43 @@ typedef struct {
 } CellStats;
 void cell_stats(const Cell *cell, CellStats *st);
 
+/* ---------------------------------------------------------------- one run (sim.c, batch.c,
+ * journal.c) */
+typedef struct {
+  SimCfg cfg;
+  Cell *cells;
+  int nc;
+  int rank, size;
+  FILE *journal;
+  int jerr;            /* errno of the first journal write that failed: the run stops      */
+  long jlines, jfail_after;
+  /* progress */
+  long total_planned, total_done;
+  double t0, last_print;
+  int tty;
+} Run;
+
+/* config.c */
+int split_list(const char *s, char sep, char *out, int max, size_t len);
+int parse_pair(const char *s, char *a, char *b);
+int add_pair(SimCfg *c, const char *a, const char *b);
+int list_variants(SimCfg *c);
+int add_sweep(SimCfg *c);
+
+/* journal.c */
+void journal_line(Run *R, const Cell *cell, const GameFacts *f);
+long journal_load(Run *R, const char *path, int check_seed);
+long journal_load_dir(Run *R, const char *dir, int check_seed);
+int is_journal_name(const char *n);
+void journal_name(const Run *R, char *p, size_t len);
+void remove_journals(const char *dir);
+int check_out_dir(Run *R);
+/* WATERLOO_JOURNAL_FAIL_AFTER (the tests' fault injection), -1 when unset */
+long journal_fail_after(void);
+
+/* batch.c */
+void mark_identical(const SimCfg *c, Cell *cells);
+int sim_run(Run *R);
+void run_free(Run *R);
+
 #endif

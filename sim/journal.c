@@ -1,0 +1,256 @@
+/* The journal of a sim run: one checked line per finished game, loading it back for --resume
+ * and merge, and the checks of the output directory before the first game (nothing of a run
+ * is ever lost: issue 12 item 8) */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <math.h>
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#ifdef USE_MPI
+#include <mpi.h>
+#endif
+
+#include "sim_int.h"
+#include "../engine/util.h"
+
+/* test hook: WATERLOO_JOURNAL_FAIL_AFTER=N makes every journal write after the N-th fail as a
+ * full disk would (ENOSPC), so the tests can show that a run stops at once and keeps its games */
+long journal_fail_after(void) {
+  const char *e = getenv("WATERLOO_JOURNAL_FAIL_AFTER");
+  return e && *e ? strtol(e, NULL, 10) : -1;
+}
+
+void journal_line(Run *R, const Cell *cell, const GameFacts *f) {
+  if (!R->journal || R->jerr) return;
+  Buf b = {0};
+  facts_csv_row(&b, R->cfg.scen[cell->si], R->cfg.var[cell->vi], R->cfg.pf[cell->pi],
+                R->cfg.pa[cell->pi], R->cfg.seed, f);
+  uint32_t h = 2166136261u;
+  for (size_t i = 0; i < b.n; i++) h = (h ^ (uint8_t)b.s[i]) * 16777619u;
+  int ok = fprintf(R->journal, "J %08x %s\n", h, b.s) >= 0;
+  ok = fflush(R->journal) == 0 && ok;
+  R->jlines++;
+  if (R->jfail_after >= 0 && R->jlines > R->jfail_after) { ok = 0; errno = ENOSPC; }
+  if (!ok) R->jerr = errno ? errno : EIO;
+  buf_free(&b);
+}
+
+/* reads one journal file; returns games loaded into cells (duplicates not counted) */
+long journal_load(Run *R, const char *path, int check_seed) {
+  FILE *f = fopen(path, "r");
+  if (!f) return 0;
+  char *line = NULL;
+  size_t cap = 0;
+  ssize_t len;
+  long loaded = 0, bad = 0;
+  int first = 1;
+  while ((len = getline(&line, &cap, f)) > 0) {
+    if (line[len - 1] != '\n') { bad++; break; } /* torn last line */
+    if (first && line[0] == '#') {
+      first = 0;
+      SimCfg jc;
+      if (cfg_parse(line, &jc) == 0 && check_seed && jc.seed != R->cfg.seed) {
+        fprintf(stderr, "sim: %s was written with seed %" PRIu64 ", not %" PRIu64
+                        "; not resuming from it\n", path, jc.seed, R->cfg.seed);
+        break;
+      }
+      if (check_seed && jc.fp != R->cfg.fp) {
+        fprintf(stderr, "sim: %s was written by a build whose engine plays differently "
+                        "(fingerprint %08x, now %08x); not resuming from it\n", path, jc.fp, R->cfg.fp);
+        break;
+      }
+      continue;
+    }
+    first = 0;
+    if (strncmp(line, "J ", 2) || len < 12 || line[10] != ' ') { bad++; continue; }
+    line[len - 1] = 0;
+    const char *row = line + 11;
+    uint32_t h = 2166136261u;
+    for (const char *p = row; *p; p++) h = (h ^ (uint8_t)*p) * 16777619u;
+    if (strtoul(line + 2, NULL, 16) != h) { bad++; continue; }
+    char scen[16], var[64], pf[SPEC_LEN], pa[SPEC_LEN];
+    uint64_t seed;
+    GameFacts g;
+    if (facts_csv_parse(row, scen, sizeof scen, var, sizeof var, pf, pa, SPEC_LEN, &seed, &g)) {
+      bad++;
+      continue;
+    }
+    if (seed != R->cfg.seed) continue;
+    for (int c = 0; c < R->nc; c++) {
+      Cell *cl = &R->cells[c];
+      if (strcmp(scen, R->cfg.scen[cl->si]) || strcmp(var, R->cfg.var[cl->vi]) ||
+          strcmp(pf, R->cfg.pf[cl->pi]) || strcmp(pa, R->cfg.pa[cl->pi]))
+        continue;
+      if (g.index >= 0 && g.index < R->cfg.games && cell_reserve(cl, g.index + 1L) == 0 &&
+          !cl->have[g.index]) {
+        cl->res[g.index] = g;
+        cl->have[g.index] = 1;
+        loaded++;
+      }
+      break;
+    }
+  }
+  free(line);
+  fclose(f);
+  if (bad) fprintf(stderr, "sim: %s: ignored %ld torn or malformed line(s)\n", path, bad);
+  return loaded;
+}
+
+int is_journal_name(const char *n) {
+  size_t k = strlen(n);
+  return !strncmp(n, "journal", 7) && k >= 11 && !strcmp(n + k - 4, ".csv");
+}
+
+long journal_load_dir(Run *R, const char *dir, int check_seed) {
+  DIR *d = opendir(dir);
+  if (!d) return 0;
+  char names[256][256];
+  int n = 0;
+  struct dirent *e;
+  while ((e = readdir(d)))
+    if (is_journal_name(e->d_name) && n < 256 && strlen(e->d_name) < 256)
+      strcpy(names[n++], e->d_name);
+  closedir(d);
+  qsort(names, (size_t)n, 256, (int (*)(const void *, const void *))strcmp);
+  long tot = 0;
+  for (int i = 0; i < n; i++) {
+    char p[1400];
+    if (snprintf(p, sizeof p, "%s/%.255s", dir, names[i]) >= (int)sizeof p) continue;
+    tot += journal_load(R, p, check_seed);
+  }
+  return tot;
+}
+
+void journal_name(const Run *R, char *p, size_t len) {
+  if (R->cfg.shard_n > 1)
+    snprintf(p, len, "%s/journal-shard%dof%d.csv", R->cfg.out, R->cfg.shard_i, R->cfg.shard_n);
+  else if (R->rank > 0)
+    snprintf(p, len, "%s/journal-rank%d.csv", R->cfg.out, R->rank);
+  else
+    snprintf(p, len, "%s/journal.csv", R->cfg.out);
+}
+
+void remove_journals(const char *dir) {
+  DIR *d = opendir(dir);
+  if (!d) return;
+  struct dirent *e;
+  while ((e = readdir(d))) {
+    if (!is_journal_name(e->d_name)) continue;
+    char p[1400];
+    snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
+    unlink(p);
+  }
+  closedir(d);
+}
+
+/* the option that makes two runs' results different ("seed", ...), NULL when the same run
+ * (the number of games may differ: a resumed run can grow) */
+static const char *cfg_differs(const SimCfg *a, const SimCfg *b) {
+  if (a->seed != b->seed) return "--seed";
+  if (fabs(a->until_ci - b->until_ci) > 1e-9 || (a->until_ci > 0 && a->batch != b->batch))
+    return "--until-ci/--batch";
+  if (a->nscen != b->nscen) return "--scenario";
+  for (int i = 0; i < a->nscen; i++)
+    if (strcmp(a->scen[i], b->scen[i])) return "--scenario";
+  if (a->nvar != b->nvar) return "--variant/--set";
+  for (int i = 0; i < a->nvar; i++)
+    if (strcmp(a->var[i], b->var[i])) return "--variant/--set";
+  if (a->npair != b->npair) return "--players";
+  for (int i = 0; i < a->npair; i++)
+    if (strcmp(a->pf[i], b->pf[i]) || strcmp(a->pa[i], b->pa[i])) return "--players";
+  return NULL;
+}
+
+/* Before any game: the output directory can be written, and nothing of another run is lost.
+ * A journal is never deleted unless --overwrite asks; --resume with other options stops. */
+int check_out_dir(Run *R) {
+  SimCfg *c = &R->cfg;
+  char own[1400];
+  journal_name(R, own, sizeof own);
+  const char *slash = strrchr(own, '/');
+  const char *own_name = slash ? slash + 1 : own;
+  DIR *d = opendir(c->out);
+  if (!d) { fprintf(stderr, "sim: cannot open %s: %s\n", c->out, strerror(errno)); return 2; }
+  struct dirent *e;
+  int nj = 0, own_exists = 0;
+  char differ[200] = "", other[256] = "";
+  while ((e = readdir(d))) {
+    if (!is_journal_name(e->d_name)) continue;
+    char p[1400];
+    snprintf(p, sizeof p, "%s/%.255s", c->out, e->d_name);
+    struct stat st;
+    if (stat(p, &st) || st.st_size == 0) continue;
+    nj++;
+    if (!strcmp(e->d_name, own_name)) own_exists = 1;
+    FILE *f = fopen(p, "r");
+    char line[4096];
+    SimCfg jc;
+    const char *why = NULL;
+    if (!f || !fgets(line, sizeof line, f) || cfg_parse(line, &jc)) why = "an unreadable header";
+    else why = cfg_differs(&jc, c);
+    if (f) fclose(f);
+    if (why && !differ[0]) {
+      snprintf(differ, sizeof differ, "%s", why);
+      snprintf(other, sizeof other, "%.255s", e->d_name);
+    }
+  }
+  closedir(d);
+  if (c->resume) {
+    if (differ[0]) {
+      fprintf(stderr, "sim: --resume: %s/%s was made with different options (%s); resume with "
+                      "the same options, or write to another --out\n", c->out, other, differ);
+      return 2;
+    }
+  } else if (nj > 0) {
+    if (c->overwrite) {
+      if (c->shard_n > 1) unlink(own); else remove_journals(c->out);
+    } else if (c->shard_n > 1 && !own_exists && !differ[0]) {
+      /* other shards of the same run share the directory */
+    } else {
+      fprintf(stderr, "sim: %s holds the journal of %s run: add --resume to continue it "
+                      "(plays only what is missing), --overwrite to discard it, or choose another "
+                      "--out\n", c->out, differ[0] ? "a different" : "an earlier");
+      return 2;
+    }
+  }
+  if (!c->resume && !c->overwrite && nj == 0) {
+    /* reports of a different run (no journal: e.g. a committed results folder) */
+    char sp[1400];
+    snprintf(sp, sizeof sp, "%s/summary.json", c->out);
+    FILE *f = fopen(sp, "r");
+    if (f) {
+      char buf[8192];
+      size_t n = fread(buf, 1, sizeof buf - 1, f);
+      buf[n] = 0;
+      fclose(f);
+      Buf cmd = {0};
+      cfg_command(c, &cmd);
+      char *k = strstr(buf, "\"command\":");
+      int same = 0;
+      if (k && (k = strchr(k + 10, '"'))) {
+        char *q = strchr(k + 1, '"');
+        same = q && (size_t)(q - k - 1) == cmd.n && !strncmp(k + 1, cmd.s, cmd.n);
+      }
+      buf_free(&cmd);
+      if (!same) {
+        fprintf(stderr, "sim: %s holds the reports of a different run: choose another --out, or "
+                        "--overwrite to replace them\n", c->out);
+        return 2;
+      }
+    }
+  }
+  /* the directory takes new files (the reports and the journal) */
+  char probe[1400];
+  snprintf(probe, sizeof probe, "%s/.probe.%ld", c->out, (long)getpid());
+  int fd = open(probe, O_WRONLY | O_CREAT | O_EXCL, 0644);
+  if (fd < 0) { fprintf(stderr, "sim: cannot write in %s: %s\n", c->out, strerror(errno)); return 2; }
+  close(fd);
+  unlink(probe);
+  return 0;
+}
