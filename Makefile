@@ -12,7 +12,7 @@ SRC     := $(wildcard engine/*.c ai/*.c sim/*.c cli/*.c play/*.c)
 OBJ     := $(SRC:%.c=$(BUILD)/%.o)
 LIBSRC  := $(filter-out cli/main.c,$(SRC))
 LIBOBJ  := $(LIBSRC:%.c=$(BUILD)/%.o)
-TESTSRC := $(wildcard tests/*.c)
+TESTSRC := $(wildcard tests/*.c tests/rules/*.c)
 TESTOBJ := $(TESTSRC:%.c=$(BUILD)/%.o)
 PKGS    := build-essential libinih-dev libcjson-dev libreadline-dev libcriterion-dev pkg-config
 PKGS    += libmicrohttpd-dev

@@ -1,4 +1,4 @@
-/* Shared helpers of the engine tests (test_rules.c, test_engine.c): load a scenario, build a
+/* Shared helpers of the engine tests (tests/rules/, test_engine.c): load a scenario, build a
  * position by hand, find and apply actions with assertions, drive a battle through its phases.
  *
  * Positions are built the same way in every test: gs_init, then edit the State
