@@ -18,6 +18,7 @@ let hint = null;        /* hint candidates on display */
 let prevUnits = null;   /* unit positions before the computer's last actions */
 let changed = new Map();/* unit -> old square, highlighted after the computer moved */
 let baseUnits = null;   /* units when the human last decided */
+let lastHumanLog = 0;   /* log size then */
 let polling = false;
 let busy = false;
 
@@ -363,6 +364,17 @@ function renderPrompt() {
   if (obs.phase === 'move') extra = ` ${obs.mp} MP left on ${obs.card || 'the card'}.`;
   if (sel.defender) extra = ` Defender ${sel.defender}; attackers: ${[...sel.attackers].join(', ') || 'click your units'}.`;
   $('prompt-text').textContent = text + extra;
+  /* what happened since the human last decided: bids and cards revealed, battles, losses */
+  const news = log.filter((e) => e && e.n >= lastHumanLog && e.by === 'computer');
+  const nb = $('news');
+  nb.innerHTML = '';
+  nb.hidden = !news.length;
+  if (news.length) {
+    nb.appendChild(h('b', {}, 'The computer: '));
+    const moves = news.map((e) => sentence(e.action)).filter((t) => !/^(ends the movement|does not fire|does not evade|does not attack)$/.test(t));
+    nb.appendChild(h('span', {}, moves.slice(0, 6).join('; ') + (moves.length > 6 ? `; \u2026 (${moves.length - 6} more in the log)` : '') + '.'));
+    for (const e of news) if (e.events) nb.appendChild(h('div', { class: 'ev' }, e.events + '.'));
+  }
   /* buttons: every legal action not played by clicking the board or a card */
   const viaBoard = new Set(['step', 'turn', 'enter', 'leader', 'declare']);
   const acts = legal();
@@ -670,6 +682,7 @@ function mergeView(v) {
 }
 /* the human decides: what the computer does next is compared with this board */
 function humanActs() {
+  lastHumanLog = log.length;
   baseUnits = view ? new Map(view.observation.units.map((u) => [u.name, u])) : null;
   changed = new Map();
 }
@@ -725,9 +738,10 @@ async function openGame(v) {
   scen.unitIndex = {}; scen.units.forEach((u) => { scen.unitIndex[u.name] = u; });
   scen.cardIndex = {}; scen.cards.forEach((c) => { scen.cardIndex[c.id] = c; });
   scen.squareIndex = {}; scen.squares.forEach((q) => { scen.squareIndex[q.sq] = q; });
-  view = null; log = []; sel = {}; hint = null; changed = new Map(); baseUnits = null;
+  view = null; log = []; sel = {}; hint = null; changed = new Map(); baseUnits = null; lastHumanLog = 0;
   drawBoard();
   mergeView(v.log_size > v.log.length ? await api('GET', `games/${game}?since=0`) : v);
+  if (v.log_size > 0) lastHumanLog = log.length;    /* a loaded game: no news yet */
   render();
   if (view.thinking) poll();
 }
@@ -742,7 +756,7 @@ $('new-form').addEventListener('submit', async (ev) => {
   try { await openGame(await api('POST', 'games', body)); } catch (e) { toast(e.message); }
 });
 $('undo-btn').addEventListener('click', async () => {
-  try { const v = await api('POST', `games/${game}/undo`); log = []; sel = {}; hint = null; mergeView(v); render(); } catch (e) { toast(e.message); }
+  try { const v = await api('POST', `games/${game}/undo`); log = []; sel = {}; hint = null; mergeView(v); humanActs(); render(); } catch (e) { toast(e.message); }
 });
 $('hint-btn').addEventListener('click', async () => {
   $('hint-btn').disabled = true;
