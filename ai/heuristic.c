@@ -123,7 +123,7 @@ static double exposure(const H *h, int u, int sq, int f, int ignore_sq) {
     if (n == SQ_NONE || n == ignore_sq) continue;
     int t = h->occ[n];
     if (t == UNIT_NONE || t == u || unit_side(sc, t) == side) continue;
-    if (sc->nb[n][facing(h->s, t)] != sq && !in_castle_inf(h, t)) continue; /* */
+    if (sc->nb[n][facing(h->s, t)] != sq) continue;
     if (h->s->uflag[t] & UF_DISORDER) continue;
     int m = castle ? 1 : (d == f ? 1 : (d == ((f + 2) & 3) ? 3 : 2));
     e += unit_bp(sc, h->s, t) * m;
