@@ -221,6 +221,7 @@ static int run(const char *const *args) {
   for (; args[n]; n++) argv[n] = (char *)args[n];
   argv[n] = NULL;
   if (!strcmp(args[0], "strength")) return cmd_strength(n, argv);
+  if (!strcmp(args[0], "match")) return cmd_match(n, argv);
   return !strcmp(args[0], "sim") ? cmd_sim(n, argv) : !strcmp(args[0], "merge") ? cmd_merge(n, argv)
                                                                                : cmd_replay(n, argv);
 }
@@ -649,4 +650,41 @@ Test(sim_strength, output_checked_first_and_journal_kept, .init = mk_tmp, .fini 
   free(j);
   struct stat st;
   cr_assert_neq(stat(out, &st), 0, "no table may be written");
+}
+
+/* match: mirrored pairs counted (pentanomial), the SPRT decides on the pairs and, once it
+ * stops the match, the output says that the fixed-sample Elo is biased */
+Test(sim_match, pairs_sprt_and_bias_note, .init = mk_tmp, .fini = rm_tmp, .timeout = 120) {
+  char outp[300];
+  snprintf(outp, sizeof outp, "%s/match.txt", tmpbase);
+  fflush(stdout);
+  int saved = dup(1);
+  FILE *of = fopen(outp, "w");
+  dup2(fileno(of), 1);
+  const char *a[] = {"match", "--scenario", "short", "--players", "heuristic,random", "--games", "40",
+                     "--seed", "3", "--threads", "2", "--sprt", "0,400", "--batch", "4", "--quiet", NULL};
+  int rc = run(a);
+  fflush(stdout);
+  dup2(saved, 1);
+  close(saved);
+  fclose(of);
+  cr_assert_eq(rc, 0);
+  size_t n = 0;
+  char *t = slurp(tmpbase, "match.txt", &n);
+  long w, l, d, games, pc[5];
+  const char *sc = strstr(t, "Score of heuristic vs random: ");
+  cr_assert_not_null(sc, "%s", t);
+  cr_assert_eq(sscanf(sc, "Score of heuristic vs random: %ld - %ld - %ld [%*f] %ld", &w, &l, &d, &games), 4, "%s", t);
+  const char *pl = strstr(t, "Pairs (A's points per seed 0 - 1/2 - 1 - 3/2 - 2): ");
+  cr_assert_not_null(pl, "%s", t);
+  cr_assert_eq(sscanf(pl + strlen("Pairs (A's points per seed 0 - 1/2 - 1 - 3/2 - 2): "), "%ld-%ld-%ld-%ld-%ld",
+                      &pc[0], &pc[1], &pc[2], &pc[3], &pc[4]), 5);
+  cr_assert_eq(2 * (pc[0] + pc[1] + pc[2] + pc[3] + pc[4]), games);
+  cr_assert_eq(pc[1] + 2 * pc[2] + 3 * pc[3] + 4 * pc[4], 2 * w + d);
+  cr_assert_not_null(strstr(t, "LOS "), "%s", t);
+  cr_assert_not_null(strstr(t, "H1 accepted"), "%s", t);
+  cr_assert(games < 40, "the SPRT should stop early: %ld games", games);
+  cr_assert_not_null(strstr(t, "fixed-sample estimate) is biased"), "%s", t);
+  if (l == 0 && d == 0) cr_assert_not_null(strstr(t, "Elo difference: +inf (95%: ≥ +"), "%s", t);
+  free(t);
 }
