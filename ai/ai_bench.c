@@ -110,13 +110,13 @@ static void bench_position(const Scen *sc, State *s) {
   player_free(h);
 }
 
-/* a bench search: the normal level plus opts, one budget for every decision; iters, or a time
+/* a bench search: the tree search's normal level (normal-v1) plus opts, one budget for every decision; iters, or a time
  * limit in ms when ms > 0 */
 static Mcts *bench_mcts(const Scen *sc, const AiCtx *ctx, const char *opts, int iters, int ms,
                         int threads) {
   MctsOpts o;
   char err[160];
-  mcts_level_opts("normal", &o);
+  mcts_level_opts("normal-v1", &o);
   if (opts && *opts && mcts_parse_opts(opts, &o, err, sizeof err)) return NULL;
   o.iters = iters;
   o.time_ms = ms;
@@ -191,18 +191,33 @@ static void bench_one(const Scen *sc, FILE *out, uint64_t *sig) {
           r1 > 0 ? r2 / r1 : 0.0);
   /* the playing levels' rollout */
   MctsOpts lv;
-  mcts_level_opts("normal", &lv);
+  mcts_level_opts("normal-v1", &lv);
   if (lv.cut < 0) lv.cut = sc->scenario == SC_SHORT ? 0 : 12;
   char lvo[32];
   snprintf(lvo, sizeof lvo, "cut=%d", lv.cut);
   double t3 = time_search(sc, &ctx, &s, lvo, 400, 1, &a1, &d1);
-  fprintf(out, "mcts %-5s  level rollout (cut=%d%s), 1 thread: %ld iterations in %.3f s = %.0f iterations/s\n",
+  fprintf(out, "mcts %-5s  normal-v1 rollout (cut=%d%s), 1 thread: %ld iterations in %.3f s = %.0f iterations/s\n",
           sc->scen_name, lv.cut, lv.cut ? " rounds" : ": to the end", d1, t3, d1 / t3);
+  /* the flat levels (issue 8): playouts per second of normal and of the sim preset */
+  for (int k = 0; k < 2; k++) {
+    MctsOpts fo;
+    mcts_level_opts(k ? "sim" : "normal", &fo);
+    fo.scale_small = 0;
+    Mcts *m = mcts_new(sc, &ctx, &fo, 1);
+    int it = 0;
+    double t0 = omp_get_wtime();
+    mcts_decide(m, &s, &it);
+    double dt = omp_get_wtime() - t0;
+    fprintf(out, "mcts %-5s  flat search, level %s (%s): %d playouts in %.3f s = %.0f playouts/s\n",
+            sc->scen_name, k ? "sim" : "normal", k ? "6-round cut-off" : "rollouts to the end", it, dt,
+            dt > 0 ? it / dt : 0.0);
+    mcts_free(m);
+  }
   /* signature: fixed small searches, 1 and 2 threads */
   uint64_t h = *sig;
   for (int th = 1; th <= 2; th++) {
     MctsOpts o;
-    mcts_level_opts("normal", &o);
+    mcts_level_opts("normal-v1", &o);
     o.iters = 600;
     o.threads = th;
     o.scale_small = 0;
