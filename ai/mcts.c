@@ -83,9 +83,11 @@ int mcts_level_opts(const char *level, MctsOpts *o) {
   else if (!strcmp(level, "expert-v1")) { o->iters = 6400; o->threads = 2; o->topk = 14; o->mem_mb = 256; }
   else if (!strcmp(level, "easy") || !strcmp(level, "normal") || !strcmp(level, "hard") ||
            !strcmp(level, "expert")) {
-    o->iters = !strcmp(level, "easy") ? 400 : !strcmp(level, "normal") ? 800 : !strcmp(level, "hard") ? 3200 : 12800;
+    o->iters = !strcmp(level, "easy") ? 800 : !strcmp(level, "normal") ? 3200 : !strcmp(level, "hard") ? 12800 : 51200;
     o->algo = MCTS_FLAT;
     o->rollout = ROLL_LIGHT;
+    o->cut = 6;
+    o->eval = 1;
   } else if (!strcmp(level, "sim")) {
     /* the simulation preset: cheap enough for balance tables of many games */
     o->iters = 128;

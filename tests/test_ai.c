@@ -180,7 +180,7 @@ Test(players, registry_rejects_bad_specs_with_one_line) {
 Test(players, canonical_spec_names_equal_players_equally) {
   char a[1024], b[1024], err[300];
   cr_assert_eq(player_spec_canonical("mcts:normal*2", a, sizeof a, err, sizeof err), 0, "%s", err);
-  cr_assert_eq(player_spec_canonical("mcts:iters=1600", b, sizeof b, err, sizeof err), 0, "%s", err);
+  cr_assert_eq(player_spec_canonical("mcts:iters=6400", b, sizeof b, err, sizeof err), 0, "%s", err);
   cr_assert_str_eq(a, b);
   cr_assert_eq(player_spec_canonical("mcts:easy-v1", b, sizeof b, err, sizeof err), 0, "%s", err);
   cr_assert_str_neq(a, b);
