@@ -159,6 +159,11 @@ enum {
   PH_COUNT
 };
 
+/* State.loss_need: what a defender who lost still owes */
+enum { LOSS_REDUCE = 1, LOSS_RETREAT = 2, LOSS_CHOICE = 4 };
+/* State.belite: an elite card was played by the attacker / the defender */
+enum { ELITE_ATT = 1, ELITE_DEF = 2 };
+
 /* battle kinds */
 enum { BK_NORMAL = 0, BK_CHARGE = 1 };
 
@@ -196,8 +201,8 @@ typedef struct {
   uint8_t bkind, batt_side, bdef_unit, bdef_sq;
   uint8_t batt[4];       /* attacking units (UNIT_NONE unused)                         */
   uint8_t battle_army;   /* army the attacker's cards must come from                   */
-  uint8_t loss_need;     /* bits: 1 reduce pending, 2 retreat pending, 4 choice          */
-  uint8_t belite;        /* bit 0: attacker played an elite card, bit 1: defender        */
+  uint8_t loss_need;     /* LOSS_* bits still owed by the defender                       */
+  uint8_t belite;        /* ELITE_ATT / ELITE_DEF: who played an elite card in the battle */
   uint8_t charger;       /* the charging cavalry in a charge battle                     */
   uint8_t last_att, last_def; /* totals of the last battle (for logs and odds)            */
   uint8_t turn_first_round;   /* the next round is the first of the turn                */

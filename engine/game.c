@@ -595,7 +595,7 @@ static int advance_slots(const Scen *sc, const State *s) {
     int u = s->batt[d];
     if (u == UNIT_NONE || !on_map(s, u)) continue;
     all |= 1 << d;
-    if ((s->belite & 1) && sc->unit[u].elite) elite |= 1 << d;
+    if ((s->belite & ELITE_ATT) && sc->unit[u].elite) elite |= 1 << d;
   }
   return elite ? elite : all;
 }
@@ -615,15 +615,15 @@ static void after_loss(const Scen *sc, State *s) {
 static void resolve_battle(const Scen *sc, State *s) {
   int a, d;
   totals(sc, s, &a, &d);
-  s->belite = (uint8_t)(((s->pend_elite & side_cards(sc, s->batt_side)) ? 1 : 0) |
-                        ((s->pend_elite & side_cards(sc, opp(s->batt_side))) ? 2 : 0));
+  s->belite = (uint8_t)(((s->pend_elite & side_cards(sc, s->batt_side)) ? ELITE_ATT : 0) |
+                        ((s->pend_elite & side_cards(sc, opp(s->batt_side))) ? ELITE_DEF : 0));
   s->discard |= s->pend;                                   /* reveal: cards are seen */
   s->seen |= s->pend;
   s->pend = s->pend_cmd = s->pend_elite = 0;
   s->last_att = (uint8_t)(a > 255 ? 255 : a);
   s->last_def = (uint8_t)(d > 255 ? 255 : d);
   if (a > d) {                                             /* */
-    s->loss_need = a > 2 * d ? 3 : 4;
+    s->loss_need = a > 2 * d ? LOSS_REDUCE | LOSS_RETREAT : LOSS_CHOICE;
     s->phase = PH_B_LOSS;
     s->decider = (uint8_t)opp(s->batt_side);
     return;
@@ -892,10 +892,10 @@ static void legal_loss(const Scen *sc, const State *s, ActList *L) {
   int def = s->bdef_unit;
   int only = only_flank_rear(sc, s);
   int cp = castle_point_ok(sc, s);
-  if (s->loss_need & 4) {
+  if (s->loss_need & LOSS_CHOICE) {
     push(L, A_REDUCE, 0, 0, 0);
     legal_retreats(sc, s, L, def, only);
-  } else if (s->loss_need & 1) {
+  } else if (s->loss_need & LOSS_REDUCE) {
     push(L, A_REDUCE, 0, 0, 0);
   } else {
     int n = L->n;
@@ -1240,7 +1240,7 @@ static void apply_bcards(const Scen *sc, State *s, Action a) {
 
 /* a reduction or a castle point pays one step of the loss; the battle ends when none is left */
 static void pay_loss(const Scen *sc, State *s) {
-  if (s->loss_need & 1) s->loss_need &= (uint8_t)~1;
+  if (s->loss_need & LOSS_REDUCE) s->loss_need &= (uint8_t)~LOSS_REDUCE;
   else s->loss_need = 0;
 }
 
