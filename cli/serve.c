@@ -254,12 +254,20 @@ static enum MHD_Result api_new(struct MHD_Connection *c, const cJSON *b) {
   const char *scen = jstr(b, "scenario", "short"), *vars = jstr(b, "variants", "base");
   const cJSON *sd = cJSON_GetObjectItemCaseSensitive(b, "seed");
   uint64_t seed = 1;
-  if (cJSON_IsNumber(sd) && sd->valuedouble >= 0 && sd->valuedouble < 9e15) seed = (uint64_t)sd->valuedouble;
-  else if (cJSON_IsString(sd) && opt_u64("serve", "seed", sd->valuestring, &seed)) return send_err(c, 400, "seed: not a number");
-  else if (!sd || cJSON_IsNull(sd)) {
+  if (!sd || cJSON_IsNull(sd)) {                 /* a fresh game: a random seed, shown in the view */
     if (getrandom(&seed, sizeof seed, 0) != (ssize_t)sizeof seed) seed = (uint64_t)time(NULL);
     seed %= 1000000000u;
-  } else if (!cJSON_IsNumber(sd) && !cJSON_IsString(sd)) return send_err(c, 400, "seed: not a number");
+  } else if (cJSON_IsNumber(sd)) {
+    if (!(sd->valuedouble >= 0 && sd->valuedouble < 9e15) || sd->valuedouble != (double)(uint64_t)sd->valuedouble)
+      return send_err(c, 400, "seed: a whole number from 0");
+    seed = (uint64_t)sd->valuedouble;
+  } else if (cJSON_IsString(sd)) {
+    const char *t = sd->valuestring;
+    if (!*t || strlen(t) > 19 || strspn(t, "0123456789") != strlen(t)) return send_err(c, 400, "seed: a whole number from 0");
+    seed = strtoull(t, NULL, 10);
+  } else {
+    return send_err(c, 400, "seed: a whole number from 0");
+  }
   if (side_of(side) < 0) return send_err(c, 400, "side: french or allied");
   if (!level_ok(level)) return send_err(c, 400, "level: easy, normal, hard, expert, heuristic or random");
   if (strcmp(scen, "short") && strcmp(scen, "long")) return send_err(c, 400, "scenario: short or long");
