@@ -54,6 +54,24 @@ Test(rules, R_9_1_infantry_in_a_castle_fires_at_any_adjacent_enemy) {
   free(sc);
 }
 
+/* R-9.1 ruling with R-7.2: the garrison of a castle fires before the reveal at an attacker on
+ * any side, not only across the facing it entered with */
+Test(rules, R_9_1_castle_garrison_fires_at_an_attacker_on_any_side_before_the_reveal) {
+  SETUP("short");
+  int g = th_put(sc, &s, "br-3/I", "C7", DIR_S);   /* in Hougoumont, "facing" south */
+  int a = th_put(sc, &s, "fr-1/I", "D7", DIR_W);   /* attacks from the east */
+  th_give(sc, &s, "B08 F01");
+  th_declare_phase(&s, FRENCH, ARMY_FR);
+  TH_DO(sc, &s, A_DECLARE, th_sq(sc, "C7"), DB(DIR_E), 0);
+  cr_assert_eq(s.phase, PH_B_FIRE, "%s", th_legal_text(sc, &s));
+  cr_assert_eq(s.decider, ALLIED);
+  TH_DO(sc, &s, A_ARTY, th_card(sc, "B08"), g, 1 + DIR_E);
+  cr_assert(s.uflag[a] & UF_DISORDER);
+  cr_assert_neq(s.phase, PH_B_LOSS, "its only attacker dropped out: the battle is off");
+  cr_assert_eq(s.bdef_unit, UNIT_NONE);
+  free(sc);
+}
+
 Test(rules, R_9_1_artillery_reaction_after_an_opponent_card) {
   SETUP("short");
   int b = th_put(sc, &s, "br-3/I", "H6", DIR_S);
