@@ -153,7 +153,18 @@ void cfg_line(const SimCfg *c, Buf *b) {
 
 uint32_t engine_fingerprint(const SimCfg *c, Cell *cells) {
   uint32_t h = 2166136261u;
-  for (int si = 0; si < c->nscen; si++) h = (h ^ scen_fingerprint(cells[cell_id(c, si, 0, 0)].sc)) * 16777619u;
+  for (int si = 0; si < c->nscen; si++) {
+    const Scen *sc = cells[cell_id(c, si, 0, 0)].sc;
+    h = (h ^ scen_fingerprint(sc)) * 16777619u;
+    /* and one heuristic game (a few ms): random games alone do not notice that the default
+     * player plays differently, and a resumed run must never mix two players' games */
+    GameFacts f;
+    char err[256];
+    if (run_game_specs(sc, "heuristic", "heuristic", 1815, 0, &f, NULL, err, sizeof err))
+      memset(&f, 0xff, sizeof f);
+    const uint8_t *q = (const uint8_t *)&f;
+    for (size_t i = 0; i < sizeof f; i++) h = (h ^ q[i]) * 16777619u;
+  }
   return h;
 }
 

@@ -513,6 +513,19 @@ static void sweep_md(const SimCfg *c, Cell *cells, Buf *b) {
 static void svg_sweep(const SimCfg *c, Cell *cells, Buf *b) {
   int base = find_var(c, "base");
   int nv = c->nvar - c->sweep_from;
+  /* one numeric parameter: the x axis is to scale; else the values are evenly spaced */
+  double xv[MAX_VAR], xmin = 0, xmax = 1;
+  int numeric = c->nset == 1;
+  for (int k = 0; k < nv && numeric; k++) {
+    const char *eq = strchr(c->var[c->sweep_from + k], '=');
+    char *end;
+    xv[k] = eq ? strtod(eq + 1, &end) : 0;
+    if (!eq || end == eq + 1 || *end) numeric = 0;
+    if (k == 0 || xv[k] < xmin) xmin = xv[k];
+    if (k == 0 || xv[k] > xmax) xmax = xv[k];
+  }
+  if (!numeric || xmax <= xmin)
+    for (int k = 0; k < nv; k++) { xv[k] = k; xmin = 0; xmax = nv > 1 ? nv - 1 : 1; }
   int panels = 0;
   for (int si = 0; si < c->nscen; si++) panels += c->npair * (!strcmp(c->scen[si], "long") ? 2 : 1);
   const double W = 780, L = 80, R = 740, ph = 220;
@@ -550,7 +563,7 @@ static void svg_sweep(const SimCfg *c, Cell *cells, Buf *b) {
                  m == 0 ? "French win rate (Wilson 95%)" : "VP margin French − Allied (Student t 95%)");
         svg_text(b, L, y + 14, "start", 12, "black", t);
         double top = y + 24, bot = y + ph - 20;
-#define SX(k) (nv > 1 ? L + 20 + (R - L - 40) * (double)(k) / (nv - 1) : (L + R) / 2)
+#define SX(k) (nv > 1 ? L + 20 + (R - L - 40) * (xv[k] - xmin) / (xmax - xmin) : (L + R) / 2)
 #define SY(v) (bot - (bot - top) * ((v) - ymin) / (ymax - ymin))
         buf_printf(b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" stroke=\"#999\"/>\n", L, top, R - L, bot - top);
         double ref = m == 0 ? 0.5 : 0.0;
