@@ -62,6 +62,7 @@ test: $(BUILD)/test-runner waterloo
 check: mpi waterloo
 	tests/mpi_check.sh
 	$(MAKE) test
+	$(MAKE) sanitize
 	$(MAKE) web-test
 	@echo "make check: all tests passed"
 
@@ -82,6 +83,89 @@ web-test: waterloo
 	fi
 	/usr/bin/python3 tests/web_test.py
 
+# ---- robustness (issue 12): sanitizer builds, fuzzing, the invariant soak -------------------
+# make sanitize   the test suite under ASan+UBSan (build-asan/), a short TSan run of a 2-thread
+#                 sim and a 2-thread search (build-tsan/, clang + libomp), a short fuzz pass
+# make fuzz       each libFuzzer target for FUZZ_SECONDS (default 120) from tests/fuzz/corpus
+# make soak       SOAK_GAMES (default 100000) games, random and heuristic, both scenarios, with
+#                 the debug build (gs_apply asserts legality and gs_check after every action)
+SANPKGS     := clang libclang-rt-14-dev libomp-14-dev
+SAN_STAMP   := $(BUILD)/.san-deps-ok
+SAN_CFLAGS  := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
+TSAN_CFLAGS := -O1 -g -fsanitize=thread
+FUZZ_CFLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
+FUZZ_TARGETS := save scen action protocol
+FUZZ_SECONDS ?= 120
+FUZZ_SHORT  ?= 8
+SOAK_GAMES  ?= 100000
+export ASAN_OPTIONS := detect_leaks=0:abort_on_error=1:allocator_may_return_null=1
+export UBSAN_OPTIONS := halt_on_error=1:print_stacktrace=1
+
+.PHONY: sanitize asan-test tsan-test fuzz fuzz-short fuzz-build soak
+
+$(SAN_STAMP): | $(STAMP)
+	@missing=""; for p in $(SANPKGS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "installing:$$missing"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null || exit 1; \
+	  else echo "missing packages; run: sudo apt-get install -y$$missing"; exit 1; fi; \
+	fi
+	@touch $@
+
+# the program in a build folder (sanitizer and debug variants)
+$(BUILD)/waterloo: $(STAMP) $(OBJ)
+	$(CC) $(CFLAGS) -o $@ $(OBJ) $(LDLIBS)
+
+sanitize: asan-test tsan-test fuzz-short
+
+asan-test: $(STAMP)
+	$(MAKE) BUILD=build-asan CFLAGS="$(SAN_CFLAGS)" build-asan/test-runner build-asan/waterloo
+	@mkdir -p build-asan/run && ln -sfn ../../scenarios build-asan/run/scenarios && ln -sfn ../waterloo build-asan/run/waterloo
+	cd build-asan/run && ../test-runner --jobs 2
+
+tsan-test: $(SAN_STAMP)
+	$(MAKE) BUILD=build-tsan CC=clang CFLAGS="$(TSAN_CFLAGS)" build-tsan/waterloo
+	@rm -rf build-tsan/sim-out
+	TSAN_OPTIONS=halt_on_error=1:exitcode=66:ignore_noninstrumented_modules=1 build-tsan/waterloo sim --scenario short --variant base \
+	  --players heuristic,random --games 8 --threads 2 --quiet --out build-tsan/sim-out
+	printf 'new short seed 3\ngenmove mcts:iters=3000,threads=2\nquit\n' | \
+	  TSAN_OPTIONS=halt_on_error=1:exitcode=66:ignore_noninstrumented_modules=1 build-tsan/waterloo engine | grep -q '^= ' 
+	@echo "tsan: 2-thread sim and 2-thread search clean"
+
+fuzz-build: $(SAN_STAMP)
+	$(MAKE) BUILD=build-fuzz CC=clang CFLAGS="$(FUZZ_CFLAGS)" $(FUZZ_TARGETS:%=build-fuzz/fuzz-%)
+
+build-fuzz/fuzz-%: tests/fuzz/fuzz_%.c $(LIBOBJ)
+	$(CC) $(CFLAGS) -fsanitize=fuzzer -o $@ $< $(LIBOBJ) $(LDLIBS)
+
+# every target: first the seed corpus and the crash regressions (tests/fuzz/regress/TARGET/),
+# then new inputs for the given seconds; a crash stops make with the input saved in build-fuzz/
+fuzz-run = for t in $(FUZZ_TARGETS); do \
+	  mkdir -p build-fuzz/corpus-$$t; \
+	  if [ -d tests/fuzz/regress/$$t ]; then build-fuzz/fuzz-$$t -runs=0 tests/fuzz/regress/$$t/* || exit 1; fi; \
+	  build-fuzz/fuzz-$$t -max_total_time=$(1) -timeout=20 -rss_limit_mb=2048 -max_len=8192 \
+	    -artifact_prefix=build-fuzz/crash-$$t- -print_final_stats=1 \
+	    build-fuzz/corpus-$$t tests/fuzz/corpus/$$t 2>build-fuzz/log-$$t.txt \
+	    || { tail -40 build-fuzz/log-$$t.txt; echo "fuzz-$$t: crash (input in build-fuzz/crash-$$t-*)"; exit 1; }; \
+	  grep -E "stat::number_of_executed_units|stat::new_units_added" build-fuzz/log-$$t.txt | tr '\n' ' ' | sed "s/^/fuzz-$$t: /"; echo; \
+	done
+
+fuzz: fuzz-build
+	@$(call fuzz-run,$(FUZZ_SECONDS))
+
+fuzz-short: fuzz-build
+	@$(call fuzz-run,$(FUZZ_SHORT))
+
+soak: $(STAMP)
+	$(MAKE) BUILD=build-debug CFLAGS="-O2 -g -DGS_DEBUG_CHECKS" build-debug/waterloo
+	@rm -rf build-debug/soak; n=$$(( $(SOAK_GAMES) / 4 )); t0=$$(date +%s); \
+	for sc in short long; do for p in random heuristic; do \
+	  build-debug/waterloo sim --scenario $$sc --variant base --players $$p,$$p --games $$n --seed 12 \
+	    --threads 2 --quiet --out build-debug/soak/$$sc-$$p || { echo "soak: FAILED in $$sc $$p"; exit 1; }; \
+	  echo "soak: $$sc $$p: $$n games, 0 violations ($$(( $$(date +%s) - t0 )) s so far)"; \
+	done; done; echo "soak: $(SOAK_GAMES) games in $$(( $$(date +%s) - t0 )) s wall, 0 violations"
+
 # multi-machine build: Open MPI
 mpi: $(STAMP)
 	@dpkg -s libopenmpi-dev >/dev/null 2>&1 || { if [ "$$(id -u)" = 0 ]; then apt-get install -y -qq $(MPIPKGS) >/dev/null; else echo "run: sudo apt-get install -y $(MPIPKGS)"; exit 1; fi; }
@@ -95,6 +179,6 @@ rule-coverage:
 	tools/rule-coverage
 
 clean:
-	rm -rf build build-mpi waterloo waterloo-mpi
+	rm -rf build build-mpi build-asan build-tsan build-fuzz build-debug waterloo waterloo-mpi
 
 -include $(OBJ:.o=.d) $(TESTOBJ:.o=.d)

@@ -425,5 +425,8 @@ int file_write_atomic(const char *path, const char *text, size_t len, char *err,
 #define GAME_MAX_ACTIONS 200000
 int game_load(Scen *sc, const char *dir, const char *path, GameRec *g, State *s, char *err,
               size_t errlen);
+/* the same from the text of a save (path only names it in messages) */
+int game_load_text(Scen *sc, const char *dir, const char *path, const char *text, GameRec *g,
+                   State *s, char *err, size_t errlen);
 
 #endif

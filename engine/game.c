@@ -294,7 +294,7 @@ static void totals(const Scen *sc, const State *s, int *att, int *def) {
   int a = 0, hill = 0;
   for (int d = 0; d < 4; d++) {
     int u = s->batt[d];
-    if (u == UNIT_NONE) continue;
+    if (u == UNIT_NONE || s->usq[u] >= NSQ) continue;   /* an attacker no longer on the map adds nothing */
     a += attacker_value(sc, s, u, d, s->bdef_unit, &ta, s->bkind == BK_CHARGE);
     if (sc->terrain[s->usq[u]] == T_HILL) hill = 1;
   }
@@ -322,7 +322,8 @@ void battle_base_totals(const Scen *sc, const State *s, int def_sq, int mask, in
 
 int battle_seen_totals(const Scen *sc, const State *s, int side, int *att, int *def, int *hidden) {
   *att = *def = *hidden = 0;
-  if (s->bdef_unit == UNIT_NONE || s->bdef_sq >= NSQ) return -1;
+  /* no battle, or its defender already eliminated (the advance after it): nothing to weigh */
+  if (s->bdef_unit == UNIT_NONE || s->bdef_sq >= NSQ || s->usq[s->bdef_unit] >= NSQ) return -1;
   State t = *s;
   uint64_t mine = side_cards(sc, side);
   *hidden = __builtin_popcountll(s->pend & ~mine);
@@ -1359,9 +1360,26 @@ static void settle(const Scen *sc, State *s) {
 }
 
 void gs_apply(const Scen *sc, State *s, Action a) {
+#ifdef GS_DEBUG_CHECKS
+  /* the debug build (make soak): every action applied is legal, every position reached
+   * keeps the invariants of gs_check; a violation stops the program with the reason */
+  if (!gs_is_legal(sc, s, a)) {
+    char d[256];
+    gs_describe(sc, s, d, sizeof d);
+    fprintf(stderr, "gs_apply: illegal action %d %d %d %d in: %s\n", a.t, a.a, a.b, a.c, d);
+    abort();
+  }
+#endif
   s->nactions++;
   phase_def(s->phase)->apply(sc, s, a);
   settle(sc, s);
+#ifdef GS_DEBUG_CHECKS
+  char why[256];
+  if (gs_check(sc, s, why, sizeof why)) {
+    fprintf(stderr, "gs_apply: invariant broken after action %d %d %d %d: %s\n", a.t, a.a, a.b, a.c, why);
+    abort();
+  }
+#endif
 }
 
 /* invariants every reachable position keeps; 0 when all hold, else -1 and the reason */

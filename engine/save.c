@@ -239,6 +239,11 @@ int state_validate(const Scen *sc, const State *s, char *err, size_t errlen) {
     if (s->bdef_unit == UNIT_NONE || s->bdef_sq == SQ_NONE) BADF("a battle phase without 'bdef_unit'/'bdef_sq'");
     if ((s->batt[0] & s->batt[1] & s->batt[2] & s->batt[3]) == UNIT_NONE) BADF("a battle phase without attackers ('batt')");
     if (!s->after_battle) BADF("a battle phase without 'after_battle'");
+    for (int d = 0; d < 4; d++)
+      if (s->batt[d] != UNIT_NONE && s->usq[s->batt[d]] >= NSQ)
+        BADF("'batt[%d]' %s is not on the map", d, sc->unit[s->batt[d]].name);
+    if (ph <= PH_B_LOSS && (s->usq[s->bdef_unit] != s->bdef_sq))
+      BADF("'bdef_unit' %s is not on 'bdef_sq'", sc->unit[s->bdef_unit].name);
   }
   if ((ph == PH_MOVE || ph == PH_EVADE || ph == PH_DECLARE || ph == PH_RALLY2) && s->card == CARD_NONE)
     BADF("phase %s without a 'card'", phase_name(ph));
@@ -612,16 +617,22 @@ int game_load(Scen *sc, const char *dir, const char *path, GameRec *g, State *s,
   memset(g, 0, sizeof *g);
   char *text = file_read_capped(path, GAME_FILE_MAX, NULL, err, errlen);
   if (!text) return -1;
+  int rc = game_load_text(sc, dir, path, text, g, s, err, errlen);
+  free(text);
+  return rc;
+}
+
+int game_load_text(Scen *sc, const char *dir, const char *path, const char *text, GameRec *g,
+                   State *s, char *err, size_t errlen) {
+  memset(g, 0, sizeof *g);
   cJSON *o = cJSON_Parse(text);
   if (!o) {
     const char *p = cJSON_GetErrorPtr();
     int line = 1;
     for (const char *q = text; p && q < p; q++) line += *q == '\n';
-    free(text);
     snprintf(err, errlen, "%s:%d: JSON syntax error", path, line);
     return -1;
   }
-  free(text);
   if (!cJSON_IsObject(o)) FAIL("%s: not a saved game (a JSON object)", path);
   const cJSON *fmt = cJSON_GetObjectItem(o, "format");
   if (fmt && !(cJSON_IsString(fmt) && !strcmp(fmt->valuestring, "waterloo-game-1")))

@@ -428,6 +428,12 @@ Test(robust, battle_totals_of_an_empty_square_are_zero) {
   for (uint64_t seed = 1; seed < 200 && !found; seed++) {
     gs_init(sc, &s, seed, 0);
     while (!gs_over(&s) && !found) {
+      if (s.bdef_unit != UNIT_NONE && s.usq[s.bdef_unit] >= NSQ) {
+        /* the defender eliminated, the advance to choose: no battle left to weigh (found by
+         * fuzzing: totals read the dead defender's square) */
+        int h;
+        cr_assert_eq(battle_seen_totals(sc, &s, s.decider, &a, &d, &h), -1);
+      }
       if (s.bdef_unit != UNIT_NONE && s.bdef_sq < NSQ && s.occ[s.bdef_sq] == UNIT_NONE) {
         battle_base_totals(sc, &s, s.bdef_sq, 15, &a, &d);
         cr_assert(a == 0 && d == 0);
