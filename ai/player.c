@@ -128,26 +128,19 @@ static int init_eps(Player *p, const void *o, uint64_t seed) {
   return 0;
 }
 
-/* the heuristic and the light rule decide on the observation only */
-static Action act_heuristic(Player *p, const State *s) {
+/* a rule-based choice (heur_pick or light_pick) made on the observation only */
+typedef int (*RulePick)(const AiCtx *c, const State *s, const ActList *L, Rng *r, double eps);
+static Action act_rule(Player *p, const State *s, RulePick pick) {
   ActList L;
   Action none = {0, 0, 0, 0};
   if (!legal_or_none(p, s, &L)) return none;
   if (L.n == 1) return L.a[0];
   State obs;
   gs_observe(p->sc, s, s->decider, &obs);
-  return L.a[heur_pick(&p->ctx, &obs, &L, &p->rng, p->eps)];
+  return L.a[pick(&p->ctx, &obs, &L, &p->rng, p->eps)];
 }
-
-static Action act_light(Player *p, const State *s) {
-  ActList L;
-  Action none = {0, 0, 0, 0};
-  if (!legal_or_none(p, s, &L)) return none;
-  if (L.n == 1) return L.a[0];
-  State obs;
-  gs_observe(p->sc, s, s->decider, &obs);
-  return L.a[light_pick(&p->ctx, &obs, &L, &p->rng, p->eps)];
-}
+static Action act_heuristic(Player *p, const State *s) { return act_rule(p, s, heur_pick); }
+static Action act_light(Player *p, const State *s) { return act_rule(p, s, light_pick); }
 
 static int init_flat(Player *p, const void *o, uint64_t seed) {
   p->flat = flat_new(p->sc, &p->ctx, o, seed);

@@ -46,6 +46,21 @@ static char *board_text(const Scen *sc, const State *s) {
   return buf;
 }
 
+/* the engine's game becomes a new one on sc (which it now owns) from position *s: the set-up of
+ * (seed, 0), or a position of its own (has_start) that the record starts from */
+static void eng_adopt(Eng *e, Scen *sc, const char *scen, const char *vars, uint64_t seed,
+                      const State *s, int has_start) {
+  free(e->sc);
+  e->sc = sc;
+  gamerec_free(&e->g);
+  gamerec_init(&e->g, scen, vars, seed, 0);
+  e->g.has_start = has_start;
+  if (has_start) e->g.start = *s;
+  e->s = *s;
+  e->ready = 1;
+  e->seed = seed;
+}
+
 static int eng_new(Eng *e, char *args) {
   char *tok[16];
   int n = 0;
@@ -91,13 +106,9 @@ static int eng_new(Eng *e, char *args) {
     free(sc);
     return -1;
   }
-  free(e->sc);
-  e->sc = sc;
-  gamerec_free(&e->g);
-  gamerec_init(&e->g, tok[0], *vars ? vars : "base", seed, 0);
-  gs_init(sc, &e->s, seed, 0);
-  e->ready = 1;
-  e->seed = seed;
+  State s;
+  gs_init(sc, &s, seed, 0);
+  eng_adopt(e, sc, tok[0], *vars ? vars : "base", seed, &s, 0);
   return 0;
 }
 
@@ -122,15 +133,7 @@ static int eng_setposition(Eng *e, const char *args) {
     free(sc);
     return -1;
   }
-  free(e->sc);
-  e->sc = sc;
-  gamerec_free(&e->g);
-  gamerec_init(&e->g, scen, vars, 1, 0);
-  e->g.has_start = 1;
-  e->g.start = s;
-  e->s = s;
-  e->ready = 1;
-  e->seed = 1;
+  eng_adopt(e, sc, scen, vars, 1, &s, 1);
   return 0;
 }
 
