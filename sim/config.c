@@ -145,6 +145,7 @@ void cfg_line(const SimCfg *c, Buf *b) {
   buf_printf(b, "\tpairs=");
   for (int i = 0; i < c->npair; i++) buf_printf(b, "%s%s/%s", i ? "|" : "", c->pf[i], c->pa[i]);
   buf_printf(b, "\tfp=%08x", c->fp);
+  if (c->detect_pts > 0 || c->detect_vp > 0) buf_printf(b, "\tdetect=%.17g,%.17g", c->detect_pts, c->detect_vp);
   if (c->nset > 0) {
     buf_printf(b, "\tset=%d:", c->sweep_from);
     for (int i = 0; i < c->nset; i++) buf_printf(b, "%s%s", i ? "|" : "", c->set[i]);
@@ -187,6 +188,9 @@ int cfg_parse(const char *line, SimCfg *c) {
     else if (!strcmp(t, "until")) c->until_ci = strtod(v, NULL);
     else if (!strcmp(t, "batch")) c->batch = strtol(v, NULL, 10);
     else if (!strcmp(t, "fp")) c->fp = (uint32_t)strtoul(v, NULL, 16);
+    else if (!strcmp(t, "detect")) {
+      if (sscanf(v, "%lf,%lf", &c->detect_pts, &c->detect_vp) != 2) return -1;
+    }
     else if (!strcmp(t, "set")) {
       char *colon = strchr(v, ':');
       if (!colon) return -1;
@@ -243,6 +247,8 @@ void cfg_command(const SimCfg *c, Buf *b) {
   }
   buf_printf(b, " --games %ld --seed %" PRIu64, c->games, c->seed);
   if (c->until_ci > 0) buf_printf(b, " --until-ci %g --batch %ld", c->until_ci, c->batch);
+  if (c->detect_pts > 0) buf_printf(b, " --detect %g", 100 * c->detect_pts);
+  if (c->detect_vp > 0) buf_printf(b, " --detect-vp %g", c->detect_vp);
 }
 
 int cell_reserve(Cell *cl, long n) {

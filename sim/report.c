@@ -127,8 +127,10 @@ static void svg_text(Buf *b, double x, double y, const char *anchor, int size, c
                      const char *t);
 
 /* ---------------------------------------------------------------- Markdown */
-#define DETECT_POINTS 0.05 /* the effect on the French win rate the power line is for    */
-#define DETECT_VP 2.0      /* the effect on the mean VP margin (long game)               */
+/* the effects the power columns are for: --detect POINTS (French win rate, default 5 points)
+ * and --detect-vp VP (mean VP margin, long game, default 2) */
+#define DETECT_POINTS (c->detect_pts > 0 ? c->detect_pts : 0.05)
+#define DETECT_VP (c->detect_vp > 0 ? c->detect_vp : 2.0)
 
 /* Holm-adjusted McNemar p of every variant against base in one scenario x pair group
  * (the family of tests the table makes); NAN for base and identical variants */
@@ -164,18 +166,18 @@ static void against_base_md(const SimCfg *c, Cell *cells, int si, int pi, int ba
                 "McNemar p: exact two-sided binomial test of b against c. Holm p: the same "
                 "p-values adjusted by Holm's step-down method for the %d variant%s compared here "
                 "(read this one when asking \"does any variant change anything?\"). Games for "
-                "±%.0f: the games per cell that detect a %.0f-point change in the French win rate "
+                "±%g: the games per cell that detect a %g-point change in the French win rate "
                 "with 80%% power at α = 0.05 (McNemar, this variant's share of discordant seeds, or the "
-                "%.0f%% that such a change needs at the least when fewer seeds differ).",
+                "%g%% that such a change needs at the least when fewer seeds differ).",
              fam, fam == 1 ? "" : "s", 100 * DETECT_POINTS, 100 * DETECT_POINTS, 100 * DETECT_POINTS);
   if (is_long)
     buf_printf(b, " VP margin difference: the mean over the seeds of (variant − base) of the "
                   "French VP margin, Student-t 95%% interval — far more sensitive than the win "
-                  "flag; games for ±%.0f VP likewise.", DETECT_VP);
+                  "flag; games for ±%g VP likewise.", DETECT_VP);
   buf_printf(b, "\n\n| variant | pairs | French win base | French win variant | difference "
-                "[95%% CI] | b / c | McNemar p | Holm p | reading | games for ±%.0f |",
+                "[95%% CI] | b / c | McNemar p | Holm p | reading | games for ±%g |",
              100 * DETECT_POINTS);
-  if (is_long) buf_printf(b, " VP margin difference [95%% CI] | games for ±%.0f VP |", DETECT_VP);
+  if (is_long) buf_printf(b, " VP margin difference [95%% CI] | games for ±%g VP |", DETECT_VP);
   buf_printf(b, "\n|---|---:|---:|---:|---|---|---:|---:|---|---:|%s\n", is_long ? "---|---:|" : "");
   const Cell *bc = &cells[cell_id(c, si, pi, base)];
   for (int vi = 0; vi < c->nvar; vi++) {
@@ -624,8 +626,10 @@ static char *report_json(const SimCfg *c, Cell *cells) {
   cJSON_AddStringToObject(notes, "vs_base.mcnemar_p", "McNemar's test, EXACT two-sided binomial p-value of b against c (b + c trials, 1/2): the p-value the report uses");
   cJSON_AddStringToObject(notes, "vs_base.mcnemar_chi2", "McNemar's chi-square statistic WITH continuity correction, (|b - c| - 1)^2 / (b + c), 1 degree of freedom: for reference only, no p-value is taken from it");
   cJSON_AddStringToObject(notes, "vs_base.holm_p", "mcnemar_p adjusted by Holm's step-down method over the variants compared with base in the same scenario and player pair");
-  cJSON_AddStringToObject(notes, "vs_base.games_to_detect_5_points", "games per cell for 80% power to detect a 5-point change in the French win rate at two-sided alpha 0.05 (McNemar, Connor 1987, this variant's share of discordant seeds)");
-  cJSON_AddStringToObject(notes, "vs_base.vp_margin_diff", "long game: mean over the seeds of the variant's French VP margin minus base's, Student-t 95% interval; games_to_detect_2_vp: 80% power, alpha 0.05");
+  cJSON_AddStringToObject(notes, "vs_base.games_to_detect", "games per cell for 80% power to detect a change of detect_points in the French win rate at two-sided alpha 0.05 (McNemar, Connor 1987, this variant's share of discordant seeds, at least the share the change needs)");
+  cJSON_AddStringToObject(notes, "vs_base.vp_margin_diff", "long game: mean over the seeds of the variant's French VP margin minus base's, Student-t 95% interval; games_to_detect: 80% power, alpha 0.05, for a change of detect_vp");
+  cJSON_AddNumberToObject(root, "detect_points", DETECT_POINTS);
+  cJSON_AddNumberToObject(root, "detect_vp", DETECT_VP);
   cJSON_AddStringToObject(notes, "facts.vp_margin_ci", "long game: Student-t 95% interval of the mean VP margin");
   int base = find_var(c, "base");
   cJSON *arr = cJSON_AddArrayToObject(root, "cells");
@@ -711,7 +715,7 @@ static char *report_json(const SimCfg *c, Cell *cells) {
           cJSON_AddNumberToObject(vb, "mcnemar_p", p.p);
           cJSON_AddNumberToObject(vb, "holm_p", holm[vi]);
           double nn = p.n ? (double)p.n : 1;
-          cJSON_AddNumberToObject(vb, "games_to_detect_5_points",
+          cJSON_AddNumberToObject(vb, "games_to_detect",
                                   mcnemar_games_needed((p.b + p.c) / nn, DETECT_POINTS, 0.05, 0.80));
           if (!strcmp(c->scen[si], "long") && p.n > 1) {
             cJSON *md = cJSON_AddObjectToObject(vb, "vp_margin_diff");
@@ -719,7 +723,7 @@ static char *report_json(const SimCfg *c, Cell *cells) {
             cJSON_AddNumberToObject(md, "lo", p.mdiff.lo);
             cJSON_AddNumberToObject(md, "hi", p.mdiff.hi);
             cJSON_AddNumberToObject(md, "sd", p.msd);
-            cJSON_AddNumberToObject(md, "games_to_detect_2_vp", mean_games_needed(p.msd, DETECT_VP, 0.05, 0.80));
+            cJSON_AddNumberToObject(md, "games_to_detect", mean_games_needed(p.msd, DETECT_VP, 0.05, 0.80));
           }
         }
         cJSON_AddItemToArray(arr, o);

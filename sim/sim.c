@@ -58,6 +58,9 @@ static void sim_usage(FILE *f) {
     "  --batch N           batch size for --until-ci (default %d)\n"
     "  --shard i/N         play only game indices = i mod N (0-based); merge with\n"
     "                      ./waterloo merge DIR...\n"
+    "  --detect X          power columns: games to detect a change of X points in the\n"
+    "                      French win rate (default 5)\n"
+    "  --detect-vp V       ... and of V in the long game's mean VP margin (default 2)\n"
     "  --quiet             no progress output\n"
 #ifdef USE_MPI
     "Under mpirun the work of every batch is split over the ranks; rank 0 writes the reports.\n"
@@ -115,6 +118,13 @@ int cmd_sim(int argc, char **argv) {
     else if (!strcmp(argv[i], "--quiet")) c->progress = 0;
     else if ((v = optval(argc, argv, &i, "--until-ci"))) { if (opt_double("sim", "--until-ci", v, 0, 0.5, &c->until_ci)) return 2; }
     else if ((v = optval(argc, argv, &i, "--batch"))) { if (opt_long("sim", "--batch", v, 1, CLI_MAX_GAMES, &c->batch)) return 2; }
+    else if ((v = optval(argc, argv, &i, "--detect"))) {
+      double x;
+      if (opt_double("sim", "--detect", v, 0.1, 99, &x)) return 2;
+      c->detect_pts = x / 100;
+    } else if ((v = optval(argc, argv, &i, "--detect-vp"))) {
+      if (opt_double("sim", "--detect-vp", v, 0.01, 999, &c->detect_vp)) return 2;
+    }
     else if ((v = optval(argc, argv, &i, "--shard"))) {
       char si[24] = "", sn[24] = "";
       const char *sl = strchr(v, '/');

@@ -25,6 +25,8 @@ typedef struct {
   double until_ci;     /* 0: off                                        */
   long batch;          /* batch size with --until-ci                    */
   uint32_t fp;         /* engine fingerprint (journal header only)      */
+  double detect_pts, detect_vp; /* --detect, --detect-vp: the effects of the power columns
+                                   (0: 5 points, 2 VP); the report only, not the games */
   /* not part of the results: */
   int threads;
   char out[1024];

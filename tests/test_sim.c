@@ -343,7 +343,7 @@ Test(sim_run, base_added_identical_flagged_holm, .init = mk_tmp, .fini = rm_tmp,
   snprintf(d, sizeof d, "%s/v", tmpbase);
   const char *a[] = {"sim", "--scenario", "short", "--variant", "prussians-early,no-bidding,strong-hougoumont",
                      "--players", "random,heuristic", "--games", "16", "--seed", "3", "--quiet",
-                     "--threads", "2", "--out", d, NULL};
+                     "--threads", "2", "--detect", "3", "--out", d, NULL};
   cr_assert_eq(run(a), 0);
   size_t n = 0;
   char *md = slurp(d, "report.md", &n), *js = slurp(d, "summary.json", &n), *csv = slurp(d, "games.csv", &n);
@@ -352,6 +352,9 @@ Test(sim_run, base_added_identical_flagged_holm, .init = mk_tmp, .fini = rm_tmp,
   cr_assert_not_null(strstr(md, "| prussians-early | identical to base in this scenario"), "%s", md);
   cr_assert_null(strstr(csv, ",prussians-early,"), "an identical cell was played");
   cr_assert_not_null(strstr(md, "Holm p"), "%s", md);
+  cr_assert_not_null(strstr(md, "| games for ±3 |"), "%s", md);           /* --detect 3 */
+  cr_assert_not_null(strstr(md, " --seed 3 --detect 3\n"), "%s", md);     /* reproduced */
+  cr_assert_not_null(strstr(js, "\"detect_points\":\t0.03"), "%s", js);
   cr_assert_not_null(strstr(md, "for the 2 variants compared here"), "%s", md);
   cr_assert_not_null(strstr(js, "\"identical_to_base\":\ttrue"), "%s", js);
   cr_assert_not_null(strstr(js, "\"holm_p\""), "%s", js);
