@@ -263,7 +263,7 @@ typedef struct { uint8_t t, a, b, c; } Action;
 #define MAX_ACTIONS 1024
 typedef struct { int n; Action a[MAX_ACTIONS]; } ActList;
 
-/* The phase table (engine/game.c): one row per phase, read by gs_legal, gs_apply, phase_name,
+/* The phase table (engine/flow.c): one row per phase, read by gs_legal, gs_apply, phase_name,
  * the save loader and the search.  phase_def of an unknown phase gives the "?" row, which has
  * no legal action. */
 struct Scen;

@@ -511,7 +511,7 @@ Test(rules, R_6_7_leader_whose_army_has_no_unit_left_is_never_overrun) {
  * a reinforcement entering the map is moved there with a movement card (R-11.3), and only an
  * advance or a retreat is excluded.
  * ENGINE BUG (reported, disabled until fixed or ruled otherwise): A_ENTER does not open the
- * evasion window (only A_STEP computes the evaders in game.c). */
+ * evasion window (only A_STEP computes the evaders in engine/flow.c). */
 Test(rules, R_6_8_entering_infantry_next_to_cavalry_lets_it_evade) {
   Scen *sc = th_load("long", "base");
   State s;
