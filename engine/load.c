@@ -262,11 +262,136 @@ static int group_index(Loader *L, const char *name) {
   snprintf(sc->group[g].name, sizeof sc->group[g].name, "%s", name);
   return g;
 }
+/* army, kind, battle values and flags of a unit line (tok[0..4]); -1 when the line is unusable */
+static int unit_values(Loader *L, UnitDef *u, const char *name, char **tok) {
+  int army = parse_army(tok[0]);
+  if (army < 0) {
+    lerr(L, "unit %s: unknown army '%s' (fr br pr)", name, tok[0]);
+    return -1;
+  }
+  u->army = (uint8_t)army;
+  if (!strcmp(tok[1], "inf")) u->kind = K_INF;
+  else if (!strcmp(tok[1], "cav")) u->kind = K_CAV;
+  else {
+    lerr(L, "unit %s: unknown kind '%s' (inf cav)", name, tok[1]);
+    return -1;
+  }
+  int full, red;
+  if (parse_int(tok[2], 1, 20, &full) || parse_int(tok[3], 0, 19, &red) || red >= full) {
+    lerr(L, "unit %s: battle values '%s %s' (full 1..20, reduced 0..full-1)", name, tok[2], tok[3]);
+    return -1;
+  }
+  if (full == 1 && red != 0) lerr(L, "unit %s: a 1-BP unit has no reduced side", name);
+  u->bp_full = (uint8_t)full;
+  u->bp_red = (uint8_t)red;
+  int light = 0;
+  if (strcmp(tok[4], "-")) {
+    char *save = NULL;
+    for (char *f = strtok_r(tok[4], ",", &save); f; f = strtok_r(NULL, ",", &save)) {
+      if (!strcmp(f, "elite")) u->elite = 1;
+      else if (!strcmp(f, "heavy")) u->heavy = 1;
+      else if (!strcmp(f, "light")) light = 1;
+      else lerr(L, "unit %s: unknown flag '%s' (elite heavy light)", name, f);
+    }
+  }
+  if (u->kind == K_CAV && u->heavy == light) lerr(L, "unit %s: cavalry must be heavy or light", name);
+  if (u->kind == K_INF && (u->heavy || light)) lerr(L, "unit %s: infantry cannot be heavy or light", name);
+  if (army == ARMY_PR && (u->elite || u->heavy))
+    lerr(L, "unit %s: Prussian units are never elite or heavy (R-2.3)", name);
+  return 0;
+}
+
+/* where a unit starts: a square and facing, or "@GROUP" for a Prussian reinforcement; -1 when
+ * the line is unusable */
+static int unit_start(Loader *L, UnitDef *u, const char *name, const char *where, const char *facing) {
+  Scen *sc = L->sc;
+  if (where[0] == '@') {
+    if (u->army != ARMY_PR) lerr(L, "unit %s: only Prussian units arrive as reinforcements", name);
+    int g = group_index(L, where + 1);
+    if (g < 0) return -1;
+    u->group = (int8_t)g;
+    u->start_sq = SQ_OFF;
+    u->start_facing = DIR_W;
+    return 0;
+  }
+  int sq = parse_sq(where);
+  int f = parse_dir(facing);
+  if (sq < 0) lerr(L, "unit %s: '%s' is not a square", name, where);
+  if (f < 0) lerr(L, "unit %s: facing '%s' is not N, E, S or W", name, facing);
+  if (sq < 0 || f < 0) return -1;
+  if (u->army == ARMY_PR) lerr(L, "unit %s: Prussian units start off the map (R-3.4)", name);
+  for (int i = 0; i < sc->nunits; i++)
+    if (sc->unit[i].start_sq == sq) {
+      char s[4];
+      sq_name(sq, s);
+      lerr(L, "unit %s: square %s already holds %s (R-6.4)", name, s, sc->unit[i].name);
+    }
+  u->start_sq = (uint8_t)sq;
+  u->start_facing = (uint8_t)f;
+  return 0;
+}
+
+/* [units] NAME = army kind full reduced flags square facing "long name" */
+static void unit_line(Loader *L, const char *name, char *buf) {
+  Scen *sc = L->sc;
+  char *tok[16];
+  if (sc->nunits >= MAX_UNITS) {
+    lerr(L, "more than %d units", MAX_UNITS);
+    return;
+  }
+  UnitDef *u = &sc->unit[sc->nunits];
+  memset(u, 0, sizeof *u);
+  u->group = -1;
+  if (strlen(name) >= sizeof u->name) {
+    lerr(L, "unit name '%s' longer than %zu characters", name, sizeof u->name - 1);
+    return;
+  }
+  if (scen_unit(sc, name) >= 0) {
+    lerr(L, "unit '%s' defined twice", name);
+    return;
+  }
+  snprintf(u->name, sizeof u->name, "%s", name);
+  take_quoted(buf, u->longname, sizeof u->longname);
+  if (tokens(buf, tok, 16) != 7) {
+    lerr(L, "unit %s: expected 'army kind full reduced flags square facing \"name\"'", name);
+    return;
+  }
+  if (unit_values(L, u, name, tok) || unit_start(L, u, name, tok[5], tok[6])) return;
+  sc->nunits++;
+}
+
+/* [reinforcements] GROUP = turn square square ... */
+static void group_line(Loader *L, const char *name, char *buf) {
+  char *tok[16];
+  int n = tokens(buf, tok, 16);
+  int g = group_index(L, name);
+  if (g < 0) return;
+  GroupDef *G = &L->sc->group[g];
+  int turn;
+  if (n < 2 || parse_int(tok[0], 1, MAX_TURNS, &turn)) {
+    lerr(L, "group %s: expected 'turn square square ...'", name);
+    return;
+  }
+  G->turn = (uint8_t)turn;
+  G->nentry = 0;
+  for (int i = 1; i < n; i++) {
+    int sq = parse_sq(tok[i]);
+    if (sq < 0) {
+      lerr(L, "group %s: '%s' is not a square", name, tok[i]);
+      continue;
+    }
+    int r = sq / MAP_W, c = sq % MAP_W;
+    if (r != 0 && r != MAP_H - 1 && c != 0 && c != MAP_W - 1)
+      lerr(L, "group %s: entry %s is not an edge square (R-11.3)", name, tok[i]);
+    if (G->nentry < MAX_ENTRY) G->entry[G->nentry++] = (uint8_t)sq;
+    else lerr(L, "group %s: more than %d entry squares", name, MAX_ENTRY);
+  }
+}
+
 static int units_handler(void *user, const char *section, const char *name, const char *value) {
   Loader *L = user;
   Scen *sc = L->sc;
   char buf[512];
-  char *tok[16];
   snprintf(buf, sizeof buf, "%s", value);
   if (!strcmp(section, "leaders")) {
     int sq = parse_sq(buf);
@@ -275,113 +400,9 @@ static int units_handler(void *user, const char *section, const char *name, cons
     else if (sq < 0) lerr(L, "leader %s: '%s' is not a square", name, value);
     else sc->leader_start[who] = (uint8_t)sq;
   } else if (!strcmp(section, "units")) {
-    if (sc->nunits >= MAX_UNITS) {
-      lerr(L, "more than %d units", MAX_UNITS);
-      return 1;
-    }
-    UnitDef *u = &sc->unit[sc->nunits];
-    memset(u, 0, sizeof *u);
-    u->group = -1;
-    if (strlen(name) >= sizeof u->name) {
-      lerr(L, "unit name '%s' longer than %zu characters", name, sizeof u->name - 1);
-      return 1;
-    }
-    if (scen_unit(sc, name) >= 0) {
-      lerr(L, "unit '%s' defined twice", name);
-      return 1;
-    }
-    snprintf(u->name, sizeof u->name, "%s", name);
-    take_quoted(buf, u->longname, sizeof u->longname);
-    int n = tokens(buf, tok, 16);
-    if (n != 7) {
-      lerr(L, "unit %s: expected 'army kind full reduced flags square facing \"name\"'", name);
-      return 1;
-    }
-    int army = parse_army(tok[0]);
-    if (army < 0) {
-      lerr(L, "unit %s: unknown army '%s' (fr br pr)", name, tok[0]);
-      return 1;
-    }
-    u->army = (uint8_t)army;
-    if (!strcmp(tok[1], "inf")) u->kind = K_INF;
-    else if (!strcmp(tok[1], "cav")) u->kind = K_CAV;
-    else {
-      lerr(L, "unit %s: unknown kind '%s' (inf cav)", name, tok[1]);
-      return 1;
-    }
-    int full, red;
-    if (parse_int(tok[2], 1, 20, &full) || parse_int(tok[3], 0, 19, &red) || red >= full) {
-      lerr(L, "unit %s: battle values '%s %s' (full 1..20, reduced 0..full-1)", name, tok[2],
-           tok[3]);
-      return 1;
-    }
-    if (full == 1 && red != 0) lerr(L, "unit %s: a 1-BP unit has no reduced side", name);
-    u->bp_full = (uint8_t)full;
-    u->bp_red = (uint8_t)red;
-    int light = 0;
-    if (strcmp(tok[4], "-")) {
-      char *save = NULL;
-      for (char *f = strtok_r(tok[4], ",", &save); f; f = strtok_r(NULL, ",", &save)) {
-        if (!strcmp(f, "elite")) u->elite = 1;
-        else if (!strcmp(f, "heavy")) u->heavy = 1;
-        else if (!strcmp(f, "light")) light = 1;
-        else lerr(L, "unit %s: unknown flag '%s' (elite heavy light)", name, f);
-      }
-    }
-    if (u->kind == K_CAV && u->heavy == light)
-      lerr(L, "unit %s: cavalry must be heavy or light", name);
-    if (u->kind == K_INF && (u->heavy || light))
-      lerr(L, "unit %s: infantry cannot be heavy or light", name);
-    if (army == ARMY_PR && (u->elite || u->heavy))
-      lerr(L, "unit %s: Prussian units are never elite or heavy (R-2.3)", name);
-    if (tok[5][0] == '@') {
-      if (army != ARMY_PR) lerr(L, "unit %s: only Prussian units arrive as reinforcements", name);
-      int g = group_index(L, tok[5] + 1);
-      if (g < 0) return 1;
-      u->group = (int8_t)g;
-      u->start_sq = SQ_OFF;
-      u->start_facing = DIR_W;
-    } else {
-      int sq = parse_sq(tok[5]);
-      int f = parse_dir(tok[6]);
-      if (sq < 0) lerr(L, "unit %s: '%s' is not a square", name, tok[5]);
-      if (f < 0) lerr(L, "unit %s: facing '%s' is not N, E, S or W", name, tok[6]);
-      if (sq < 0 || f < 0) return 1;
-      if (army == ARMY_PR) lerr(L, "unit %s: Prussian units start off the map (R-3.4)", name);
-      for (int i = 0; i < sc->nunits; i++)
-        if (sc->unit[i].start_sq == sq) {
-          char s[4];
-          sq_name(sq, s);
-          lerr(L, "unit %s: square %s already holds %s (R-6.4)", name, s, sc->unit[i].name);
-        }
-      u->start_sq = (uint8_t)sq;
-      u->start_facing = (uint8_t)f;
-    }
-    sc->nunits++;
+    unit_line(L, name, buf);
   } else if (!strcmp(section, "reinforcements")) {
-    int n = tokens(buf, tok, 16);
-    int g = group_index(L, name);
-    if (g < 0) return 1;
-    GroupDef *G = &sc->group[g];
-    int turn;
-    if (n < 2 || parse_int(tok[0], 1, MAX_TURNS, &turn)) {
-      lerr(L, "group %s: expected 'turn square square ...'", name);
-      return 1;
-    }
-    G->turn = (uint8_t)turn;
-    G->nentry = 0;
-    for (int i = 1; i < n; i++) {
-      int sq = parse_sq(tok[i]);
-      if (sq < 0) {
-        lerr(L, "group %s: '%s' is not a square", name, tok[i]);
-        continue;
-      }
-      int r = sq / MAP_W, c = sq % MAP_W;
-      if (r != 0 && r != MAP_H - 1 && c != 0 && c != MAP_W - 1)
-        lerr(L, "group %s: entry %s is not an edge square (R-11.3)", name, tok[i]);
-      if (G->nentry < MAX_ENTRY) G->entry[G->nentry++] = (uint8_t)sq;
-      else lerr(L, "group %s: more than %d entry squares", name, MAX_ENTRY);
-    }
+    group_line(L, name, buf);
   } else {
     lerr(L, "unknown section [%s] (leaders, units, reinforcements)", section);
   }
@@ -556,35 +577,24 @@ static void params_cross_check(Loader *L) {
   }
 }
 
-static int param_set(Loader *L, const char *name, const char *value) {
-  Params *p = &L->sc->p;
-  char buf[512];
-  char *tok[32];
-  snprintf(buf, sizeof buf, "%s", value);
-  int n = tokens(buf, tok, 32);
-  int v[32];
-  if (!strcmp(name, "victory")) {
-    uint8_t mask = 0;
-    for (int i = 0; i < n; i++) {
-      int k = -1;
-      for (int j = 0; j < V_COUNT; j++)
-        if (!strcmp(tok[i], place_ids[j])) k = j;
-      if (k < 0) lerr(L, "victory: unknown square id '%s'", tok[i]);
-      else mask |= (uint8_t)(1 << k);
-    }
-    L->sc->vsq_active = mask;
-    param_where(L, L->at_victory, sizeof L->at_victory);
-    return 0;
+/* victory = the squares that count in this scenario */
+static int param_victory(Loader *L, char **tok, int n) {
+  uint8_t mask = 0;
+  for (int i = 0; i < n; i++) {
+    int k = -1;
+    for (int j = 0; j < V_COUNT; j++)
+      if (!strcmp(tok[i], place_ids[j])) k = j;
+    if (k < 0) lerr(L, "victory: unknown square id '%s'", tok[i]);
+    else mask |= (uint8_t)(1 << k);
   }
-  for (int i = 0; i < n; i++)
-    if (parse_int(tok[i], -20, 1000, &v[i])) {
-      lerr(L, "%s: '%s' is not a whole number", name, tok[i]);
-      return -1;
-    }
-  if (param_in_range(L, name, v, n)) return -1;
-  if (!strcmp(name, "turns")) param_where(L, L->at_turns, sizeof L->at_turns);
-  if (!strcmp(name, "hand_fr")) param_where(L, L->at_hand[0], sizeof L->at_hand[0]);
-  if (!strcmp(name, "hand_br")) param_where(L, L->at_hand[1], sizeof L->at_hand[1]);
+  L->sc->vsq_active = mask;
+  param_where(L, L->at_victory, sizeof L->at_victory);
+  return 0;
+}
+
+/* a parameter of one number; 1 when name is not one */
+static int param_scalar(Loader *L, const char *name, const int *v, int n) {
+  Params *p = &L->sc->p;
   struct { const char *k; int *dst; } one[] = {
       {"turns", &p->turns},
       {"hand_fr", &p->hand_fr},
@@ -618,16 +628,12 @@ static int param_set(Loader *L, const char *name, const char *value) {
       *one[i].dst = v[0];
       return 0;
     }
-  if (!strcmp(name, "hand_pr")) {
-    if (n < 1 || n > MAX_TURNS) {
-      lerr(L, "hand_pr takes 1..%d numbers (one per turn)", MAX_TURNS);
-      return -1;
-    }
-    for (int i = 0; i < MAX_TURNS; i++) p->hand_pr[i + 1] = i < n ? v[i] : v[n - 1];
-    param_where(L, L->at_hand[2], sizeof L->at_hand[2]);
-    L->n_hand_pr = n;
-    return 0;
-  }
+  return 1;
+}
+
+/* vp_SQUARE = French VP, Allied VP; 1 when name is not one */
+static int param_vp(Loader *L, const char *name, const int *v, int n) {
+  Params *p = &L->sc->p;
   struct { const char *k; int idx[3]; int nidx; } vp[] = {
       {"vp_msj", {V_MSJ}, 1},
       {"vp_hougoumont", {V_HOUGOUMONT}, 1},
@@ -647,6 +653,40 @@ static int param_set(Loader *L, const char *name, const char *value) {
       }
       return 0;
     }
+  return 1;
+}
+
+static int param_set(Loader *L, const char *name, const char *value) {
+  Params *p = &L->sc->p;
+  char buf[512];
+  char *tok[32];
+  snprintf(buf, sizeof buf, "%s", value);
+  int n = tokens(buf, tok, 32);
+  int v[32];
+  if (!strcmp(name, "victory")) return param_victory(L, tok, n);
+  for (int i = 0; i < n; i++)
+    if (parse_int(tok[i], -20, 1000, &v[i])) {
+      lerr(L, "%s: '%s' is not a whole number", name, tok[i]);
+      return -1;
+    }
+  if (param_in_range(L, name, v, n)) return -1;
+  if (!strcmp(name, "turns")) param_where(L, L->at_turns, sizeof L->at_turns);
+  if (!strcmp(name, "hand_fr")) param_where(L, L->at_hand[0], sizeof L->at_hand[0]);
+  if (!strcmp(name, "hand_br")) param_where(L, L->at_hand[1], sizeof L->at_hand[1]);
+  int rc = param_scalar(L, name, v, n);
+  if (rc <= 0) return rc;
+  if (!strcmp(name, "hand_pr")) {
+    if (n < 1 || n > MAX_TURNS) {
+      lerr(L, "hand_pr takes 1..%d numbers (one per turn)", MAX_TURNS);
+      return -1;
+    }
+    for (int i = 0; i < MAX_TURNS; i++) p->hand_pr[i + 1] = i < n ? v[i] : v[n - 1];
+    param_where(L, L->at_hand[2], sizeof L->at_hand[2]);
+    L->n_hand_pr = n;
+    return 0;
+  }
+  rc = param_vp(L, name, v, n);
+  if (rc <= 0) return rc;
   lerr(L, "unknown parameter '%s' (see docs/PARAMETERS.md)", name);
   return -1;
 }
@@ -760,10 +800,10 @@ static void set_file(Loader *L, char *buf, size_t len, const char *file) {
   L->line = 0;
 }
 
-static void validate(Loader *L) {
+/* map.ini complete: rows, places, the three castles, bridges only on streams */
+static void validate_map(Loader *L, char *fbuf, size_t flen) {
   Scen *sc = L->sc;
-  char fbuf[4300];
-  set_file(L, fbuf, sizeof fbuf, "map.ini");
+  set_file(L, fbuf, flen, "map.ini");
   for (int r = 0; r < MAP_H; r++)
     if (!L->rows_seen[r]) lerr(L, "row%d missing", r + 1);
   for (int i = 0; i < V_COUNT; i++)
@@ -790,9 +830,12 @@ static void validate(Loader *L) {
       }
   }
   if (ncastle != MAX_CASTLES) lerr(L, "%d castle squares, expected 3", ncastle);
-  set_file(L, fbuf, sizeof fbuf, "units.ini");
-  int count[3] = {0, 0, 0};
-  for (int i = 0; i < sc->nunits; i++) count[sc->unit[i].army]++;
+}
+
+/* units.ini after the variants' [setup]: one unit per square, leaders with friends, groups */
+static void validate_units(Loader *L, char *fbuf, size_t flen) {
+  Scen *sc = L->sc;
+  set_file(L, fbuf, flen, "units.ini");
   if (sc->nunits == 0) lerr(L, "none defined");
   for (int i = 0; i < sc->nunits; i++)     /* after a variant's [setup]: one unit per square */
     for (int j = 0; j < i; j++)
@@ -812,6 +855,11 @@ static void validate(Loader *L) {
   for (int w = 0; w < 2; w++)
     if (sc->leader_start[w] == SQ_NONE)
       lerr(L, "%s has no square", w ? "wellington" : "napoleon");
+}
+
+/* the derived tables of Scen: movement costs (R-6.5), open neighbours, units and cards by
+ * army and side */
+static void derive_tables(Scen *sc) {
   for (int from = 0; from < NSQ; from++)     /* movement costs */
     for (int d = 0; d < 4; d++) {
       int to = sc->nb[from][d], e = sc->edge[from][d], c;
@@ -846,6 +894,14 @@ static void validate(Loader *L) {
     for (int i = 0; i < sc->ncards; i++)
       if (sc->card[i].army == a) sc->army_cards[a] |= 1ull << i;
   }
+}
+
+static void validate(Loader *L) {
+  Scen *sc = L->sc;
+  char fbuf[4300];
+  validate_map(L, fbuf, sizeof fbuf);
+  validate_units(L, fbuf, sizeof fbuf);
+  derive_tables(sc);
   if (sc->p.turns < 1 || sc->p.turns > MAX_TURNS) {
     if (L->at_turns[0]) L->file = L->at_turns, L->line = 0;
     else set_file(L, fbuf, sizeof fbuf, "params.ini");
