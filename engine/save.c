@@ -262,35 +262,8 @@ int state_validate(const Scen *sc, const State *s, char *err, size_t errlen) {
 #undef BADF
 }
 
-static int state_from_obj(const Scen *sc, cJSON *o, State *s, char *err, size_t errlen) {
-  memset(s, 0, sizeof *s);
-  for (int u = 0; u < MAX_UNITS; u++) s->usq[u] = SQ_DEAD;
-  const cJSON *x = cJSON_GetObjectItem(o, "rng_state"), *y = cJSON_GetObjectItem(o, "rng_inc");
-  if (!cJSON_IsString(x) || !cJSON_IsString(y)) {
-    snprintf(err, errlen, "state: rng_state/rng_inc missing");
-    return -1;
-  }
-  if (num_hex64(x->valuestring, &s->rng.state) || num_hex64(y->valuestring, &s->rng.inc)) {
-    snprintf(err, errlen, "state: rng_state/rng_inc must be 1..16 hex digits");
-    return -1;
-  }
-  for (int i = 0; i < N_STATE_BYTES; i++) {
-    long v;
-    if (json_int(cJSON_GetObjectItem(o, STATE_BYTES[i].name), 0, 255, &v)) {
-      snprintf(err, errlen, "state: field '%s' missing or not a whole number 0..255", STATE_BYTES[i].name);
-      return -1;
-    }
-    ((uint8_t *)s)[STATE_BYTES[i].off] = (uint8_t)v;
-  }
-  struct { const char *k; uint64_t *m; } masks[] = {
-      {"hand", &s->hand}, {"discard", &s->discard}, {"seen", &s->seen},
-      {"pend", &s->pend}, {"pend_cmd", &s->pend_cmd}, {"pend_elite", &s->pend_elite}};
-  for (size_t i = 0; i < 6; i++)
-    if (card_list(sc, cJSON_GetObjectItem(o, masks[i].k), masks[i].m)) {
-      snprintf(err, errlen, "state: '%s' must be a list of card ids", masks[i].k);
-      return -1;
-    }
-  const cJSON *units = cJSON_GetObjectItem(o, "units");
+/* the units list: every unit of the scenario in order, with square, facing and flags */
+static int units_from_obj(const Scen *sc, const cJSON *units, State *s, char *err, size_t errlen) {
   if (!cJSON_IsArray(units) || cJSON_GetArraySize(units) != sc->nunits) {
     snprintf(err, errlen, "state: 'units' must list the %d units", sc->nunits);
     return -1;
@@ -313,6 +286,11 @@ static int state_from_obj(const Scen *sc, cJSON *o, State *s, char *err, size_t 
     s->usq[u] = (uint8_t)sq;
     s->uflag[u] = (uint8_t)(bits | (int)(dp - "NESW"));
   }
+  return 0;
+}
+
+/* leaders, castle points, bids, battle slots, eliminated VP, evaders, action count */
+static int extras_from_obj(const Scen *sc, const cJSON *o, State *s, char *err, size_t errlen) {
   int l0 = sq_from(cJSON_GetObjectItem(o, "napoleon")), l1 = sq_from(cJSON_GetObjectItem(o, "wellington"));
   if (l0 < 0 || l1 < 0 || (l0 >= NSQ && l0 != SQ_DEAD) || (l1 >= NSQ && l1 != SQ_DEAD)) {
     snprintf(err, errlen, "state: 'napoleon'/'wellington' must be squares of the map or \"dead\"");
@@ -346,7 +324,7 @@ static int state_from_obj(const Scen *sc, cJSON *o, State *s, char *err, size_t 
     return -1;
   }
   s->elim_vp[0] = (uint16_t)v[0], s->elim_vp[1] = (uint16_t)v[1];
-  const cJSON *ev = cJSON_GetObjectItem(o, "evaders");
+  const cJSON *x, *ev = cJSON_GetObjectItem(o, "evaders");
   if (ev && !cJSON_IsArray(ev)) {
     snprintf(err, errlen, "state: 'evaders' must be a list of unit names");
     return -1;
@@ -368,6 +346,40 @@ static int state_from_obj(const Scen *sc, cJSON *o, State *s, char *err, size_t 
     return -1;
   }
   s->nactions = (uint32_t)na;
+  return 0;
+}
+
+static int state_from_obj(const Scen *sc, cJSON *o, State *s, char *err, size_t errlen) {
+  memset(s, 0, sizeof *s);
+  for (int u = 0; u < MAX_UNITS; u++) s->usq[u] = SQ_DEAD;
+  const cJSON *x = cJSON_GetObjectItem(o, "rng_state"), *y = cJSON_GetObjectItem(o, "rng_inc");
+  if (!cJSON_IsString(x) || !cJSON_IsString(y)) {
+    snprintf(err, errlen, "state: rng_state/rng_inc missing");
+    return -1;
+  }
+  if (num_hex64(x->valuestring, &s->rng.state) || num_hex64(y->valuestring, &s->rng.inc)) {
+    snprintf(err, errlen, "state: rng_state/rng_inc must be 1..16 hex digits");
+    return -1;
+  }
+  for (int i = 0; i < N_STATE_BYTES; i++) {
+    long v;
+    if (json_int(cJSON_GetObjectItem(o, STATE_BYTES[i].name), 0, 255, &v)) {
+      snprintf(err, errlen, "state: field '%s' missing or not a whole number 0..255", STATE_BYTES[i].name);
+      return -1;
+    }
+    ((uint8_t *)s)[STATE_BYTES[i].off] = (uint8_t)v;
+  }
+  struct { const char *k; uint64_t *m; } masks[] = {
+      {"hand", &s->hand}, {"discard", &s->discard}, {"seen", &s->seen},
+      {"pend", &s->pend}, {"pend_cmd", &s->pend_cmd}, {"pend_elite", &s->pend_elite}};
+  for (size_t i = 0; i < 6; i++)
+    if (card_list(sc, cJSON_GetObjectItem(o, masks[i].k), masks[i].m)) {
+      snprintf(err, errlen, "state: '%s' must be a list of card ids", masks[i].k);
+      return -1;
+    }
+  if (units_from_obj(sc, cJSON_GetObjectItem(o, "units"), s, err, errlen) ||
+      extras_from_obj(sc, o, s, err, errlen))
+    return -1;
   gs_rebuild_occ(sc, s);
   for (int u = 0; u < sc->nunits; u++)
     if (s->usq[u] < NSQ && s->occ[s->usq[u]] != u) {
