@@ -283,6 +283,12 @@ static inline int phase_valid(int phase) { return phase >= PH_BID && phase < PH_
  * -1 and writes "file:line: message" into err. */
 int scen_load(Scen *sc, const char *dir, const char *scenario, const char *variants, char *err,
               size_t errlen);
+/* The same, for the command line of the simulator (the user's own options): a variant may also
+ * be the path of a variant file (it has a '/' or ends in ".ini"), or NAME=VALUE[+NAME=VALUE]
+ * parameters set directly (sim --set).  scen_load refuses both: a save file or a protocol line
+ * must not make the engine read an arbitrary file. */
+int scen_load_user(Scen *sc, const char *dir, const char *scenario, const char *variants,
+                   char *err, size_t errlen);
 /* directory that holds the scenario files: $WATERLOO_DATA, else ./scenarios, else the one
  * beside the executable */
 const char *scen_default_dir(void);

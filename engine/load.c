@@ -914,8 +914,21 @@ static void validate(Loader *L) {
   }
 }
 
+static int scen_load_opt(Scen *sc, const char *dir, const char *scenario, const char *variants,
+                         char *err, size_t errlen, int user);
+
 int scen_load(Scen *sc, const char *dir, const char *scenario, const char *variants, char *err,
               size_t errlen) {
+  return scen_load_opt(sc, dir, scenario, variants, err, errlen, 0);
+}
+
+int scen_load_user(Scen *sc, const char *dir, const char *scenario, const char *variants,
+                   char *err, size_t errlen) {
+  return scen_load_opt(sc, dir, scenario, variants, err, errlen, 1);
+}
+
+static int scen_load_opt(Scen *sc, const char *dir, const char *scenario, const char *variants,
+                         char *err, size_t errlen, int user) {
   memset(sc, 0, sizeof *sc);
   err[0] = 0;
   Loader L = {.sc = sc, .err = err, .errlen = errlen, .n_hand_pr = 7};
@@ -957,7 +970,7 @@ int scen_load(Scen *sc, const char *dir, const char *scenario, const char *varia
     char *save = NULL;
     for (char *v = strtok_r(list, ",", &save); v; v = strtok_r(NULL, ",", &save)) {
       if (!*v) continue;
-      if (strchr(v, '=')) {
+      if (user && strchr(v, '=')) {
         /* NAME=VALUE[+NAME=VALUE...]: parameters set directly (sim --set) */
         char *s2 = NULL;
         for (char *kv = strtok_r(v, "+", &s2); kv; kv = strtok_r(NULL, "+", &s2)) {
@@ -970,7 +983,7 @@ int scen_load(Scen *sc, const char *dir, const char *scenario, const char *varia
         }
         continue;
       }
-      if (strchr(v, '/') || (strlen(v) > 4 && !strcmp(v + strlen(v) - 4, ".ini"))) {
+      if (user && (strchr(v, '/') || (strlen(v) > 4 && !strcmp(v + strlen(v) - 4, ".ini")))) {
         /* a variant file anywhere, by its path */
         struct stat vst;
         if (stat(v, &vst) != 0 || !S_ISREG(vst.st_mode) || access(v, R_OK) != 0) {

@@ -203,7 +203,7 @@ int sim_run(Run *R) {
   for (int si = 0; si < c->nscen; si++)
     for (int vi = 0; vi < c->nvar; vi++) {
       Scen *sc = malloc(sizeof(Scen));
-      if (scen_load(sc, scen_default_dir(), c->scen[si], c->var[vi], err, sizeof err)) {
+      if (scen_load_user(sc, scen_default_dir(), c->scen[si], c->var[vi], err, sizeof err)) {
         fprintf(stderr, "sim: %s %s: %s\n", c->scen[si], c->var[vi], err);
         free(sc);
         return 2;

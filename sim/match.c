@@ -274,7 +274,7 @@ int cmd_match(int argc, char **argv) {
   if (batch < 2) batch = 2;
   Scen *sc = malloc(sizeof(Scen));
   char err[512];
-  if (scen_load(sc, scen_default_dir(), scen, var, err, sizeof err)) {
+  if (scen_load_user(sc, scen_default_dir(), scen, var, err, sizeof err)) {
     fprintf(stderr, "match: %s %s: %s\n", scen, var, err);
     free(sc);
     return 2;

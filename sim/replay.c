@@ -84,7 +84,7 @@ int cmd_replay(int argc, char **argv) {
   }
   Scen *sc = malloc(sizeof(Scen));
   char err[512];
-  if (scen_load(sc, scen_default_dir(), scen, var, err, sizeof err)) {
+  if (scen_load_user(sc, scen_default_dir(), scen, var, err, sizeof err)) {
     fprintf(stderr, "replay: %s %s: %s\n", scen, var, err);
     free(sc);
     return 2;

@@ -279,7 +279,7 @@ int cmd_merge(int argc, char **argv) {
   for (int si = 0; si < c->nscen; si++)
     for (int vi = 0; vi < c->nvar; vi++) {
       Scen *sc = malloc(sizeof(Scen));
-      if (scen_load(sc, scen_default_dir(), c->scen[si], c->var[vi], err, sizeof err)) {
+      if (scen_load_user(sc, scen_default_dir(), c->scen[si], c->var[vi], err, sizeof err)) {
         fprintf(stderr, "merge: %s %s: %s\n", c->scen[si], c->var[vi], err);
         return 2;
       }

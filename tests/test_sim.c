@@ -691,3 +691,17 @@ Test(sim_match, pairs_sprt_and_bias_note, .init = mk_tmp, .fini = rm_tmp, .timeo
   if (l == 0 && d == 0) cr_assert_not_null(strstr(t, "Elo difference: +inf (95%: ≥ +"), "%s", t);
   free(t);
 }
+
+/* paths and NAME=VALUE are for the user's own command line only: a save file or a protocol line
+ * (scen_load) cannot make the engine read another file or change a parameter */
+Test(sim_run, paths_and_settings_only_from_the_command_line) {
+  static Scen sc;
+  char err[512];
+  cr_assert_eq(scen_load(&sc, scen_default_dir(), "short", "/etc/passwd", err, sizeof err), -1);
+  cr_assert_null(strstr(err, "root"), "%s", err);
+  cr_assert_eq(scen_load(&sc, scen_default_dir(), "short", "cdp_hougoumont=9", err, sizeof err), -1);
+  cr_assert_eq(scen_load_user(&sc, scen_default_dir(), "short", "cdp_hougoumont=9", err, sizeof err), 0, "%s", err);
+  cr_assert_eq(sc.p.cdp[0], 9);
+  cr_assert_eq(scen_load_user(&sc, scen_default_dir(), "short", "cdp_hougoumont=9+cdp_lhs=-1", err, sizeof err), -1);
+  cr_assert_not_null(strstr(err, "--set: cdp_lhs = -1 refused"), "%s", err);
+}
