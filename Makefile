@@ -162,8 +162,9 @@ soak: $(STAMP)
 	@rm -rf build-debug/soak; n=$$(( $(SOAK_GAMES) / 4 )); t0=$$(date +%s); \
 	for sc in short long; do for p in random heuristic; do \
 	  build-debug/waterloo sim --scenario $$sc --variant base --players $$p,$$p --games $$n --seed 12 \
-	    --threads 2 --quiet --out build-debug/soak/$$sc-$$p || { echo "soak: FAILED in $$sc $$p"; exit 1; }; \
-	  echo "soak: $$sc $$p: $$n games, 0 violations ($$(( $$(date +%s) - t0 )) s so far)"; \
+	    --threads 2 --out build-debug/soak/$$sc-$$p > build-debug/soak-$$sc-$$p.log 2>&1 \
+	    || { tail -5 build-debug/soak-$$sc-$$p.log; echo "soak: FAILED in $$sc $$p"; exit 1; }; \
+	  grep 'games played' build-debug/soak-$$sc-$$p.log | sed "s/^sim:/soak: $$sc $$p:/"; \
 	done; done; echo "soak: $(SOAK_GAMES) games in $$(( $$(date +%s) - t0 )) s wall, 0 violations"
 
 # multi-machine build: Open MPI

@@ -691,7 +691,8 @@ int game_load_text(Scen *sc, const char *dir, const char *path, const char *text
       if (!cJSON_IsString(x) || gs_over(s) ||
           action_parse(sc, s, x->valuestring, &a, perr, sizeof perr)) {
         gamerec_free(g);
-        FAIL("%s: action %d: %s", path, i + 1, !cJSON_IsString(x) ? "not a string" : gs_over(s) ? "after the end of the game" : perr);
+        char eperr[300];   /* the parser echoes the text: escaped, so the message stays one line */
+        FAIL("%s: action %d: %s", path, i + 1, !cJSON_IsString(x) ? "not a string" : gs_over(s) ? "after the end of the game" : num_escape(perr, eperr, sizeof eperr));
       }
       gs_apply(sc, s, a);
       gamerec_push(g, a);

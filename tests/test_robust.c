@@ -696,3 +696,18 @@ Test(robust, save_with_allocation_failure_keeps_the_old_file) {
   snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
   cr_assert_eq(system(cmd), 0);
 }
+
+/* found by fuzzing: an action text with a newline made a load error of two lines */
+Test(robust, load_error_about_an_action_is_one_line) {
+  const char *text = "{\"scenario\":\"short\",\"variants\":\"base\",\"seed\":\"1\","
+                     "\"actions\":[\"pass\",\"bogus\\n\\u001b[2Jmove\"]}";
+  Scen *sc = malloc(sizeof *sc);
+  GameRec g;
+  State s;
+  char err[512];
+  cr_assert_neq(game_load_text(sc, "scenarios", "x.json", text, &g, &s, err, sizeof err), 0);
+  cr_assert_null(strchr(err, '\n'), "%s", err);
+  cr_assert_null(strchr(err, '\033'), "%s", err);
+  cr_assert_not_null(strstr(err, "x.json: action 2"), "%s", err);
+  free(sc);
+}
