@@ -224,7 +224,25 @@ static void fmt_mean_ci(char *out, size_t len, double mean, double sd, long n) {
 
 /* The players' measured strength from the repository's strength table (results/strength.md
  * beside the scenario directory), so that no figure of the report travels without it. */
-static void strength_caveat(const SimCfg *c, Buf *b) {
+/* 1 when the strength journal has a match of this scenario played by the current build
+ * (same scenario fingerprint), 0 when every match predates a change, -1 when unknown */
+static int strength_current(const char *jpath, const char *scen, uint32_t fp) {
+  FILE *f = fopen(jpath, "r");
+  if (!f) return -1;
+  char line[2048];
+  int any = 0, cur = 0;
+  while (fgets(line, sizeof line, f)) {
+    char sc[16];
+    unsigned x;
+    if (sscanf(line, "M\t%15[^\t]\t%*[^\t]\t%*[^\t]\t%*[^\t]\t%*[^\t]\t%x", sc, &x) != 2 || strcmp(sc, scen)) continue;
+    any = 1;
+    cur |= x == fp;
+  }
+  fclose(f);
+  return any ? cur : -1;
+}
+
+static void strength_caveat(const SimCfg *c, Cell *cells, Buf *b) {
   char path[1200];
   snprintf(path, sizeof path, "%s/../results/strength.md", scen_default_dir());
   buf_printf(b, "**Caveat: a balance figure is only as good as the players who made it.** "
@@ -289,6 +307,12 @@ static void strength_caveat(const SimCfg *c, Buf *b) {
     }
     if (bestname[0]) buf_printf(b, " (strongest measured: `%s` at %+.0f)", bestname, best);
     buf_printf(b, ".");
+    char jp[1300];
+    snprintf(jp, sizeof jp, "%s.journal", path);
+    int base = find_var(c, "base");
+    if (base >= 0 && strength_current(jp, c->scen[si], scen_fingerprint(cells[cell_id(c, si, 0, base)].sc)) == 0)
+      buf_printf(b, " **These were measured by an earlier build**: the rules or scenario data have "
+                    "changed since (the journal's fingerprint differs); rerun `./waterloo strength`.");
   }
   buf_printf(b, "\n\n");
   free(text);
@@ -315,7 +339,7 @@ static void report_md(const SimCfg *c, Cell *cells, Buf *b) {
                 "difference in French win rate over the same seeds with Newcombe's 95%% "
                 "interval, and McNemar's exact test on the discordant games (b: French win only "
                 "in the variant, c: only in base).\n\n");
-  strength_caveat(c, b);
+  strength_caveat(c, cells, b);
   int base = find_var(c, "base");
   for (int si = 0; si < c->nscen; si++) {
     int is_long = !strcmp(c->scen[si], "long");
