@@ -7,18 +7,13 @@
 #include <stdio.h>
 #include "../engine/engine.h"
 #include "../engine/util.h"
+#include "../engine/num.h"
 #include "../engine/driver.h"
 
 int cli_scen(Scen *sc, const char *scenario, const char *variant);
 const char *opt_get(int argc, char **argv, const char *name, const char *def);
 int opt_has(int argc, char **argv, const char *name);
 int opt_check(int argc, char **argv, const char *cmd, const char *known);
-int opt_u64(const char *cmd, const char *name, const char *v, uint64_t *out);
-int opt_long(const char *cmd, const char *name, const char *v, long lo, long hi, long *out);
-int opt_int(const char *cmd, const char *name, const char *v, int lo, int hi, int *out);
-int opt_double(const char *cmd, const char *name, const char *v, double lo, double hi, double *out);
-#define CLI_MAX_GAMES 100000000L  /* --games: at most 1e8 */
-#define CLI_MAX_THREADS 256       /* --threads: 1..256 */
 #define CLI_MAX_LINE 65536        /* longest protocol / command line */
 long cli_read_line(FILE *f, char **buf, size_t *cap, size_t max);
 void cli_level_spec(const char *level, char *spec, size_t len);

@@ -55,40 +55,6 @@ int opt_check(int argc, char **argv, const char *cmd, const char *known) {
   }
   return 0;
 }
-/* strict numbers for options (engine/num.h): the whole value, in range, or one line naming
- * the command and the option, with the value escaped */
-static int opt_bad(const char *cmd, const char *name, const char *v, const char *want) {
-  char e[96];
-  fprintf(stderr, "waterloo %s: %s must be %s, not '%s'\n", cmd, name, want, num_escape(v ? v : "", e, sizeof e));
-  return -1;
-}
-int opt_u64(const char *cmd, const char *name, const char *v, uint64_t *out) {
-  if (num_u64(v, 0, UINT64_MAX, out)) return opt_bad(cmd, name, v, "a whole number from 0 to 18446744073709551615");
-  return 0;
-}
-int opt_long(const char *cmd, const char *name, const char *v, long lo, long hi, long *out) {
-  if (num_long(v, lo, hi, out)) {
-    char want[96];
-    snprintf(want, sizeof want, "a whole number from %ld to %ld", lo, hi);
-    return opt_bad(cmd, name, v, want);
-  }
-  return 0;
-}
-int opt_int(const char *cmd, const char *name, const char *v, int lo, int hi, int *out) {
-  long x;
-  if (opt_long(cmd, name, v, lo, hi, &x)) return -1;
-  *out = (int)x;
-  return 0;
-}
-int opt_double(const char *cmd, const char *name, const char *v, double lo, double hi, double *out) {
-  if (num_double(v, lo, hi, out)) {
-    char want[96];
-    snprintf(want, sizeof want, "a number from %g to %g", lo, hi);
-    return opt_bad(cmd, name, v, want);
-  }
-  return 0;
-}
-
 /* one protocol or command line of any length from f into *buf (grown as needed, without the
  * end of line).  Returns the length, -1 at the end of input, -2 for a line longer than max
  * (read to its end and dropped whole), -3 for a line with a NUL byte (dropped whole). */

@@ -608,6 +608,14 @@ int gs_legal(const Scen *sc, const State *s, ActList *L) {
   return L->n;
 }
 
+int gs_is_legal(const Scen *sc, const State *s, Action a) {
+  ActList L;
+  gs_legal(sc, s, &L);
+  for (int i = 0; i < L.n; i++)
+    if (!memcmp(&L.a[i], &a, sizeof a)) return 1;
+  return 0;
+}
+
 /* interrupts (displaced leaders, cavalry evasion) come before the phase the action led to */
 static void settle(const Scen *sc, State *s) {
   while (s->phase != PH_OVER) {

@@ -343,10 +343,3 @@ void legal_rally2(const Scen *sc, const State *s, ActList *L) {
 
 void legal_over(const Scen *sc, const State *s, ActList *L) { (void)sc, (void)s, (void)L; }
 
-int gs_is_legal(const Scen *sc, const State *s, Action a) {
-  ActList L;
-  gs_legal(sc, s, &L);
-  for (int i = 0; i < L.n; i++)
-    if (!memcmp(&L.a[i], &a, sizeof a)) return 1;
-  return 0;
-}

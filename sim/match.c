@@ -11,7 +11,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../cli/cli.h"
 #include "../engine/num.h"
 #include "sim.h"
 #include "../engine/util.h"

@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../cli/cli.h"
 #include "sim.h"
+#include "../engine/num.h"
 
 static void replay_usage(FILE *f) {
   fprintf(f,

@@ -16,7 +16,6 @@
 #include <mpi.h>
 #endif
 
-#include "../cli/cli.h"
 #include "../engine/num.h"
 #include "sim_int.h"
 #include "../engine/util.h"
