@@ -208,9 +208,8 @@ static void bench_one(const Scen *sc, FILE *out, uint64_t *sig) {
     double t0 = omp_get_wtime();
     mcts_decide(m, &s, &it);
     double dt = omp_get_wtime() - t0;
-    fprintf(out, "mcts %-5s  flat search, level %s (%s): %d playouts in %.3f s = %.0f playouts/s\n",
-            sc->scen_name, k ? "sim" : "normal", k ? "6-round cut-off" : "rollouts to the end", it, dt,
-            dt > 0 ? it / dt : 0.0);
+    fprintf(out, "mcts %-5s  flat search, level %s (light rollouts, cut after %d rounds): %d playouts in %.3f s = %.0f playouts/s\n",
+            sc->scen_name, k ? "sim" : "normal", fo.cut, it, dt, dt > 0 ? it / dt : 0.0);
     mcts_free(m);
   }
   /* signature: fixed small searches, 1 and 2 threads */
