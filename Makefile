@@ -23,16 +23,21 @@ STAMP   := $(BUILD)/.deps-ok
 
 all: waterloo
 
+# install the Debian packages of a list that are missing: apt-get as root, else print the command
+define install_pkgs
+missing=""; for p in $(1); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+if [ -n "$$missing" ]; then \
+  if [ "$$(id -u)" = 0 ]; then \
+    echo "installing:$$missing"; \
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null || exit 1; \
+  else echo "missing packages; run: sudo apt-get install -y$$missing"; exit 1; fi; \
+fi
+endef
+
 # ---- set-up: install what is missing (root) or say exactly what to install
 $(STAMP):
 	@mkdir -p $(BUILD)
-	@missing=""; for p in $(PKGS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
-	if [ -n "$$missing" ]; then \
-	  if [ "$$(id -u)" = 0 ]; then \
-	    echo "installing:$$missing"; \
-	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null || exit 1; \
-	  else echo "missing packages; run: sudo apt-get install -y$$missing"; exit 1; fi; \
-	fi
+	@$(call install_pkgs,$(PKGS))
 	@touch $@
 
 deps: $(STAMP)
@@ -74,13 +79,7 @@ bench: waterloo
 # minute.  Screenshots in build/web-test/.
 WEBPKGS := chromium chromium-driver python3-selenium
 web-test: waterloo
-	@missing=""; for p in $(WEBPKGS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
-	if [ -n "$$missing" ]; then \
-	  if [ "$$(id -u)" = 0 ]; then \
-	    echo "installing:$$missing"; \
-	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null || exit 1; \
-	  else echo "missing packages; run: sudo apt-get install -y$$missing"; exit 1; fi; \
-	fi
+	@$(call install_pkgs,$(WEBPKGS))
 	/usr/bin/python3 tests/web_test.py
 
 # ---- robustness (issue 12): sanitizer builds, fuzzing, the invariant soak -------------------
@@ -104,13 +103,7 @@ export UBSAN_OPTIONS := halt_on_error=1:print_stacktrace=1
 .PHONY: sanitize asan-test tsan-test fuzz fuzz-short fuzz-build soak
 
 $(SAN_STAMP): | $(STAMP)
-	@missing=""; for p in $(SANPKGS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
-	if [ -n "$$missing" ]; then \
-	  if [ "$$(id -u)" = 0 ]; then \
-	    echo "installing:$$missing"; \
-	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null || exit 1; \
-	  else echo "missing packages; run: sudo apt-get install -y$$missing"; exit 1; fi; \
-	fi
+	@$(call install_pkgs,$(SANPKGS))
 	@touch $@
 
 # the program in a build folder (sanitizer and debug variants)

@@ -530,29 +530,7 @@ static void completed(void *cls, struct MHD_Connection *c, void **con_cls, enum 
 
 static void on_signal(int sig) { stop_flag = 1; }
 
-static void find_web_dir(void) {
-  const char *env = getenv("WATERLOO_WEB");
-  if (env && *env) {
-    snprintf(web_dir, sizeof web_dir, "%s", env);
-    return;
-  }
-  if (access("web/index.html", R_OK) == 0) {
-    snprintf(web_dir, sizeof web_dir, "web");
-    return;
-  }
-  char exe[4096];
-  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-  if (n > 0) {
-    exe[n] = 0;
-    char *slash = strrchr(exe, '/');
-    if (slash) {
-      *slash = 0;
-      snprintf(web_dir, sizeof web_dir, "%s/web", exe);
-      return;
-    }
-  }
-  snprintf(web_dir, sizeof web_dir, "web");
-}
+static void find_web_dir(void) { data_dir("WATERLOO_WEB", "web", "index.html", web_dir, sizeof web_dir); }
 
 int cmd_serve(int argc, char **argv) {
   if (opt_has(argc, argv, "--help")) {

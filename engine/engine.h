@@ -292,6 +292,9 @@ int scen_load_user(Scen *sc, const char *dir, const char *scenario, const char *
 /* directory that holds the scenario files: $WATERLOO_DATA, else ./scenarios, else the one
  * beside the executable */
 const char *scen_default_dir(void);
+/* a folder of the program's files: $ENV_VAR, else ./NAME when it holds PROBE, else NAME beside
+ * the executable (also used for the web page's folder) */
+void data_dir(const char *env_var, const char *name, const char *probe, char *out, size_t len);
 int scen_square(const Scen *sc, const char *name);   /* "F5" or a place name; -1 if none */
 void sq_name(int sq, char out[4]);                    /* 0 -> "A1"                         */
 int scen_unit(const Scen *sc, const char *name);     /* -1 if none                        */

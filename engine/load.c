@@ -773,23 +773,33 @@ static void defaults(Params *p) {
   p->short_castles_msj = 2;
 }
 
-const char *scen_default_dir(void) {
-  static __thread char dir[4200];
-  const char *env = getenv("WATERLOO_DATA");
-  if (env && *env) return env;
-  if (access("scenarios/map.ini", R_OK) == 0) return "scenarios";
+void data_dir(const char *env_var, const char *name, const char *probe, char *out, size_t len) {
+  const char *env = getenv(env_var);
+  if (env && *env) {
+    snprintf(out, len, "%s", env);
+    return;
+  }
+  char rel[256];
+  snprintf(rel, sizeof rel, "%s/%s", name, probe);
+  if (access(rel, R_OK) == 0) {
+    snprintf(out, len, "%s", name);
+    return;
+  }
   char exe[4096];
   ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-  if (n > 0) {
-    exe[n] = 0;
-    char *slash = strrchr(exe, '/');
-    if (slash) {
-      *slash = 0;
-      snprintf(dir, sizeof dir, "%s/scenarios", exe);
-      return dir;
-    }
+  char *slash = n > 0 ? (exe[n] = 0, strrchr(exe, '/')) : NULL;
+  if (slash) {
+    *slash = 0;
+    snprintf(out, len, "%s/%s", exe, name);
+  } else {
+    snprintf(out, len, "%s", name);
   }
-  return "scenarios";
+}
+
+const char *scen_default_dir(void) {
+  static __thread char dir[4200];
+  data_dir("WATERLOO_DATA", "scenarios", "map.ini", dir, sizeof dir);
+  return dir;
 }
 
 /* final checks that need the whole data set */
