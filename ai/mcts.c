@@ -386,6 +386,10 @@ static Action flat_mode(Mcts *m, const State *obs, int me, const ActList *L, uin
   return L->a[i];
 }
 
+static void root_single(Mcts *m, Action a);
+static Action mcts_search(Mcts *m, const State *obs, int me, const ActList *L, uint64_t h,
+                          int *iters_done);
+
 Action mcts_decide(Mcts *m, const State *s, int *iters_done) {
   const Scen *sc = m->sc;
   int me = s->decider;
@@ -396,10 +400,7 @@ Action mcts_decide(Mcts *m, const State *s, int *iters_done) {
   if (L.n <= 0) return none;
   if (L.n == 1) {
     m->have_last = 0;
-    m->root[0].key = ai_act_key(L.a[0]);
-    m->root[0].visits = 1;
-    m->root[0].wins = 0.5;
-    m->nroot = 1;
+    root_single(m, L.a[0]);
     return L.a[0];
   }
   State obs;
@@ -413,41 +414,21 @@ Action mcts_decide(Mcts *m, const State *s, int *iters_done) {
   }
   m->have_last = 0;
   m->nroot = 0;
-  double pscale = phase_scale(obs.phase);
-  int small = pscale < 1.0 && obs.phase != PH_MOVE;
-  if ((!m->o.movesearch && obs.phase == PH_MOVE) ||
-      (m->o.algo == MCTS_FLAT && ((obs.phase == PH_MOVE && m->o.mscale <= 0) || (small && m->o.sscale <= 0)))) {
-    Rng r;
-    rng_seed(&r, h, 0x3017eULL);
-    Action a = L.a[heur_pick(m->ctx, &obs, &L, &r, 0.0)];
-    m->root[0].key = ai_act_key(a);
-    m->root[0].visits = 1;
-    m->root[0].wins = 0.5;
-    m->nroot = 1;
-    return a;
-  }
-  double scale = m->o.scale_small ? phase_scale(obs.phase) : 1.0;
-  if (m->o.algo == MCTS_FLAT) {
-    if (m->o.scale_small) scale = obs.phase == PH_MOVE ? m->o.mscale : small ? m->o.sscale : 1.0;
-    return flat_mode(m, &obs, me, &L, h, scale, iters_done);
-  }
-  long total = (long)(m->o.iters * scale);
-  if (total < 32) total = 32;
-  int T = m->ntrees;
-  long per = (total + T - 1) / T;
-  double deadline = 0;
-  if (m->o.time_ms > 0) {
-    deadline = omp_get_wtime() + m->o.time_ms * scale / 1000.0;
-    per = 1L << 40;
-  }
-  for (int t = 0; t < T; t++)
-    if (ensure_arena(m, &m->trees[t], per) < 0) return L.a[0];
-#pragma omp parallel for num_threads(T) schedule(static, 1)
-  for (int t = 0; t < T; t++)
-    run_tree(m, &m->trees[t], &obs, me, h + 0x1000193ULL * (uint64_t)(t + 1), per, deadline);
-  /* sum the root statistics of all trees */
+  return mcts_search(m, &obs, me, &L, h, iters_done);
+}
+
+/* a single root statistic: the decision was taken without a search */
+static void root_single(Mcts *m, Action a) {
+  m->root[0].key = ai_act_key(a);
+  m->root[0].visits = 1;
+  m->root[0].wins = 0.5;
+  m->nroot = 1;
+}
+
+/* the root statistics of every tree summed, sorted by visits (then key); returns iterations */
+static long merge_roots(Mcts *m) {
   long iters = 0;
-  for (int t = 0; t < T; t++) {
+  for (int t = 0; t < m->ntrees; t++) {
     Tree *tr = &m->trees[t];
     iters += tr->iters;
     for (int c = tr->nodes[0].child; c >= 0; c = tr->nodes[c].next) {
@@ -466,11 +447,6 @@ Action mcts_decide(Mcts *m, const State *s, int *iters_done) {
       m->root[j].wins += x->w;
     }
   }
-  m->last_iters = iters;
-  if (iters_done) *iters_done = (int)iters;
-  m->last_hash = h;
-  m->have_last = 1;
-  /* sort by visits, then mean */
   for (int i = 1; i < m->nroot; i++) {
     RootStat x = m->root[i];
     int j = i - 1;
@@ -481,7 +457,50 @@ Action mcts_decide(Mcts *m, const State *s, int *iters_done) {
     }
     m->root[j + 1] = x;
   }
-  return pick_root(m, &L);
+  return iters;
+}
+
+/* the search of a new observation: the heuristic alone where the options say so, the flat
+ * search, or the trees (root parallel) */
+static Action mcts_search(Mcts *m, const State *obsp, int me, const ActList *Lp, uint64_t h,
+                          int *iters_done) {
+  State obs = *obsp;
+  const ActList *L = Lp;
+  double pscale = phase_scale(obs.phase);
+  int small = pscale < 1.0 && obs.phase != PH_MOVE;
+  if ((!m->o.movesearch && obs.phase == PH_MOVE) ||
+      (m->o.algo == MCTS_FLAT && ((obs.phase == PH_MOVE && m->o.mscale <= 0) || (small && m->o.sscale <= 0)))) {
+    Rng r;
+    rng_seed(&r, h, 0x3017eULL);
+    Action a = L->a[heur_pick(m->ctx, &obs, L, &r, 0.0)];
+    root_single(m, a);
+    return a;
+  }
+  double scale = m->o.scale_small ? phase_scale(obs.phase) : 1.0;
+  if (m->o.algo == MCTS_FLAT) {
+    if (m->o.scale_small) scale = obs.phase == PH_MOVE ? m->o.mscale : small ? m->o.sscale : 1.0;
+    return flat_mode(m, &obs, me, L, h, scale, iters_done);
+  }
+  long total = (long)(m->o.iters * scale);
+  if (total < 32) total = 32;
+  int T = m->ntrees;
+  long per = (total + T - 1) / T;
+  double deadline = 0;
+  if (m->o.time_ms > 0) {
+    deadline = omp_get_wtime() + m->o.time_ms * scale / 1000.0;
+    per = 1L << 40;
+  }
+  for (int t = 0; t < T; t++)
+    if (ensure_arena(m, &m->trees[t], per) < 0) return L->a[0];
+#pragma omp parallel for num_threads(T) schedule(static, 1)
+  for (int t = 0; t < T; t++)
+    run_tree(m, &m->trees[t], &obs, me, h + 0x1000193ULL * (uint64_t)(t + 1), per, deadline);
+  long iters = merge_roots(m);
+  m->last_iters = iters;
+  if (iters_done) *iters_done = (int)iters;
+  m->last_hash = h;
+  m->have_last = 1;
+  return pick_root(m, L);
 }
 
 /* the most visited root action legal in the position */
