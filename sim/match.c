@@ -630,6 +630,10 @@ int cmd_strength(int argc, char **argv) {
         continue;
       }
       else {
+        /* the table uses what the journal keeps (3 decimals), so a table rebuilt from the
+         * journal by --resume is the same to the byte */
+        res[k].cpu = round(res[k].cpu * 1000) / 1000;
+        res[k].seconds = round(res[k].seconds * 1000) / 1000;
         const MatchRes *q = &res[k];
         int wr = fprintf(jf, "M\t%s\t%s\t%s\t%ld\t%" PRIu64 "\t%08x\t%ld %ld %ld %ld %ld %ld %ld %ld %ld %ld %ld %.3f %ld %.17g %.17g %.3f %d %ld %ld %ld %ld %ld\n",
                 scens[si], pairs[k].a, pairs[k].b, ng, seed, fp, q->games, q->w, q->l, q->d,
