@@ -127,7 +127,9 @@ static void attacker_values(const Scen *sc, const State *s, int def_sq, int mask
 
 static cJSON *values_json(const Scen *sc, const State *s, int def_sq, int mask) {
   int v[4];
+  char why[4][64], defwhy[64];
   attacker_values(sc, s, def_sq, mask, v);
+  battle_reasons(sc, s, def_sq, mask, why, defwhy);
   cJSON *arr = cJSON_CreateArray();
   for (int d = 0; d < 4; d++) {
     if (v[d] < 0) continue;
@@ -137,9 +139,17 @@ static cJSON *values_json(const Scen *sc, const State *s, int def_sq, int mask) 
     cJSON_AddStringToObject(x, "unit", sc->unit[u].name);
     cJSON_AddNumberToObject(x, "bp", unit_bp(sc, s, u));
     cJSON_AddNumberToObject(x, "value", v[d]);
+    cJSON_AddStringToObject(x, "why", why[d]);
     cJSON_AddItemToArray(arr, x);
   }
   return arr;
+}
+
+/* why the defender counts what it does before cards (terrain, castle), "" when as printed */
+static cJSON *defender_why_json(const Scen *sc, const State *s, int def_sq, int mask) {
+  char why[4][64], defwhy[64];
+  battle_reasons(sc, s, def_sq, mask, why, defwhy);
+  return cJSON_CreateString(defwhy);
 }
 
 static int card_phase_done(const State *before, const State *after) {
@@ -164,6 +174,7 @@ static void battle_fill(const Scen *sc, const State *before, const State *after,
   }
   battle_base_totals(sc, before, before->bdef_sq, mask, &b->base_att, &b->base_def);
   attacker_values(sc, before, before->bdef_sq, mask, b->att_val);
+  battle_reasons(sc, before, before->bdef_sq, mask, b->att_why, b->def_why);
   for (int k = 0; k < 4; k++) b->att_bp[k] = b->att[k] >= 0 ? unit_bp(sc, before, b->att[k]) : 0;
   b->def_bp = unit_bp(sc, before, before->bdef_unit);
   b->cards_att = rev & side_cards_mask(sc, before->batt_side);
@@ -579,6 +590,7 @@ cJSON *action_json(const Scen *sc, const State *s, Action a) {
     cJSON_AddNumberToObject(o, "attack_total", att);
     cJSON_AddNumberToObject(o, "defence_total", def);
     cJSON_AddItemToObject(o, "attacker_values", values_json(sc, s, a.a, a.b));
+    cJSON_AddItemToObject(o, "defender_why", defender_why_json(sc, s, a.a, a.b));
     if (u != UNIT_NONE) cJSON_AddNumberToObject(o, "defender_bp", unit_bp(sc, s, u));
     break;
   }
@@ -774,6 +786,7 @@ cJSON *observation_json(const Scen *sc, const State *real, int side) {
     cJSON_AddNumberToObject(b, "base_attack", a);
     cJSON_AddNumberToObject(b, "base_defence", df);
     cJSON_AddItemToObject(b, "attacker_values", values_json(sc, s, s->bdef_sq, mask));
+    cJSON_AddItemToObject(b, "defender_why", defender_why_json(sc, s, s->bdef_sq, mask));
     cJSON_AddNumberToObject(b, "defender_bp", unit_bp(sc, s, s->bdef_unit));
     if (battle_seen_totals(sc, s, side, &a, &df, &h) == 0) {
       cJSON_AddNumberToObject(b, "seen_attack", a);
@@ -830,9 +843,11 @@ cJSON *battle_json(const Scen *sc, const BattleRec *b) {
       cJSON_AddStringToObject(x, "unit", sc->unit[b->att[k]].name);
       cJSON_AddNumberToObject(x, "bp", b->att_bp[k]);
       cJSON_AddNumberToObject(x, "value", b->att_val[k]);
+      cJSON_AddStringToObject(x, "why", b->att_why[k]);
       cJSON_AddItemToArray(av, x);
     }
   cJSON_AddNumberToObject(o, "defender_bp", b->def_bp);
+  cJSON_AddStringToObject(o, "defender_why", b->def_why);
   for (int side = 0; side < 2; side++) {
     cJSON *cs = cJSON_AddArrayToObject(o, side ? "defence_cards" : "attack_cards");
     for (uint64_t m = side ? b->cards_def : b->cards_att; m; m &= m - 1) {

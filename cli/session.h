@@ -26,6 +26,7 @@ typedef struct {
   int att[4];             /* attacking units or -1                                   */
   int base_att, base_def; /* totals before cards                                       */
   int att_val[4], att_bp[4], def_bp; /* each attacker's share of base_att, printed BPs     */
+  char att_why[4][64], def_why[64]; /* the modifiers behind each value ("x2 flank, -1 ridge") */
   uint64_t cards_att, cards_def, cmd, elite; /* revealed cards and their purposes       */
   int total_att, total_def;
   char outcome[96];

@@ -209,32 +209,54 @@ static Tally tally_cards(const Scen *sc, const State *s, uint64_t cards, int att
 }
 
 /* the value of attacking unit u from side d of the defender */
+/* why: when not NULL, each modifier applied is appended ("x2 flank, -1 ridge") for the
+ * battle panels; the rules never read it */
+static void why_add(char *why, size_t len, const char *fmt, int v, const char *what) {
+  if (!why) return;
+  size_t n = strlen(why);
+  if (n < len) snprintf(why + n, len - n, "%s", n ? ", " : "");
+  n = strlen(why);
+  if (n < len) snprintf(why + n, len - n, fmt, v, what);
+}
+
 static int attacker_value(const Scen *sc, const State *s, int u, int d, int def, Tally *t,
-                          int charge) {
+                          int charge, char *why, size_t wlen) {
   const Params *p = &sc->p;
   int b = unit_bp(sc, s, u);
-  if (sc->unit[u].elite && t->elite) b *= p->elite_mult;
+  if (sc->unit[u].elite && t->elite) b *= p->elite_mult, why_add(why, wlen, "x%d %s", p->elite_mult, "elite");
   int pos = pos_of(sc, s, def, d);
   if (charge && sc->unit[u].kind == K_CAV && sc->unit[def].kind != K_CAV &&
-      !(sc->unit[def].kind == K_INF && pos == 0))
-    b *= sc->unit[u].heavy ? p->heavy_charge : p->light_charge;
-  if (pos == 1) b *= p->flank_mult;
-  else if (pos == 2) b *= p->rear_mult;
-  if (t->cmd && leader_near(sc, s, sc->unit[u].army, s->usq[u])) b += t->cmd;
+      !(sc->unit[def].kind == K_INF && pos == 0)) {
+    int m = sc->unit[u].heavy ? p->heavy_charge : p->light_charge;
+    b *= m;
+    why_add(why, wlen, "x%d %s", m, sc->unit[u].heavy ? "heavy charge" : "light charge");
+  }
+  if (pos == 1) b *= p->flank_mult, why_add(why, wlen, "x%d %s", p->flank_mult, "flank");
+  else if (pos == 2) b *= p->rear_mult, why_add(why, wlen, "x%d %s", p->rear_mult, "rear");
+  if (t->cmd && leader_near(sc, s, sc->unit[u].army, s->usq[u]))
+    b += t->cmd, why_add(why, wlen, "+%d %s", t->cmd, "command");
   int e = sc->edge[s->usq[def]][d];
-  if ((e & E_RIDGE) || ((e & E_STREAM) && !(e & E_BRIDGE))) b -= 1;
+  if ((e & E_RIDGE) || ((e & E_STREAM) && !(e & E_BRIDGE)))
+    b -= 1, why_add(why, wlen, "-%d %s", 1, (e & E_RIDGE) ? "ridge" : "stream");
   return b < 0 ? 0 : b;
 }
 
-static int defender_value(const Scen *sc, const State *s, int def, Tally *t, int att_on_hill) {
+static int defender_value(const Scen *sc, const State *s, int def, Tally *t, int att_on_hill,
+                          char *why, size_t wlen) {
   const Params *p = &sc->p;
   int b = unit_bp(sc, s, def);
-  if (sc->unit[def].elite && t->elite) b *= p->elite_mult;
+  if (sc->unit[def].elite && t->elite) b *= p->elite_mult, why_add(why, wlen, "x%d %s", p->elite_mult, "elite");
   int ter = sc->terrain[s->usq[def]];
-  if (ter == T_CASTLE && sc->unit[def].kind == K_INF) b *= p->castle_mult;          /* */
-  else if ((ter == T_VILLAGE || ter == T_WOODS || ter == T_HILL || ter == T_CASTLE) && !att_on_hill)
-    b *= p->terrain_mult;                                                         /* */
-  if (t->cmd && leader_near(sc, s, sc->unit[def].army, s->usq[def])) b += t->cmd;
+  static const char *TER[] = {"clear", "woods", "village", "castle", "hill"};
+  if (ter == T_CASTLE && sc->unit[def].kind == K_INF) {                              /* */
+    b *= p->castle_mult;
+    why_add(why, wlen, "x%d %s", p->castle_mult, "castle");
+  } else if ((ter == T_VILLAGE || ter == T_WOODS || ter == T_HILL || ter == T_CASTLE) && !att_on_hill) {
+    b *= p->terrain_mult;                                                          /* */
+    why_add(why, wlen, "x%d %s", p->terrain_mult, TER[ter]);
+  }
+  if (t->cmd && leader_near(sc, s, sc->unit[def].army, s->usq[def]))
+    b += t->cmd, why_add(why, wlen, "+%d %s", t->cmd, "command");
   return b + t->bp;
 }
 
@@ -247,19 +269,17 @@ void totals(const Scen *sc, const State *s, int *att, int *def) {
   for (int d = 0; d < 4; d++) {
     int u = s->batt[d];
     if (u == UNIT_NONE || s->usq[u] >= NSQ) continue;   /* an attacker no longer on the map adds nothing */
-    a += attacker_value(sc, s, u, d, s->bdef_unit, &ta, s->bkind == BK_CHARGE);
+    a += attacker_value(sc, s, u, d, s->bdef_unit, &ta, s->bkind == BK_CHARGE, NULL, 0);
     if (sc->terrain[s->usq[u]] == T_HILL) hill = 1;
   }
   *att = a + ta.bp;
-  *def = defender_value(sc, s, s->bdef_unit, &td, hill);
+  *def = defender_value(sc, s, s->bdef_unit, &td, hill, NULL, 0);
 }
 
-void battle_base_totals(const Scen *sc, const State *s, int def_sq, int mask, int *att, int *def) {
-  /* no unit on def_sq (or no such square): nothing to weigh, and no side to look up */
-  if (def_sq < 0 || def_sq >= NSQ || unit_at(sc, s, def_sq) == UNIT_NONE) {
-    *att = *def = 0;
-    return;
-  }
+/* the battle of the units in mask against def_sq as a position of its own, before cards;
+ * -1 when def_sq holds no unit (nothing to weigh, and no side to look up) */
+static int base_battle(const Scen *sc, const State *s, int def_sq, int mask, State *out) {
+  if (def_sq < 0 || def_sq >= NSQ || unit_at(sc, s, def_sq) == UNIT_NONE) return -1;
   State t = *s;
   t.pend = t.pend_cmd = t.pend_elite = 0;
   t.bdef_unit = (uint8_t)unit_at(sc, s, def_sq);
@@ -269,7 +289,34 @@ void battle_base_totals(const Scen *sc, const State *s, int def_sq, int mask, in
   for (int d = 0; d < 4; d++)
     t.batt[d] = (mask & (1 << d)) ? (uint8_t)unit_at(sc, s, sc->nb[def_sq][d]) : UNIT_NONE;
   t.batt_side = (uint8_t)opp(unit_side(sc, t.bdef_unit));
+  *out = t;
+  return 0;
+}
+
+void battle_base_totals(const Scen *sc, const State *s, int def_sq, int mask, int *att, int *def) {
+  State t;
+  if (base_battle(sc, s, def_sq, mask, &t)) {
+    *att = *def = 0;
+    return;
+  }
   totals(sc, &t, att, def);
+}
+
+void battle_reasons(const Scen *sc, const State *s, int def_sq, int mask, char why[4][64],
+                    char defwhy[64]) {
+  State t;
+  Tally none = {0, 0, 0};
+  int hill = 0;
+  defwhy[0] = 0;
+  for (int d = 0; d < 4; d++) why[d][0] = 0;
+  if (base_battle(sc, s, def_sq, mask, &t)) return;
+  for (int d = 0; d < 4; d++) {
+    int u = t.batt[d];
+    if (u == UNIT_NONE || t.usq[u] >= NSQ) continue;
+    attacker_value(sc, &t, u, d, t.bdef_unit, &none, t.bkind == BK_CHARGE, why[d], 64);
+    if (sc->terrain[t.usq[u]] == T_HILL) hill = 1;
+  }
+  defender_value(sc, &t, t.bdef_unit, &none, hill, defwhy, 64);
 }
 
 int battle_seen_totals(const Scen *sc, const State *s, int side, int *att, int *def, int *hidden) {

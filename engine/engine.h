@@ -328,6 +328,11 @@ int hand_count(const Scen *sc, const State *s, int army);
  * the directions in mask (bit d: side d of the defender).  For the battle in progress a charge
  * keeps its multiplier. */
 void battle_base_totals(const Scen *sc, const State *s, int def_sq, int mask, int *att, int *def);
+/* why each unit counts what it does before cards, for the battle panels: why[d] for the
+ * attacker across side d of def_sq (mask), defwhy for the defender, e.g. "x2 flank, -1 ridge"
+ * or "x2 village" ("" when its printed BP counts as it is) */
+void battle_reasons(const Scen *sc, const State *s, int def_sq, int mask, char why[4][64],
+                    char defwhy[64]);
 /* the battle in progress as `side` sees it while cards are chosen (R-7.2): the totals with the
  * cards `side` has committed so far, and in *hidden the number of cards the other side has
  * committed (secret until both have chosen).  -1 when no battle is in progress. */

@@ -54,6 +54,24 @@ static void show(Play *P) {
   show_hand(P);
 }
 
+/* the units of one battle before cards, with the modifiers behind each value */
+static void odds_units(Play *P, int def_sq, int mask) {
+  const Scen *sc = P->sc;
+  const State *s = &P->S.s;
+  char why[4][64], defwhy[64];
+  battle_reasons(sc, s, def_sq, mask, why, defwhy);
+  for (int d = 0; d < 4; d++) {
+    int u = (mask & (1 << d)) ? unit_at(sc, s, sc->nb[def_sq][d]) : UNIT_NONE;
+    if (u != UNIT_NONE)
+      printf("      %-14s BP %d%s%s%s\n", sc->unit[u].name, unit_bp(sc, s, u), why[d][0] ? " (" : "", why[d],
+             why[d][0] ? ")" : "");
+  }
+  int v = unit_at(sc, s, def_sq);
+  if (v != UNIT_NONE)
+    printf("      %-14s BP %d%s%s%s (defending)\n", sc->unit[v].name, unit_bp(sc, s, v), defwhy[0] ? " (" : "",
+           defwhy, defwhy[0] ? ")" : "");
+}
+
 /* battle odds for each legal attack: totals before cards */
 static void odds(Play *P) {
   ActList *L = malloc(sizeof *L);
@@ -67,6 +85,7 @@ static void odds(Play *P) {
     action_format(P->sc, &P->S.s, L->a[i], txt, sizeof txt);
     printf("  %-32s attacker %d vs defender %d before cards%s\n", txt, a, d,
            a > 2 * d ? " (more than double: defender reduced and retreats)" : "");
+    odds_units(P, L->a[i].a, L->a[i].b);
     any = 1;
   }
   if (P->S.s.bdef_unit != UNIT_NONE) {
@@ -74,6 +93,7 @@ static void odds(Play *P) {
     for (int k = 0; k < 4; k++) mask |= P->S.s.batt[k] != UNIT_NONE ? 1 << k : 0;
     battle_base_totals(P->sc, &P->S.s, P->S.s.bdef_sq, mask, &a, &d);
     printf("  battle in progress: attacker %d vs defender %d before cards (ties go to the defender)\n", a, d);
+    odds_units(P, P->S.s.bdef_sq, mask);
     int h;
     if (battle_seen_totals(P->sc, &P->S.s, P->human, &a, &d, &h) == 0 && (P->S.s.pend || h))
       printf("  with the cards you have committed: attacker %d vs defender %d; the other side has "

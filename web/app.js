@@ -447,14 +447,14 @@ function renderBattle() {
   body.innerHTML = '';
   if (m) {
     $('battle-title').textContent = 'Odds of this attack';
-    body.innerHTML = table([['', 'attack', 'defence']].concat(breakdown(m.attacker_values, m.defender, m.defender_bp, m.defence_total))
+    body.innerHTML = table([['', 'attack', 'defence']].concat(breakdown(m.attacker_values, m.defender, m.defender_bp, m.defence_total, m.defender_why))
       .concat([['total before cards', m.attack_total, m.defence_total]])) +
       `<p class="note">Then each side adds its secret battle cards. The attacker wins only with more; more than double: the defender is reduced and retreats.</p>`;
     return;
   }
   if (b) {
     $('battle-title').textContent = `Battle in progress: ${b.attacker} attack ${b.defender} on ${b.defender_square}${b.kind === 'charge' ? ' (charge)' : ''}`;
-    const rows = [['', 'attack', 'defence']].concat(breakdown(b.attacker_values, b.defender, b.defender_bp, b.base_defence));
+    const rows = [['', 'attack', 'defence']].concat(breakdown(b.attacker_values, b.defender, b.defender_bp, b.base_defence, b.defender_why));
     rows.push(['total before cards', b.base_attack, b.base_defence]);
     if (b.seen_attack !== undefined) rows.push(['with your committed cards', b.seen_attack, b.seen_defence]);
     if (b.total_attack !== undefined) rows.push(['total after the reveal', b.total_attack, b.total_defence]);
@@ -465,7 +465,7 @@ function renderBattle() {
     const div = h('div', { id: 'last-battle' });
     div.innerHTML = `<h3 style="font-size:13px;margin:6px 0 2px">Last battle: ${lb.attacker} ${lb.kind === 'charge' ? 'charge' : 'attack'} ${lb.defender} on ${lb.defender_square}</h3>` +
       table([['', `attack (${lb.attacker})`, `defence (${lb.attacker === 'French' ? 'Allied' : 'French'})`]]
-        .concat(breakdown(lb.attacker_values, lb.defender, lb.defender_bp, lb.base_defence)).concat([
+        .concat(breakdown(lb.attacker_values, lb.defender, lb.defender_bp, lb.base_defence, lb.defender_why)).concat([
         ['total before cards', lb.base_attack, lb.base_defence],
         ['cards revealed', cards(lb.attack_cards), cards(lb.defence_cards)],
         ['final total', lb.total_attack, lb.total_defence]])) +
@@ -477,9 +477,10 @@ function renderBattle() {
 const signed = (n) => (n >= 0 ? '+' + n : '' + n);
 /* one row per unit: printed BP and what it counts for before cards (terrain, edges, flank or
  * rear, charge, leaders, castle) */
-function breakdown(values, defender, defBP, defTotal) {
-  const rows = (values || []).map((v) => [v.unit, `BP ${v.bp}${v.value !== v.bp ? ' \u2192 ' + v.value : ''}`, '']);
-  rows.push([defender, '', `BP ${defBP}${defTotal !== defBP ? ' \u2192 ' + defTotal : ''}`]);
+function breakdown(values, defender, defBP, defTotal, defWhy) {
+  const why = (w) => (w ? ` <span class="why">(${w.replace(/x(\d)/g, '\u00d7$1').replace(/-(\d)/g, '\u2212$1')})</span>` : '');
+  const rows = (values || []).map((v) => [v.unit, `BP ${v.bp}${v.value !== v.bp ? ' \u2192 ' + v.value : ''}${why(v.why)}`, '']);
+  rows.push([defender, '', `BP ${defBP}${defTotal !== defBP ? ' \u2192 ' + defTotal : ''}${why(defWhy)}`]);
   return rows;
 }
 function table(rows) {

@@ -182,6 +182,28 @@ Test(rules, R_7_3_attacker_total_flank_elite_ridge) {
   free(sc);
 }
 
+/* the battle panels' reasons name exactly the modifiers the totals apply (before cards) */
+Test(rules, R_7_3_battle_reasons_name_the_flank_ridge_and_terrain) {
+  SETUP("short");
+  th_put(sc, &s, "br-2/II", "H4", DIR_W);
+  th_put(sc, &s, "fr-og", "H5", DIR_N); /* across the ridge H4-H5, on the defender's flank */
+  th_declare_phase(&s, FRENCH, ARMY_FR);
+  char why[4][64], defwhy[64];
+  battle_reasons(sc, &s, th_sq(sc, "H4"), DB(DIR_S), why, defwhy);
+  cr_assert_str_eq(why[DIR_S], "x2 flank, -1 ridge");
+  cr_assert_str_eq(why[DIR_N], "");
+  cr_assert_str_eq(defwhy, "", "H4 is clear: the defender counts as printed");
+  /* a defender in a village doubles and says so */
+  th_put(sc, &s, "br-3/I", "K4", DIR_S);
+  th_put(sc, &s, "fr-1/I", "K5", DIR_N);
+  int a, d;
+  battle_base_totals(sc, &s, th_sq(sc, "K4"), DB(DIR_S), &a, &d);
+  battle_reasons(sc, &s, th_sq(sc, "K4"), DB(DIR_S), why, defwhy);
+  cr_assert_str_eq(defwhy, "x2 village");
+  cr_assert_eq(d, 2 * unit_bp(sc, &s, th_unit(sc, "br-3/I")));
+  free(sc);
+}
+
 Test(rules, R_7_3_rear_and_command_per_unit_near_the_leader) {
   SETUP("short");
   th_put(sc, &s, "br-3/I", "J6", DIR_N);
