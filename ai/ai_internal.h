@@ -27,6 +27,8 @@ typedef struct {
 } AiCtx;
 
 double ai_eval_french(const AiCtx *c, const State *s);
+/* cards left in hand as a share of the turn's draw, French minus Allied (eval and fit) */
+double ai_hand_share(const AiCtx *c, const State *s);
 
 /* ---------------------------------------------------------------- fitted evaluation (fit.c) */
 #define FIT_NF 16

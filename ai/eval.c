@@ -120,6 +120,21 @@ void ai_battle_now(const Scen *sc, const State *s, int *att, int *def) {
   if (m) battle_base_totals(sc, s, s->bdef_sq, m, att, def);
 }
 
+/* the cards left in hand as a share of what each side drew this turn, French minus Allied
+ * (the hands are redrawn every turn, so only the share left matters); 0 when unknown */
+double ai_hand_share(const AiCtx *c, const State *s) {
+  const Scen *sc = c->sc;
+  double hv[2] = {0, 0};
+  for (uint64_t m = s->hand; m; m &= m - 1) {
+    int cd = __builtin_ctzll(m);
+    hv[sc->card[cd].army == ARMY_FR ? FRENCH : ALLIED] += c->card_val[cd];
+  }
+  int t = s->turn >= 1 && s->turn <= MAX_TURNS ? s->turn : 1;
+  double full_f = sc->p.hand_fr * c->mean_val[ARMY_FR];
+  double full_a = sc->p.hand_br * c->mean_val[ARMY_BR] + sc->p.hand_pr[t] * c->mean_val[ARMY_PR];
+  return full_f > 0 && full_a > 0 ? hv[FRENCH] / full_f - hv[ALLIED] / full_a : 0;
+}
+
 /* French advantage in "points" */
 double ai_eval_french(const AiCtx *c, const State *s) {
   const Scen *sc = c->sc;
@@ -175,15 +190,7 @@ double ai_eval_french(const AiCtx *c, const State *s) {
   /* cards in hand (they only last this turn) */
   /* cards in hand, as a share of what each side drew this turn: the hands are redrawn every
    * turn, so only the share left matters (ending a turn early is not a gain) */
-  double hv[2] = {0, 0};
-  for (uint64_t m = s->hand; m; m &= m - 1) {
-    int cd = __builtin_ctzll(m);
-    hv[sc->card[cd].army == ARMY_FR ? FRENCH : ALLIED] += c->card_val[cd];
-  }
-  int t = s->turn >= 1 && s->turn <= MAX_TURNS ? s->turn : 1;
-  double full_f = sc->p.hand_fr * c->mean_val[ARMY_FR];
-  double full_a = sc->p.hand_br * c->mean_val[ARMY_BR] + sc->p.hand_pr[t] * c->mean_val[ARMY_PR];
-  if (full_f > 0 && full_a > 0) sc_pts += 2.0 * (hv[FRENCH] / full_f - hv[ALLIED] / full_a);
+  sc_pts += 2.0 * ai_hand_share(c, s);
   /* time is on the Allies' side: the French must get on with it */
   sc_pts -= (sc->scenario == SC_SHORT ? 3.0 : 2.0) * prog;
   return 1.0 / (1.0 + exp(-sc_pts / scale));

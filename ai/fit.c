@@ -105,15 +105,7 @@ void fit_features(const AiCtx *c, const State *s, double *f) {
   for (int k = 0; k < MAX_CASTLES; k++) cdp += s->cdp[k];
   f[12] = cdp;
   f[13] = nfr ? fr_near / nfr / 12.0 : 0;
-  double hv[2] = {0, 0};
-  for (uint64_t m = s->hand; m; m &= m - 1) {
-    int cd = __builtin_ctzll(m);
-    hv[sc->card[cd].army == ARMY_FR ? FRENCH : ALLIED] += c->card_val[cd];
-  }
-  int t = s->turn >= 1 && s->turn <= MAX_TURNS ? s->turn : 1;
-  double full_f = sc->p.hand_fr * c->mean_val[ARMY_FR];
-  double full_a = sc->p.hand_br * c->mean_val[ARMY_BR] + sc->p.hand_pr[t] * c->mean_val[ARMY_PR];
-  if (full_f > 0 && full_a > 0) f[14] = hv[FRENCH] / full_f - hv[ALLIED] / full_a;
+  f[14] = ai_hand_share(c, s);
   f[15] = poff;
 }
 
