@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "../engine/engine.h"
@@ -57,6 +58,20 @@ static inline uint64_t th_bit(const Scen *sc, const char *id) { return 1ull << t
 
 /* the neighbour of a named square in direction d */
 static inline int th_nb(const Scen *sc, const char *name, int d) { return sc->nb[th_sq(sc, name)][d]; }
+
+/* ---------------------------------------------------------------- the program as a user runs it */
+/* runs `sh -c cmd` (./waterloo built before the tests); its exit status, and what it printed
+ * (stdout and stderr) in out */
+static inline int th_sh(const char *cmd, char *out, size_t len) {
+  char full[4096];
+  snprintf(full, sizeof full, "%s 2>&1", cmd);
+  FILE *p = popen(full, "r");
+  cr_assert_not_null(p, "cannot run %s", cmd);
+  size_t n = fread(out, 1, len - 1, p);
+  out[n] = 0;
+  int st = pclose(p);
+  return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
 
 /* ---------------------------------------------------------------- random games */
 /* a uniform random policy on the game driver that calls f(sc, position, arg) before every

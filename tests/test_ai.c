@@ -5,19 +5,11 @@
 
 #include "../ai/ai_bench.h"
 #include "../ai/player.h"
-
-static Scen *load(const char *name) {
-  Scen *sc = malloc(sizeof *sc);
-  char err[512];
-  cr_assert(sc);
-  int rc = scen_load(sc, scen_default_dir(), name, "base", err, sizeof err);
-  cr_assert_eq(rc, 0, "scen_load %s: %s", name, err);
-  return sc;
-}
+#include "helpers.h"
 
 /* every position of a few games: both simple players return legal actions */
 static void legal_everywhere(const char *scen, int games) {
-  Scen *sc = load(scen);
+  Scen *sc = th_load(scen, "base");
   char err[200];
   for (int g = 0; g < games; g++) {
     Player *r = player_new(sc, "random", 100 + g, err, sizeof err);
@@ -47,25 +39,25 @@ Test(ai, random_and_heuristic_always_legal_short) { legal_everywhere("short", 12
 Test(ai, random_and_heuristic_always_legal_long) { legal_everywhere("long", 6); }
 
 Test(ai, honesty_same_observation_same_decision) {
-  Scen *sc = load("short");
+  Scen *sc = th_load("short", "base");
   cr_assert_eq(ai_honesty_check(sc, "mcts:iters=200,cut=2", 11, 20), 0);
   cr_assert_eq(ai_honesty_check(sc, "mcts:iters=150,threads=2,cut=2", 12, 10), 0);
   cr_assert_eq(ai_honesty_check(sc, "heuristic", 13, 30), 0);
   free(sc);
-  sc = load("long");
+  sc = th_load("long", "base");
   cr_assert_eq(ai_honesty_check(sc, "mcts:iters=200,cut=2", 14, 20), 0);
   free(sc);
 }
 
 /* the check has teeth: the labelled cheating player fails it */
 Test(ai, honesty_check_detects_cheat) {
-  Scen *sc = load("short");
+  Scen *sc = th_load("short", "base");
   cr_assert_gt(ai_honesty_check(sc, "cheat:iters=200,cut=2", 11, 30), 0);
   free(sc);
 }
 
 Test(ai, mcts_reproducible_with_seed_and_threads) {
-  Scen *sc = load("short");
+  Scen *sc = th_load("short", "base");
   char err[200];
   for (int th = 1; th <= 2; th++) {
     char spec[64];
@@ -90,7 +82,7 @@ Test(ai, mcts_reproducible_with_seed_and_threads) {
 }
 
 Test(ai, spec_strings) {
-  Scen *sc = load("short");
+  Scen *sc = th_load("short", "base");
   char err[200];
   const char *good[] = {"random", "heuristic", "mcts", "mcts:easy", "mcts:normal", "mcts:hard",
                         "mcts:expert", "mcts:normal*4", "mcts:iters=3000,threads=2,c=0.7",
@@ -111,7 +103,7 @@ Test(ai, spec_strings) {
 }
 
 Test(ai, analyze_lists_candidates) {
-  Scen *sc = load("short");
+  Scen *sc = th_load("short", "base");
   char err[200];
   Player *p = player_new(sc, "mcts:iters=500,cut=2", 9, err, sizeof err);
   cr_assert(p);
@@ -135,7 +127,7 @@ Test(ai, analyze_lists_candidates) {
 }
 
 Test(ai, mcts_plays_legal_games) {
-  Scen *sc = load("short");
+  Scen *sc = th_load("short", "base");
   int n;
   int r = ai_play_game(sc, "mcts:iters=60,cut=2", "heuristic:eps=0.1", 8, 8, &n);
   cr_assert(r >= 1 && r <= 3, "game failed (%d actions)", n);
@@ -146,7 +138,7 @@ Test(ai, mcts_plays_legal_games) {
 
 /* mirrored: each seed twice, sides swapped */
 Test(ai, heuristic_beats_random) {
-  Scen *sc = load("short");
+  Scen *sc = th_load("short", "base");
   int won = 0, games = 0;
   for (int g = 0; g < 20; g++) {
     int r1 = ai_play_game(sc, "heuristic", "random", 900 + g, g, NULL);
@@ -189,7 +181,7 @@ Test(players, canonical_spec_names_equal_players_equally) {
 
 /* a budget multiplier scales the level's iterations: the same search as writing them out */
 Test(players, budget_multiplier_is_the_same_player_as_explicit_iterations) {
-  Scen *sc = load("short");
+  Scen *sc = th_load("short", "base");
   char err[200];
   Player *p = player_new(sc, "mcts:easy-v1*2", 7, err, sizeof err);
   Player *q = player_new(sc, "mcts:easy-v1,iters=300", 7, err, sizeof err);
@@ -210,7 +202,7 @@ Test(players, budget_multiplier_is_the_same_player_as_explicit_iterations) {
  * (data and heuristic of issue 10) ended with Wellington, his army gone, overrun by an advance
  * under the engine before the R-6.7 ruling (docs/RULINGS.md); random play never gets there. */
 static void checked_ai_games(const char *scen, const char *spec, int from, int games) {
-  Scen *sc = load(scen);
+  Scen *sc = th_load(scen, "base");
   char err[200], why[256];
   for (int g = from; g < from + games; g++) {
     Player *p[2] = {player_new(sc, spec, 2 * (uint64_t)g, err, sizeof err),

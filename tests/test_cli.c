@@ -6,17 +6,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
-/* runs `sh -c cmd`, returns its exit status and what it printed (stdout and stderr) */
-static int run(const char *cmd, char *out, size_t len) {
-  char full[2048];
-  snprintf(full, sizeof full, "%s 2>&1", cmd);
-  FILE *p = popen(full, "r");
-  cr_assert_not_null(p, "cannot run %s", cmd);
-  size_t n = fread(out, 1, len - 1, p);
-  out[n] = 0;
-  int st = pclose(p);
-  return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
+#include "helpers.h"
 
 static int count_lines(const char *s) {
   int n = 0;
@@ -26,7 +16,7 @@ static int count_lines(const char *s) {
 
 Test(cli, engine_protocol_answers_in_gtp_style) {
   static char out[1 << 16];
-  int rc = run("printf 'turn\\nnew short seed 5\\nlegal\\nplay nonsense\\nresult\\nplay pass\\nturn\\nquit\\n'"
+  int rc = th_sh("printf 'turn\\nnew short seed 5\\nlegal\\nplay nonsense\\nresult\\nplay pass\\nturn\\nquit\\n'"
                " | ./waterloo engine", out, sizeof out);
   cr_assert_eq(rc, 0);
   /* before a game: an error answer */
@@ -44,7 +34,7 @@ Test(cli, engine_protocol_answers_in_gtp_style) {
 
 Test(cli, engine_genmove_plays_a_legal_action_and_save_load_round_trip) {
   static char out[1 << 16];
-  int rc = run("printf 'new long prussians-early seed 9\\ngenmove heuristic\\ngenmove heuristic\\n"
+  int rc = th_sh("printf 'new long prussians-early seed 9\\ngenmove heuristic\\ngenmove heuristic\\n"
                "save /tmp/waterloo-cli-test.json\\nturn\\nload /tmp/waterloo-cli-test.json\\nturn\\nquit\\n'"
                " | ./waterloo engine", out, sizeof out);
   cr_assert_eq(rc, 0);
@@ -63,7 +53,7 @@ Test(cli, engine_genmove_plays_a_legal_action_and_save_load_round_trip) {
 
 Test(cli, solo_play_from_a_script) {
   static char out[1 << 17];
-  int rc = run("printf 'help\\nlegal\\nodds\\n1\\nundo\\nbogus action\\nquit\\n'"
+  int rc = th_sh("printf 'help\\nlegal\\nodds\\n1\\nundo\\nbogus action\\nquit\\n'"
                " | ./waterloo play --side french --level heuristic --no-color --seed 3", out, sizeof out);
   cr_assert_eq(rc, 0);
   cr_assert_not_null(strstr(out, "You play the French"));
@@ -85,7 +75,7 @@ Test(cli, bad_input_gives_one_line_and_nonzero_exit) {
       {"./waterloo engine --help >/dev/null; ./waterloo play --load /nonexistent/game.json", "/nonexistent/game.json"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-    int rc = run(cases[i].cmd, out, sizeof out);
+    int rc = th_sh(cases[i].cmd, out, sizeof out);
     cr_assert_neq(rc, 0, "%s should fail", cases[i].cmd);
     cr_assert_not_null(strstr(out, cases[i].must), "%s: message should name '%s', got: %s", cases[i].cmd,
                        cases[i].must, out);
@@ -100,7 +90,7 @@ Test(cli, every_command_has_help) {
   for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
     char c[128];
     snprintf(c, sizeof c, "./waterloo %s --help", cmds[i]);
-    cr_assert_eq(run(c, out, sizeof out), 0, "%s", c);
+    cr_assert_eq(th_sh(c, out, sizeof out), 0, "%s", c);
     cr_assert_not_null(strstr(out, "usage"), "%s prints no usage: %s", c, out);
   }
 }
@@ -109,7 +99,7 @@ Test(cli, every_command_has_help) {
  * and card once, with the variant's set-up applied */
 Test(cli, show_data_lists_counters_setup_cards_reference_and_map_in_order) {
   static char out[1 << 17];
-  int rc = run("./waterloo show --data --scenario long", out, sizeof out);
+  int rc = th_sh("./waterloo show --data --scenario long", out, sizeof out);
   cr_assert_eq(rc, 0, "%.200s", out);
   const char *order[] = {"1. COUNTERS", "2. SET-UP", "3. CARDS", "4. REFERENCE TABLE", "5. MAP"};
   const char *at = out;
@@ -121,7 +111,7 @@ Test(cli, show_data_lists_counters_setup_cards_reference_and_map_in_order) {
   cr_assert_not_null(strstr(out, "   P05    3   1  force-charge"), "the Prussian force-charge card");
   cr_assert_not_null(strstr(out, "   C6     br-hougoumont    S"), "base: in front of Hougoumont");
   cr_assert_not_null(strstr(out, "50 in all"));
-  rc = run("./waterloo show --data --variant historical-garrisons", out, sizeof out);
+  rc = th_sh("./waterloo show --data --variant historical-garrisons", out, sizeof out);
   cr_assert_eq(rc, 0);
   cr_assert_not_null(strstr(out, "   C7     br-hougoumont    S"), "the variant's garrison in the castle");
 }

@@ -17,18 +17,6 @@
 #include "../engine/num.h"
 #include "helpers.h"
 
-/* runs `sh -c cmd` (stdout and stderr), returns the exit status; output in out */
-static int sh(const char *cmd, char *out, size_t len) {
-  char full[4096];
-  snprintf(full, sizeof full, "%s 2>&1", cmd);
-  FILE *p = popen(full, "r");
-  cr_assert_not_null(p, "cannot run %s", cmd);
-  size_t n = fread(out, 1, len - 1, p);
-  out[n] = 0;
-  int st = pclose(p);
-  return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
 static int lines(const char *s) {
   int n = 0;
   for (; *s; s++) n += *s == '\n';
@@ -104,7 +92,7 @@ Test(robust, every_numeric_option_refuses_bad_numbers_in_one_line) {
       {"./waterloo play --seed 12abc", "--seed"},
   };
   for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
-    int rc = sh(cases[k].cmd, out, sizeof out);
+    int rc = th_sh(cases[k].cmd, out, sizeof out);
     cr_assert_neq(rc, 0, "%s should fail", cases[k].cmd);
     cr_assert_eq(lines(out), 1, "%s: one line expected, got: %s", cases[k].cmd, out);
     cr_assert_not_null(strstr(out, cases[k].opt), "%s: should name %s: %s", cases[k].cmd, cases[k].opt, out);
@@ -113,12 +101,12 @@ Test(robust, every_numeric_option_refuses_bad_numbers_in_one_line) {
 
 Test(robust, error_messages_escape_control_bytes) {
   static char out[4096];
-  int rc = sh("./waterloo random --games \"$(printf 'x\\033[2J\\007')\"", out, sizeof out);
+  int rc = th_sh("./waterloo random --games \"$(printf 'x\\033[2J\\007')\"", out, sizeof out);
   cr_assert_eq(rc, 2);
   cr_assert_null(strchr(out, '\033'), "raw escape byte in: %s", out);
   cr_assert_null(strchr(out, '\007'));
   cr_assert_not_null(strstr(out, "x\\x1b[2J\\x07"), "%s", out);
-  rc = sh("printf 'new short\\nbo\\033gus\\nquit\\n' | ./waterloo engine", out, sizeof out);
+  rc = th_sh("printf 'new short\\nbo\\033gus\\nquit\\n' | ./waterloo engine", out, sizeof out);
   cr_assert_eq(rc, 0);
   cr_assert_null(strchr(out, '\033'));
   cr_assert_not_null(strstr(out, "? unknown command 'bo\\x1bgus'"), "%s", out);
@@ -126,7 +114,7 @@ Test(robust, error_messages_escape_control_bytes) {
 
 Test(robust, engine_new_seed_is_strict) {
   static char out[4096];
-  sh("printf 'new short seed -1\\nnew short seed abc\\nnew short seed 99999999999999999999\\n"
+  th_sh("printf 'new short seed -1\\nnew short seed abc\\nnew short seed 99999999999999999999\\n"
      "new short seed\\nnew short seed 18446744073709551615\\nquit\\n' | ./waterloo engine",
      out, sizeof out);
   const char *p = out;
@@ -179,7 +167,7 @@ Test(robust, R_protocol_long_line_never_runs_its_tail) {
   char cmd[600];
   snprintf(cmd, sizeof cmd, "./waterloo engine < %s", script);
   static char out[1 << 17];
-  cr_assert_eq(sh(cmd, out, sizeof out), 0);
+  cr_assert_eq(th_sh(cmd, out, sizeof out), 0);
   char evil[512];
   snprintf(evil, sizeof evil, "%s/evil.json", dir);
   cr_assert_neq(access(evil, F_OK), 0, "the tail of a long line ran as a command");
@@ -195,7 +183,7 @@ Test(robust, R_protocol_long_line_never_runs_its_tail) {
 
 Test(robust, protocol_line_with_nul_is_refused_whole) {
   static char out[4096];
-  cr_assert_eq(sh("printf 'new short\\nturn\\000; quit\\nturn\\nquit\\n' | ./waterloo engine", out, sizeof out), 0);
+  cr_assert_eq(th_sh("printf 'new short\\nturn\\000; quit\\nturn\\nquit\\n' | ./waterloo engine", out, sizeof out), 0);
   cr_assert_not_null(strstr(out, "? line contains a NUL byte"), "%s", out);
   cr_assert_not_null(strstr(out, "= turn 1/4"), "%s", out);
 }
@@ -459,7 +447,7 @@ Test(robust, play_odds_in_every_phase_does_not_crash) {
   fclose(f);
   char cmd[600];
   snprintf(cmd, sizeof cmd, "./waterloo play --scenario long --level heuristic --no-color --seed 4 < %s", script);
-  int rc = sh(cmd, out, sizeof out);
+  int rc = th_sh(cmd, out, sizeof out);
   unlink(script);
   cr_assert_eq(rc, 0, "play exited %d", rc);
 }
@@ -553,7 +541,7 @@ Test(robust, save_refuses_a_target_that_is_not_a_regular_file) {
   cr_assert_eq(game_save(sc, &g, &s, path, err, sizeof err), 0, "%s", err);
   char cmd[700], out[256];
   snprintf(cmd, sizeof cmd, "ls '%s' | grep -c tmp", dir);
-  sh(cmd, out, sizeof out);
+  th_sh(cmd, out, sizeof out);
   cr_assert_eq(atoi(out), 0, "temporary files left: %s", out);
   gamerec_free(&g);
   free(sc);
@@ -573,7 +561,7 @@ static void assert_intact(const char *path, const char *old) {
 static void no_tmp_left(const char *dir) {
   char cmd[600], out[256];
   snprintf(cmd, sizeof cmd, "ls '%s' | grep -c tmp", dir);
-  sh(cmd, out, sizeof out);
+  th_sh(cmd, out, sizeof out);
   cr_assert_eq(atoi(out), 0, "temporary files left in %s", dir);
 }
 

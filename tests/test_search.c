@@ -5,19 +5,11 @@
 
 #include "../ai/ai_bench.h"
 #include "../ai/player.h"
-
-static Scen *load(const char *name) {
-  Scen *sc = malloc(sizeof *sc);
-  char err[512];
-  cr_assert(sc);
-  int rc = scen_load(sc, scen_default_dir(), name, "base", err, sizeof err);
-  cr_assert_eq(rc, 0, "scen_load %s: %s", name, err);
-  return sc;
-}
+#include "helpers.h"
 
 /* the light rule plays whole games with legal actions only, and they end */
 static void light_games(const char *scen, int games) {
-  Scen *sc = load(scen);
+  Scen *sc = th_load(scen, "base");
   char err[200];
   for (int g = 0; g < games; g++) {
     Player *a = player_new(sc, "light", 10 + g, err, sizeof err);
@@ -42,10 +34,10 @@ Test(search, light_always_legal_short) { light_games("short", 10); }
 Test(search, light_always_legal_long) { light_games("long", 4); }
 
 Test(search, baseline_honest) {
-  Scen *sc = load("short");
+  Scen *sc = th_load("short", "base");
   cr_assert_eq(ai_honesty_check(sc, "baseline:n=24,cut=2", 21, 15), 0);
   free(sc);
-  sc = load("long");
+  sc = th_load("long", "base");
   cr_assert_eq(ai_honesty_check(sc, "baseline:n=24,cut=2", 22, 10), 0);
   free(sc);
 }
@@ -53,7 +45,7 @@ Test(search, baseline_honest) {
 /* sequential halving: the chosen action is the candidate with the most playouts, every
  * candidate got some, the total stays within the budget */
 Test(search, baseline_sequential_halving) {
-  Scen *sc = load("short");
+  Scen *sc = th_load("short", "base");
   char err[200];
   Player *p = player_new(sc, "baseline:n=120,k=6,cut=2", 3, err, sizeof err);
   Player *h = player_new(sc, "heuristic:eps=0.3", 4, err, sizeof err);
@@ -89,7 +81,7 @@ Test(search, baseline_sequential_halving) {
 }
 
 Test(search, baseline_spec_errors) {
-  Scen *sc = load("short");
+  Scen *sc = th_load("short", "base");
   char err[200];
   const char *bad[] = {"baseline:n=0", "baseline:k=0", "baseline:foo=1", "baseline:rollout=x",
                        "baseline:800", "light:x"};

@@ -177,20 +177,9 @@ Test(web, session_undo_stays_within_the_humans_decisions) {
 
 /* ---------------------------------------------------------------- the terminal and the protocol */
 #include <sys/wait.h>
-static int sh(const char *cmd, char *out, size_t len) {
-  char full[2048];
-  snprintf(full, sizeof full, "%s 2>&1", cmd);
-  FILE *p = popen(full, "r");
-  cr_assert_not_null(p, "cannot run %s", cmd);
-  size_t n = fread(out, 1, len - 1, p);
-  out[n] = 0;
-  int st = pclose(p);
-  return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
 Test(web, engine_state_side_hides_the_other_hand_and_play_answers_events) {
   static char out[1 << 17];
-  int rc = sh("printf 'new short seed 4\\nstate allied\\nplay play F01 move\\nplay move fr-4/I K5\\nplay done\\n"
+  int rc = th_sh("printf 'new short seed 4\\nstate allied\\nplay play F01 move\\nplay move fr-4/I K5\\nplay done\\n"
               "play moev\\nscenario\\nquit\\n' | ./waterloo engine", out, sizeof out);
   cr_assert_eq(rc, 0);
   Scen *sc = th_load("short", "base");
@@ -218,7 +207,7 @@ Test(web, engine_state_side_hides_the_other_hand_and_play_answers_events) {
 
 Test(web, play_destination_move_units_and_typo_suggestion) {
   static char out[1 << 17];
-  int rc = sh("printf 'play F01 move\\nmove fr-4/I K5\\nunits\\nplay F01 moev\\nundo\\nquit\\n'"
+  int rc = th_sh("printf 'play F01 move\\nmove fr-4/I K5\\nunits\\nplay F01 moev\\nundo\\nquit\\n'"
               " | ./waterloo play --side french --level heuristic --no-color --seed 4", out, sizeof out);
   cr_assert_eq(rc, 0);
   cr_assert_not_null(strstr(out, "French (you): move fr-4/I K5 N"), "the destination move's last step: %s", out);
