@@ -1,4 +1,5 @@
 /* Helpers shared by the subcommands: scenario loading, options, clocks, random games. */
+#include <ctype.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -97,4 +98,21 @@ void cli_level_spec(const char *level, char *spec, size_t len) {
     snprintf(spec, len, "%s", level);
   else
     snprintf(spec, len, "mcts:%s", level);
+}
+
+char *cmd_split(char *line, char **args) {
+  char *w = line;
+  while (isspace((unsigned char)*w)) w++;
+  if (!*w) return NULL;
+  char *a = w + strcspn(w, " \t");
+  if (*a) *a++ = 0;
+  while (isspace((unsigned char)*a)) a++;
+  *args = a;
+  return w;
+}
+
+const CmdDef *cmd_find(const CmdDef *t, const char *word, const char *args) {
+  for (; t->name; t++)
+    if (!strcmp(t->name, word)) return (t->flags & CMD_ARGS) || !*args ? t : NULL;
+  return NULL;
 }

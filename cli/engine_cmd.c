@@ -1,5 +1,7 @@
 /* ./waterloo engine: one command per line on stdin, answers in the GTP style:
- * "= answer" (possibly several lines) then a blank line, or "? message" then a blank line. */
+ * "= answer" (possibly several lines) then a blank line, or "? message" then a blank line.
+ * The game is a Session without a human side (cli/session.h): every action comes from the
+ * caller or from genmove, undo takes back one action.  The commands are the table ENGINE_CMDS. */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,14 +11,6 @@
 #include "cli.h"
 #include "session.h"
 #include "../engine/num.h"
-
-typedef struct {
-  Scen *sc;
-  State s;
-  GameRec g;
-  int ready;
-  uint64_t seed;
-} Eng;
 
 static void ok(const char *text) {
   printf("= %s\n\n", text ? text : "");
@@ -46,36 +40,23 @@ static char *board_text(const Scen *sc, const State *s) {
   return buf;
 }
 
-/* the engine's game becomes a new one on sc (which it now owns) from position *s: the set-up of
- * (seed, 0), or a position of its own (has_start) that the record starts from */
-static void eng_adopt(Eng *e, Scen *sc, const char *scen, const char *vars, uint64_t seed,
-                      const State *s, int has_start) {
-  free(e->sc);
-  e->sc = sc;
-  gamerec_free(&e->g);
-  gamerec_init(&e->g, scen, vars, seed, 0);
-  e->g.has_start = has_start;
-  if (has_start) e->g.start = *s;
-  e->s = *s;
-  e->ready = 1;
-  e->seed = seed;
+/* the engine's game is replaced by T once T is made */
+static int adopt(Session *S, Session *T) {
+  if (S->sc) session_free(S);
+  *S = *T;
+  ok("");
+  return 0;
 }
 
-static int eng_new(Eng *e, char *args) {
+static int c_new(void *ctx, char *args) {
   char *tok[16];
   int n = 0;
   char *save = NULL;
   for (char *t = strtok_r(args, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) {
-    if (n == 16) {
-      fail("new: too many words (at most 16)");
-      return -1;
-    }
+    if (n == 16) return fail("new: too many words (at most 16)"), 0;
     tok[n++] = t;
   }
-  if (n < 1) {
-    fail("usage: new short|long [VARIANT ...] [seed N]");
-    return -1;
-  }
+  if (n < 1) return fail("usage: new short|long [VARIANT ...] [seed N]"), 0;
   char vars[256] = "";
   uint64_t seed = 1;
   for (int i = 1; i < n; i++) {
@@ -84,8 +65,7 @@ static int eng_new(Eng *e, char *args) {
       if (i + 1 >= n || num_u64(tok[i + 1], 0, UINT64_MAX, &seed)) {
         snprintf(m, sizeof m, "new: seed must be a whole number from 0 to 18446744073709551615, not '%s'",
                  i + 1 < n ? num_escape(tok[i + 1], e, sizeof e) : "");
-        fail(m);
-        return -1;
+        return fail(m), 0;
       }
       i++;
       continue;
@@ -94,59 +74,87 @@ static int eng_new(Eng *e, char *args) {
     strncat(vars, tok[i], sizeof vars - strlen(vars) - 1);
   }
   char err[2048];
-  Scen *sc = malloc(sizeof *sc);
-  if (!sc) {
-    fail("out of memory");
-    return -1;
-  }
-  if (scen_load(sc, scen_default_dir(), tok[0], *vars ? vars : "base", err, sizeof err)) {
-    for (char *p = err; *p; p++)
-      if (*p == '\n') *p = ';';
-    fail(err);
-    free(sc);
-    return -1;
-  }
-  State s;
-  gs_init(sc, &s, seed, 0);
-  eng_adopt(e, sc, tok[0], *vars ? vars : "base", seed, &s, 0);
+  Session T;
+  if (session_new(&T, tok[0], vars, seed, SESSION_NO_HUMAN, NULL, err, sizeof err)) return fail(err), 0;
+  return adopt(ctx, &T);
+}
+
+static int c_load(void *ctx, char *args) {
+  char err[512];
+  Session T;
+  if (!*args) fail("usage: load FILE");
+  else if (session_load(&T, args, SESSION_NO_HUMAN, NULL, err, sizeof err)) fail(err);
+  else adopt(ctx, &T);
   return 0;
 }
 
 /* setposition SCENARIO VARIANTS KEY=VALUE ...: the game restarts from that position */
-static int eng_setposition(Eng *e, const char *args) {
+static int c_setposition(void *ctx, char *args) {
   char scen[64], vars[512], err[2048];
-  if (position_scenario(args, scen, sizeof scen, vars, sizeof vars)) {
+  Session T;
+  if (position_scenario(args, scen, sizeof scen, vars, sizeof vars))
     fail("usage: setposition SCENARIO VARIANTS KEY=VALUE ... (as `position` prints it)");
-    return -1;
-  }
-  Scen *sc = malloc(sizeof *sc);
-  State s;
-  if (!sc) {
-    fail("out of memory");
-    return -1;
-  }
-  if (scen_load(sc, scen_default_dir(), scen, vars, err, sizeof err) ||
-      position_parse(sc, args, &s, err, sizeof err) || state_validate(sc, &s, err, sizeof err)) {
-    for (char *p = err; *p; p++)
-      if (*p == '\n') *p = ';';
-    fail(err);
-    free(sc);
-    return -1;
-  }
-  eng_adopt(e, sc, scen, vars, 1, &s, 1);
+  else if (session_from_position(&T, args, SESSION_NO_HUMAN, NULL, err, sizeof err)) fail(err);
+  else adopt(ctx, &T);
   return 0;
 }
 
-/* plays a and appends what it caused (public events, as action_events) to ev */
-static void play_action(Eng *e, Action a, char *ev, size_t evlen) {
-  State before = e->s;
-  gs_apply(e->sc, &e->s, a);
-  gamerec_push(&e->g, a);
-  char t[1024];
-  if (ev && action_events(e->sc, &before, a, &e->s, -1, t, sizeof t)) {
-    size_t n = strlen(ev);
-    snprintf(ev + n, evlen - n, "%s%s", n ? "; " : "", t);
+static int c_save(void *ctx, char *args) {
+  char err[512];
+  if (!*args) fail("usage: save FILE");
+  else if (session_save(ctx, args, err, sizeof err)) fail(err);
+  else ok("");
+  return 0;
+}
+
+static int c_show(void *ctx, char *args) {
+  Session *S = ctx;
+  char *b = board_text(S->sc, &S->s);
+  ok(b);
+  free(b);
+  return 0;
+}
+
+static int c_legal(void *ctx, char *args) {
+  Session *S = ctx;
+  ActList *L = malloc(sizeof *L);
+  if (!L) return fail("out of memory"), 0;
+  gs_legal(S->sc, &S->s, L);
+  size_t cap = 136 * (size_t)L->n + 16, n = 0;
+  char *out = malloc(cap);
+  if (!out) {
+    free(L);
+    return fail("out of memory"), 0;
   }
+  out[0] = 0;
+  for (int i = 0; i < L->n; i++) {
+    char a[128];
+    action_format(S->sc, &S->s, L->a[i], a, sizeof a);
+    n += (size_t)snprintf(out + n, cap - n, "%s%s", i ? "\n" : "", a);
+  }
+  ok(out);
+  free(out);
+  free(L);
+  return 0;
+}
+
+/* play ACTION, or play move UNIT SQUARE [FACING]: answers what it caused */
+static int c_play(void *ctx, char *args) {
+  Session *S = ctx;
+  char err[256], derr[256], ev[2048];
+  int first = S->nlog;
+  if (gs_over(&S->s)) fail("the game is over");
+  else if (session_play_text(S, args, 0, err, sizeof err, derr, sizeof derr) >= 0) {
+    session_events(S, first, ev, sizeof ev);
+    ok(ev);
+  } else {
+    char near[128], msg[600];
+    if (nearest_action(S->sc, &S->s, args, near, sizeof near) >= 0 && near[0])
+      snprintf(msg, sizeof msg, "%s; nearest: %s", err, near);
+    else snprintf(msg, sizeof msg, "%s", err);
+    fail(msg);
+  }
+  return 0;
 }
 
 static void print_json(cJSON *o) {
@@ -156,54 +164,144 @@ static void print_json(cJSON *o) {
   free(t);
 }
 
-static void eng_ai(Eng *e, const char *level, int analyze) {
-  if (gs_over(&e->s)) {
-    fail("the game is over");
-    return;
-  }
-  char spec[96], err[256];
-  cli_level_spec(level, spec, sizeof spec);
-  Player *p = player_new(e->sc, spec, e->seed * 1000003u + e->g.n, err, sizeof err);
-  if (!p) {
-    fail(err);
-    return;
-  }
+/* state: everything (JSON); state french|allied: what that side sees */
+static int c_state(void *ctx, char *args) {
+  Session *S = ctx;
+  if (!*args) {
+    char *j = state_to_json(S->sc, &S->s);
+    ok(j);
+    free(j);
+  } else if (strcmp(args, "french") && strcmp(args, "allied")) fail("usage: state [french|allied]");
+  else print_json(observation_json(S->sc, &S->s, !strcmp(args, "french") ? FRENCH : ALLIED));
+  return 0;
+}
+
+static int c_scenario(void *ctx, char *args) {
+  print_json(scen_json(((Session *)ctx)->sc));
+  return 0;
+}
+
+static int c_legaljson(void *ctx, char *args) {
+  Session *S = ctx;
+  print_json(legal_json(S->sc, &S->s));
+  return 0;
+}
+
+static int c_reach(void *ctx, char *args) {
+  Session *S = ctx;
+  int u = scen_unit(S->sc, args);
+  if (u < 0) fail("usage: reach UNIT");
+  else print_json(reach_json(S->sc, &S->s, u));
+  return 0;
+}
+
+static int c_position(void *ctx, char *args) {
+  Session *S = ctx;
+  char buf[8192];
+  if (position_format(S->sc, &S->s, buf, sizeof buf) < 0) fail("position too long");
+  else ok(buf);
+  return 0;
+}
+
+static int c_turn(void *ctx, char *args) {
+  Session *S = ctx;
+  char d[256];
+  gs_describe(S->sc, &S->s, d, sizeof d);
+  ok(d);
+  return 0;
+}
+
+static int c_result(void *ctx, char *args) {
+  Session *S = ctx;
+  int vp[2];
+  char d[128];
+  gs_score(S->sc, &S->s, vp);
+  const char *r = !gs_over(&S->s) ? "running" : result_name(S->s.result);
+  if (S->sc->scenario == SC_LONG) snprintf(d, sizeof d, "%s VP %d %d", r, vp[0], vp[1]);
+  else snprintf(d, sizeof d, "%s", r);
+  ok(d);
+  return 0;
+}
+
+static int c_undo(void *ctx, char *args) {
+  if (session_undo(ctx) < 0) fail("nothing to undo");
+  else ok("");
+  return 0;
+}
+
+/* genmove / analyze [LEVEL]: a fresh player of that level, seeded by the game and its length */
+static int engine_ai(Session *S, const char *level, int analyze) {
+  if (gs_over(&S->s)) return fail("the game is over"), 0;
+  char err[256];
+  Player *p = session_player(S, level, S->seed * 1000003u + (uint64_t)S->g.n, err, sizeof err);
+  if (!p) return fail(err), 0;
   if (analyze) {
     Candidate c[8];
-    int n = player_analyze(p, &e->s, c, 8);
+    int n = player_analyze(p, &S->s, c, 8);
     char out[2048] = "";
     for (int i = 0; i < n; i++) {
       char a[128], line[200];
-      action_format(e->sc, &e->s, c[i].a, a, sizeof a);
+      action_format(S->sc, &S->s, c[i].a, a, sizeof a);
       snprintf(line, sizeof line, "%s%s | visits %.1f%% | win %.1f%%", i ? "\n" : "", a,
                100 * c[i].share, 100 * c[i].winrate);
       strncat(out, line, sizeof out - strlen(out) - 1);
     }
     ok(out);
   } else {
-    Action a = player_act(p, &e->s);
+    Action a = player_act(p, &S->s);
     char txt[128];
-    action_format(e->sc, &e->s, a, txt, sizeof txt);
-    play_action(e, a, NULL, 0);
+    action_format(S->sc, &S->s, a, txt, sizeof txt);
+    session_apply(S, a, 0);
     ok(txt);
   }
   player_free(p);
+  return 0;
 }
 
-static void eng_undo(Eng *e) {
-  if (e->g.n == 0) {
-    fail("nothing to undo");
-    return;
+static int c_genmove(void *ctx, char *args) { return engine_ai(ctx, args, 0); }
+static int c_analyze(void *ctx, char *args) { return engine_ai(ctx, args, 1); }
+static int c_protocol_version(void *ctx, char *args) { return ok("2"), 0; }
+static int c_name(void *ctx, char *args) { return ok("waterloo"), 0; }
+static int c_version(void *ctx, char *args) { return ok("1.0"), 0; }
+static int c_quit(void *ctx, char *args) { return ok(""), 1; }
+static int c_list_commands(void *ctx, char *args);
+
+#define G (CMD_GAME | CMD_ARGS)
+static const CmdDef ENGINE_CMDS[] = {
+    {"protocol_version", CMD_ARGS, c_protocol_version}, {"name", CMD_ARGS, c_name},
+    {"version", CMD_ARGS, c_version}, {"list_commands", CMD_ARGS, c_list_commands},
+    {"new", CMD_ARGS, c_new}, {"load", CMD_ARGS, c_load}, {"save", G, c_save},
+    {"show", G, c_show}, {"legal", G, c_legal}, {"legaljson", G, c_legaljson},
+    {"play", G, c_play}, {"state", G, c_state}, {"scenario", G, c_scenario},
+    {"reach", G, c_reach}, {"position", G, c_position},
+    {"setposition", CMD_ARGS, c_setposition}, {"turn", G, c_turn}, {"result", G, c_result},
+    {"undo", G, c_undo}, {"genmove", G, c_genmove}, {"analyze", G, c_analyze},
+    {"quit", CMD_ARGS, c_quit}, {NULL, 0, NULL}};
+#undef G
+
+static int c_list_commands(void *ctx, char *args) {
+  char out[512] = "";
+  for (const CmdDef *c = ENGINE_CMDS; c->name; c++)
+    snprintf(out + strlen(out), sizeof out - strlen(out), "%s%s", c == ENGINE_CMDS ? "" : "\n", c->name);
+  ok(out);
+  return 0;
+}
+
+/* one protocol line: 1 when it ends the session */
+static int engine_line(Session *S, char *line) {
+  char *args, *cmd = cmd_split(line, &args);
+  if (!cmd || *cmd == '#') return 0;
+  const CmdDef *c = cmd_find(ENGINE_CMDS, cmd, args);
+  if ((!c || (c->flags & CMD_GAME)) && !S->sc) {
+    fail("no game: use 'new short' or 'new long' first");
+    return 0;
   }
-  e->g.n--;
-  gamerec_position(e->sc, &e->g, e->g.n, &e->s);
-  ok("");
+  if (c) return c->run(S, args);
+  char m[200], e[104];
+  snprintf(m, sizeof m, "unknown command '%s' (try list_commands)", num_escape(cmd, e, sizeof e));
+  fail(m);
+  return 0;
 }
-
-static const char *COMMANDS =
-    "protocol_version\nname\nversion\nlist_commands\nnew\nload\nsave\nshow\nlegal\nlegaljson\nplay\nstate\n"
-    "scenario\nreach\n"
-    "position\nsetposition\nturn\nresult\nundo\ngenmove\nanalyze\nquit";
 
 int cmd_engine(int argc, char **argv) {
   if (opt_has(argc, argv, "--help")) {
@@ -233,157 +331,19 @@ int cmd_engine(int argc, char **argv) {
            "  quit\n");
     return 0;
   }
-  Eng e = {0};
+  Session S;
+  memset(&S, 0, sizeof S);
   char *line = NULL;
   size_t cap = 0;
   long len;
   /* a line is read whole, however long; one over CLI_MAX_LINE or with a NUL byte is refused
    * whole (one '?' answer): no part of it is ever run as a command */
   while ((len = cli_read_line(stdin, &line, &cap, CLI_MAX_LINE)) != -1) {
-    if (len == -2) {
-      fail("line too long (at most 65536 bytes); ignored");
-      continue;
-    }
-    if (len == -3) {
-      fail("line contains a NUL byte; ignored");
-      continue;
-    }
-    char *cmd = line;
-    while (isspace((unsigned char)*cmd)) cmd++;
-    if (!*cmd || *cmd == '#') continue;
-    char *args = cmd + strcspn(cmd, " \t");
-    if (*args) *args++ = 0;
-    while (isspace((unsigned char)*args)) args++;
-    if (!strcmp(cmd, "quit")) {
-      ok("");
-      break;
-    } else if (!strcmp(cmd, "protocol_version")) ok("2");
-    else if (!strcmp(cmd, "name")) ok("waterloo");
-    else if (!strcmp(cmd, "version")) ok("1.0");
-    else if (!strcmp(cmd, "list_commands")) ok(COMMANDS);
-    else if (!strcmp(cmd, "new")) {
-      if (!eng_new(&e, args)) ok("");
-    } else if (!strcmp(cmd, "load")) {
-      char err[512];
-      Scen *sc = malloc(sizeof *sc);
-      GameRec g;
-      State s;
-      if (!sc) fail("out of memory");
-      else if (!*args) {
-        fail("usage: load FILE");
-        free(sc);
-      }
-      else if (game_load(sc, scen_default_dir(), args, &g, &s, err, sizeof err)) {
-        fail(err);
-        free(sc);
-      } else {
-        free(e.sc);
-        gamerec_free(&e.g);
-        e.sc = sc, e.g = g, e.s = s, e.ready = 1, e.seed = g.seed;
-        ok("");
-      }
-    } else if (!strcmp(cmd, "setposition")) {
-      if (!eng_setposition(&e, args)) ok("");
-    } else if (!e.ready) {
-      fail("no game: use 'new short' or 'new long' first");
-    } else if (!strcmp(cmd, "save")) {
-      char err[512];
-      if (!*args) fail("usage: save FILE");
-      else if (game_save(e.sc, &e.g, &e.s, args, err, sizeof err)) fail(err);
-      else ok("");
-    } else if (!strcmp(cmd, "show")) {
-      char *b = board_text(e.sc, &e.s);
-      ok(b);
-      free(b);
-    } else if (!strcmp(cmd, "legal")) {
-      ActList *L = malloc(sizeof *L);
-      if (!L) {
-        fail("out of memory");
-        continue;
-      }
-      gs_legal(e.sc, &e.s, L);
-      size_t cap = 136 * (size_t)L->n + 16, n = 0;
-      char *out = malloc(cap);
-      if (!out) {
-        fail("out of memory");
-        free(L);
-        continue;
-      }
-      out[0] = 0;
-      for (int i = 0; i < L->n; i++) {
-        char a[128];
-        action_format(e.sc, &e.s, L->a[i], a, sizeof a);
-        n += (size_t)snprintf(out + n, cap - n, "%s%s", i ? "\n" : "", a);
-      }
-      ok(out);
-      free(out);
-      free(L);
-    } else if (!strcmp(cmd, "play")) {
-      Action a;
-      char err[256];
-      char ev[2048] = "", derr[256];
-      Action path[REACH_PATH];
-      int n;
-      if (gs_over(&e.s)) fail("the game is over");
-      else if (!action_parse(e.sc, &e.s, args, &a, err, sizeof err)) {
-        play_action(&e, a, ev, sizeof ev);
-        ok(ev);
-      } else if (!strncmp(args, "move", 4) && e.s.phase == PH_MOVE &&
-                 (n = destination_parse(e.sc, &e.s, args, path, derr, sizeof derr)) > 0) {
-        /* a destination move: its steps and turns, until another decision interrupts it */
-        int side = e.s.decider;
-        for (int i = 0; i < n && e.s.decider == side && gs_is_legal(e.sc, &e.s, path[i]); i++)
-          play_action(&e, path[i], ev, sizeof ev);
-        ok(ev);
-      } else {
-        char near[128], msg[600];
-        if (nearest_action(e.sc, &e.s, args, near, sizeof near) >= 0 && near[0])
-          snprintf(msg, sizeof msg, "%s; nearest: %s", err, near);
-        else snprintf(msg, sizeof msg, "%s", err);
-        fail(msg);
-      }
-    } else if (!strcmp(cmd, "state") && *args) {
-      if (strcmp(args, "french") && strcmp(args, "allied")) fail("usage: state [french|allied]");
-      else print_json(observation_json(e.sc, &e.s, !strcmp(args, "french") ? FRENCH : ALLIED));
-    } else if (!strcmp(cmd, "scenario")) {
-      print_json(scen_json(e.sc));
-    } else if (!strcmp(cmd, "legaljson")) {
-      print_json(legal_json(e.sc, &e.s));
-    } else if (!strcmp(cmd, "reach")) {
-      int u = scen_unit(e.sc, args);
-      if (u < 0) fail("usage: reach UNIT");
-      else print_json(reach_json(e.sc, &e.s, u));
-    } else if (!strcmp(cmd, "state")) {
-      char *j = state_to_json(e.sc, &e.s);
-      ok(j);
-      free(j);
-    } else if (!strcmp(cmd, "position")) {
-      char buf[8192];
-      if (position_format(e.sc, &e.s, buf, sizeof buf) < 0) fail("position too long");
-      else ok(buf);
-    } else if (!strcmp(cmd, "turn")) {
-      char d[256];
-      gs_describe(e.sc, &e.s, d, sizeof d);
-      ok(d);
-    } else if (!strcmp(cmd, "result")) {
-      int vp[2];
-      char d[128];
-      gs_score(e.sc, &e.s, vp);
-      const char *r = !gs_over(&e.s) ? "running" : result_name(e.s.result);
-      if (e.sc->scenario == SC_LONG) snprintf(d, sizeof d, "%s VP %d %d", r, vp[0], vp[1]);
-      else snprintf(d, sizeof d, "%s", r);
-      ok(d);
-    } else if (!strcmp(cmd, "undo")) eng_undo(&e);
-    else if (!strcmp(cmd, "genmove")) eng_ai(&e, args, 0);
-    else if (!strcmp(cmd, "analyze")) eng_ai(&e, args, 1);
-    else {
-      char m[200], c[104];
-      snprintf(m, sizeof m, "unknown command '%s' (try list_commands)", num_escape(cmd, c, sizeof c));
-      fail(m);
-    }
+    if (len == -2) fail("line too long (at most 65536 bytes); ignored");
+    else if (len == -3) fail("line contains a NUL byte; ignored");
+    else if (engine_line(&S, line)) break;
   }
   free(line);
-  gamerec_free(&e.g);
-  free(e.sc);
+  if (S.sc) session_free(&S);
   return 0;
 }

@@ -45,8 +45,6 @@ static volatile sig_atomic_t stop_flag;
 static void *ai_thread(void *arg) {
   Game *G = arg;
   Session *S = &G->S;
-  ActList *L = malloc(sizeof *L);
-  if (!L) abort();
   pthread_mutex_lock(&G->mu);
   for (;;) {
     while (!G->quit && (gs_over(&S->s) || gs_decider(&S->s) == S->human)) pthread_cond_wait(&G->cv, &G->mu);
@@ -55,15 +53,13 @@ static void *ai_thread(void *arg) {
     int at = S->g.n;
     G->thinking = 1;
     pthread_mutex_unlock(&G->mu);
-    gs_legal(S->sc, &s, L);
-    Action a = L->n == 1 ? L->a[0] : player_act(S->ai, &s);
+    Action a = session_computer_choice(S, &s);
     pthread_mutex_lock(&G->mu);
     G->thinking = 0;
     if (!G->quit && S->g.n == at && !memcmp(&s, &S->s, sizeof s)) session_apply(S, a, 0);
     pthread_cond_broadcast(&G->cv);
   }
   pthread_mutex_unlock(&G->mu);
-  free(L);
   return NULL;
 }
 
@@ -373,12 +369,10 @@ static enum MHD_Result api_play(struct MHD_Connection *c, Game *G, const cJSON *
 static enum MHD_Result api_hint(struct MHD_Connection *c, Game *G, const cJSON *b) {
   Session *S = &G->S;
   if (!session_humans_turn(S)) return send_err(c, 409, "no decision of yours to hint at");
-  const char *level = jstr(b, "level", !strcmp(S->level, "easy") || !strcmp(S->level, "random") ||
-                                               !strcmp(S->level, "heuristic") ? "normal" : S->level);
+  const char *level = jstr(b, "level", session_hint_level(S));
   if (!level_ok(level)) return send_err(c, 400, "level: easy, normal, hard, expert, heuristic or random");
-  char spec[96], err[256];
-  cli_level_spec(level, spec, sizeof spec);
-  Player *p = player_new(S->sc, spec, S->seed * 31u + (uint64_t)S->g.n, err, sizeof err);
+  char err[256];
+  Player *p = session_player(S, level, S->seed * 31u + (uint64_t)S->g.n, err, sizeof err);
   if (!p) return send_err(c, 500, err);
   State s = S->s;
   int n_at = S->g.n;

@@ -19,65 +19,103 @@ static const char *KIND[A_COUNT] = {
 static const char *PURPOSE[3] = {"points", "command", "elite"};
 
 /* ---------------------------------------------------------------- the session */
-static Player *make_ai(Session *S, char *err, size_t len) {
+Player *session_player(const Session *S, const char *level, uint64_t seed, char *err, size_t len) {
   char spec[96];
-  cli_level_spec(S->level, spec, sizeof spec);
-  return player_new(S->sc, spec, S->seed * 7919u + 1, err, len);
+  cli_level_spec(level, spec, sizeof spec);
+  return player_new(S->sc, spec, seed, err, len);
 }
 
-int session_new(Session *S, const char *scenario, const char *variants, uint64_t seed, int human,
-                const char *level, char *err, size_t len) {
-  memset(S, 0, sizeof *S);
-  S->sc = malloc(sizeof *S->sc);
-  if (!S->sc) abort();
-  if (scen_load(S->sc, scen_default_dir(), scenario, variants && *variants ? variants : "base", err,
-                len)) {
-    for (char *p = err; *p; p++)
-      if (*p == '\n') *p = ';';
-    free(S->sc);
-    S->sc = NULL;
-    return -1;
-  }
+const char *session_hint_level(const Session *S) {
+  const char *lv = S->level;
+  return !strcmp(lv, "easy") || !strcmp(lv, "random") || !strcmp(lv, "heuristic") ? "normal" : lv;
+}
+
+/* the part every constructor shares once the scenario, record and position are set: the
+ * human side, the level and the computer player (none without a human side) */
+static int session_begin(Session *S, int human, const char *level, char *err, size_t len) {
   S->human = human;
-  S->seed = seed;
   snprintf(S->level, sizeof S->level, "%s", level && *level ? level : "normal");
-  gamerec_init(&S->g, S->sc->scen_name, S->sc->variant_names, seed, 0);
-  gs_init(S->sc, &S->s, seed, 0);
-  if (!(S->ai = make_ai(S, err, len))) {
+  if (human == SESSION_NO_HUMAN) return 0;
+  if (!(S->ai = session_player(S, S->level, S->seed * 7919u + 1, err, len))) {
     session_free(S);
     return -1;
   }
   return 0;
 }
 
-int session_load(Session *S, const char *path, int human, const char *level, char *err, size_t len) {
-  memset(S, 0, sizeof *S);
+static int session_scen(Session *S, const char *scenario, const char *variants, char *err,
+                        size_t len) {
   S->sc = malloc(sizeof *S->sc);
   if (!S->sc) abort();
-  if (game_load(S->sc, scen_default_dir(), path, &S->g, &S->s, err, len)) {
+  if (scen_load(S->sc, scen_default_dir(), scenario, variants, err, len)) {
+    for (char *p = err; *p; p++)
+      if (*p == '\n') *p = ';';
     free(S->sc);
     S->sc = NULL;
     return -1;
   }
-  S->human = human;
-  S->seed = S->g.seed;
-  S->barrier = S->g.n;
-  snprintf(S->level, sizeof S->level, "%s", level && *level ? level : "normal");
-  if (!(S->ai = make_ai(S, err, len))) {
-    session_free(S);
+  return 0;
+}
+
+int session_new(Session *S, const char *scenario, const char *variants, uint64_t seed, int human,
+                const char *level, char *err, size_t len) {
+  memset(S, 0, sizeof *S);
+  if (session_scen(S, scenario, variants && *variants ? variants : "base", err, len)) return -1;
+  S->seed = seed;
+  gamerec_init(&S->g, S->sc->scen_name, S->sc->variant_names, seed, 0);
+  gs_init(S->sc, &S->s, seed, 0);
+  return session_begin(S, human, level, err, len);
+}
+
+int session_from_position(Session *S, const char *text, int human, const char *level, char *err,
+                          size_t len) {
+  char scen[64], vars[512];
+  memset(S, 0, sizeof *S);
+  if (position_scenario(text, scen, sizeof scen, vars, sizeof vars)) {
+    snprintf(err, len, "position: must start with the scenario and the variants");
     return -1;
   }
-  /* the log of a loaded game: its actions as the human may see them */
-  GameRec g = S->g;
+  if (session_scen(S, scen, vars, err, len)) return -1;
+  if (position_parse(S->sc, text, &S->s, err, len) || state_validate(S->sc, &S->s, err, len)) {
+    for (char *p = err; *p; p++)
+      if (*p == '\n') *p = ';';
+    free(S->sc);
+    S->sc = NULL;
+    return -1;
+  }
+  S->seed = 1;
+  gamerec_init(&S->g, scen, vars, 1, 0);
+  S->g.has_start = 1;
+  S->g.start = S->s;
+  return session_begin(S, human, level, err, len);
+}
+
+int session_load(Session *S, const char *path, int human, const char *level, char *err, size_t len) {
+  memset(S, 0, sizeof *S);
+  S->sc = malloc(sizeof *S->sc);
+  if (!S->sc) abort();
+  GameRec g;
   State t;
-  gamerec_position(S->sc, &g, 0, &t);
+  if (game_load(S->sc, scen_default_dir(), path, &g, &t, err, len)) {
+    free(S->sc);
+    S->sc = NULL;
+    return -1;
+  }
+  S->seed = g.seed;
+  if (session_begin(S, human, level, err, len)) {
+    gamerec_free(&g);
+    return -1;
+  }
+  /* the log of a loaded game: its actions as the human may see them, replayed from its start */
+  S->g = g;
   S->g.n = 0;
   S->g.acts = NULL;
   S->g.cap = 0;
-  S->s = t;
-  for (int i = 0; i < g.n; i++) session_apply(S, g.acts[i], t.decider == human);
+  gamerec_position(S->sc, &g, 0, &S->s);
+  for (int i = 0; i < g.n; i++) session_apply(S, g.acts[i], S->s.decider == human);
   free(g.acts);
-  S->barrier = S->g.n;
+  /* with a human side, undo stays after the loaded actions; without, it may take them back */
+  S->barrier = human == SESSION_NO_HUMAN ? 0 : S->g.n;
   return 0;
 }
 
@@ -255,14 +293,16 @@ void session_apply(Session *S, Action a, int by_human) {
   e.by_human = by_human;
   e.cont = S->in_move > 1;
   if (S->in_move) S->in_move++;
-  if (gs_action_public(sc, &before, a, S->human)) action_format(sc, &before, a, e.text, sizeof e.text);
+  if (S->human == SESSION_NO_HUMAN || gs_action_public(sc, &before, a, S->human))
+    action_format(sc, &before, a, e.text, sizeof e.text);
   else snprintf(e.text, sizeof e.text, "(a secret choice)");
   gs_apply(sc, &S->s, a);
   gamerec_push(&S->g, a);
   const State *after = &S->s;
   /* undo stays within the human's own decisions: never past the computer's action, a random
-   * event, a new turn or a card of the other side seen */
-  if (before.decider != S->human || memcmp(&before.rng, &after->rng, sizeof before.rng) ||
+   * event, a new turn or a card of the other side seen (without a human side: no barrier) */
+  if (S->human == SESSION_NO_HUMAN) {
+  } else if (before.decider != S->human || memcmp(&before.rng, &after->rng, sizeof before.rng) ||
       before.turn != after->turn || (after->seen & ~before.seen & side_cards_mask(sc, !S->human)))
     S->barrier = S->g.n;
   if (card_phase_done(&before, after)) battle_record(S, &before, after, e.index);
@@ -275,21 +315,43 @@ void session_apply(Session *S, Action a, int by_human) {
   S->log[S->nlog++] = e;
 }
 
-int session_undo(Session *S) {
+/* the action undo goes back to, and the position before it; -1 if none */
+static int undo_target(const Session *S, State *at) {
+  if (S->human == SESSION_NO_HUMAN) {       /* exactly one action */
+    if (S->g.n <= S->barrier) return -1;
+    gamerec_position(S->sc, &S->g, S->g.n - 1, at);
+    return S->g.n - 1;
+  }
   State t;
   gamerec_position(S->sc, &S->g, S->barrier, &t);
   int target = -1;
-  State at;
   for (int k = S->barrier; k < S->g.n; k++) {
-    if (gs_decider(&t) == S->human && !(k < S->nlog && S->log[k].cont)) target = k, at = t;
+    if (gs_decider(&t) == S->human && !(k < S->nlog && S->log[k].cont)) target = k, *at = t;
     gs_apply(S->sc, &t, S->g.acts[k]);
   }
+  return target;
+}
+
+int session_undo(Session *S) {
+  State at;
+  int target = undo_target(S, &at);
   if (target < 0) return -1;
   S->g.n = target;
   S->s = at;
   while (S->nlog > 0 && S->log[S->nlog - 1].index >= target) S->nlog--;
   if (S->battle.valid && S->battle.index >= target) S->battle.valid = 0;
   return target;
+}
+
+/* the steps of one destination move by the side to decide, until the move ends, the game ends
+ * or another decision (or side) interrupts it; the later steps are undone with the first */
+static int play_path(Session *S, const Action *path, int n, int by_human) {
+  int side = gs_decider(&S->s), k = 0;
+  S->in_move = 1;
+  for (; k < n && !gs_over(&S->s) && gs_decider(&S->s) == side && gs_is_legal(S->sc, &S->s, path[k]); k++)
+    session_apply(S, path[k], by_human);
+  S->in_move = 0;
+  return k;
 }
 
 int session_move_to(Session *S, int u, int sq, int f, char *err, size_t len) {
@@ -310,15 +372,42 @@ int session_move_to(Session *S, int u, int sq, int f, char *err, size_t len) {
     snprintf(err, len, "%s cannot reach that square and facing now", S->sc->unit[u].name);
     return -1;
   }
-  S->in_move = 1;
-  for (int i = 0; i < n; i++) {
-    Action a = r->path[sq][f][i];
-    if (!session_humans_turn(S) || !gs_is_legal(S->sc, &S->s, a)) break;   /* interrupted */
-    session_apply(S, a, 1);
-  }
-  S->in_move = 0;
+  play_path(S, r->path[sq][f], n, 1);
   free(r);
   return 0;
+}
+
+int session_play_text(Session *S, const char *text, int by_human, char *err, size_t len, char *derr,
+                      size_t dlen) {
+  Action a, path[REACH_PATH];
+  derr[0] = 0;
+  if (!action_parse(S->sc, &S->s, text, &a, err, len)) {
+    session_apply(S, a, by_human);
+    return 1;
+  }
+  if (strncmp(text, "move", 4) || S->s.phase != PH_MOVE) return -1;
+  int n = destination_parse(S->sc, &S->s, text, path, derr, dlen);
+  return n > 0 ? play_path(S, path, n, by_human) : -1;
+}
+
+size_t session_events(const Session *S, int first, char *buf, size_t len) {
+  size_t n = 0;
+  buf[0] = 0;
+  for (int i = first < 0 ? 0 : first; i < S->nlog; i++) {
+    if (!S->log[i].events[0]) continue;
+    n = strlen(buf);
+    snprintf(buf + n, len - n, "%s%s", n ? "; " : "", S->log[i].events);
+  }
+  return strlen(buf);
+}
+
+Action session_computer_choice(const Session *S, const State *s) {
+  ActList *L = malloc(sizeof *L);
+  if (!L) abort();
+  gs_legal(S->sc, s, L);
+  Action a = L->n == 1 ? L->a[0] : player_act(S->ai, s);
+  free(L);
+  return a;
 }
 
 int destination_parse(const Scen *sc, const State *s, const char *text, Action *path, char *err,

@@ -1,7 +1,9 @@
-/* A game between a human and the computer: scenario, position, game record, undo barrier, the
- * log of what happened as the human may see it, the computer player.  The web server uses it;
- * its JSON forms (scenario data, one side's observation, structured legal actions) are the
- * protocol documented in docs/API.md. */
+/* One game and what its front ends share: scenario, position, game record, undo barrier, the
+ * log of what happened as the human may see it, the computer player.  `play` (terminal) and
+ * `serve` (browser) hold a session with a human side against the computer; the `engine`
+ * protocol holds one without a human side (SESSION_NO_HUMAN: its caller applies every action,
+ * undo takes back exactly one, no computer plays by itself).  The JSON forms (scenario data,
+ * one side's observation, structured legal actions) are the protocol of docs/API.md. */
 #ifndef WATERLOO_SESSION_H
 #define WATERLOO_SESSION_H
 #include <cjson/cJSON.h>
@@ -15,7 +17,7 @@ typedef struct {
   int by_human;
   int cont;               /* a later step of one destination move (undone with its first) */
   char text[128];         /* the action, or "(a secret choice)" when the human may not see it */
-  char events[768];       /* what it caused (gs_event_text) and the cards it revealed  */
+  char events[1024];       /* what it caused (gs_event_text) and the cards it revealed  */
 } LogEntry;
 
 /* the last battle resolved (public once revealed) */
@@ -36,11 +38,11 @@ typedef struct Session {
   Scen *sc;
   State s;
   GameRec g;
-  int human;              /* FRENCH / ALLIED */
+  int human;              /* FRENCH / ALLIED, or SESSION_NO_HUMAN */
   int barrier;            /* undo never goes below this many actions */
   char level[32];
   uint64_t seed;
-  Player *ai;
+  Player *ai;             /* the computer's player; NULL without a human side */
   LogEntry *log;
   int nlog, caplog;
   int bat_base_att, bat_base_def; /* base totals at the declaration of the battle in progress */
@@ -48,22 +50,45 @@ typedef struct Session {
   int in_move;            /* >0 while session_move_to plays a path: steps after the first */
 } Session;
 
+#define SESSION_NO_HUMAN (-1) /* no human side: the caller decides for both, undo is one action */
+
+/* a new game of (scenario, variants, seed); level is the computer's (unused without a human) */
 int session_new(Session *S, const char *scenario, const char *variants, uint64_t seed, int human,
                 const char *level, char *err, size_t len);
-/* a saved game (engine/save.c format); the human side and level are the caller's */
+/* a saved game (engine/save.c format); the human side and level are the caller's.  With a human
+ * side, undo never goes back into the loaded actions; without, it may take them all back. */
 int session_load(Session *S, const char *path, int human, const char *level, char *err, size_t len);
+/* a game that starts from a position text (engine/position.c: SCENARIO VARIANTS KEY=VALUE ...),
+ * seed 1; undo goes back to that position at most */
+int session_from_position(Session *S, const char *text, int human, const char *level, char *err,
+                          size_t len);
 int session_save(const Session *S, const char *path, char *err, size_t len);
 void session_free(Session *S);
 /* apply a legal action, log it, move the undo barrier past reveals and chance */
 void session_apply(Session *S, Action a, int by_human);
-/* back to the human's previous decision within the barrier; -1 if there is none */
+/* back to the human's previous decision within the barrier (without a human side: back one
+ * action); the number of actions left, or -1 if there is nothing to undo */
 int session_undo(Session *S);
+/* the side to decide plays `text`: an action in notation, or in a movement phase a destination
+ * move "move UNIT SQUARE [N|E|S|W]" (its steps until the move ends or another decision
+ * interrupts it).  Returns how many actions were played, or -1: err says why the notation was
+ * refused, derr why the destination move was ("" when text is not one). */
+int session_play_text(Session *S, const char *text, int by_human, char *err, size_t len, char *derr,
+                      size_t dlen);
+/* what the log entries from `first` on caused, joined by "; " (their events); its length */
+size_t session_events(const Session *S, int first, char *buf, size_t len);
+/* a player of `level` (a level name or a player spec) on the session's scenario */
+Player *session_player(const Session *S, const char *level, uint64_t seed, char *err, size_t len);
+/* the level of a hint: the session's, or normal when the computer plays easy, random or heuristic */
+const char *session_hint_level(const Session *S);
+/* the computer's action in s (the only legal one without thinking) */
+Action session_computer_choice(const Session *S, const State *s);
 /* the human moves unit u to square sq facing f (a destination move): the path's actions are
  * played until the move ends or another decision interrupts it.  0 ok, -1 (message in err). */
 int session_move_to(Session *S, int u, int sq, int f, char *err, size_t len);
 /* the human's side to decide? */
 static inline int session_humans_turn(const Session *S) {
-  return !gs_over(&S->s) && gs_decider(&S->s) == S->human;
+  return S->human != SESSION_NO_HUMAN && !gs_over(&S->s) && gs_decider(&S->s) == S->human;
 }
 
 /* what action a caused, in plain sentences, as `viewer` may know it: bids and battle cards

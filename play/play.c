@@ -21,6 +21,7 @@ typedef struct {
   int human;          /* FRENCH / ALLIED */
   int color;
   FILE *log;          /* optional log file */
+  ActList *L;         /* the legal actions at the prompt, as `legal` numbers them */
 } Play;
 
 static void say(Play *P, const char *text) {
@@ -104,24 +105,32 @@ static void odds(Play *P) {
   free(L);
 }
 
+/* print the log lines of the actions from log entry `first` on: who played what, what it
+ * caused, a new turn */
+static void print_entries(Play *P, int first) {
+  for (int i = first; i < P->S.nlog; i++) {
+    const LogEntry *e = &P->S.log[i];
+    char line[1100];
+    snprintf(line, sizeof line, "[t%d %s] %s (%s): %s", e->turn, phase_name(e->phase), side_name(e->side),
+             e->by_human ? "you" : "AI", e->text);
+    say(P, line);
+    if (e->events[0]) {
+      snprintf(line, sizeof line, "    %s", e->events);
+      say(P, line);
+    }
+    int turn = i + 1 < P->S.nlog ? P->S.log[i + 1].turn : P->S.s.turn;
+    if (turn != e->turn && !(i + 1 == P->S.nlog && gs_over(&P->S.s))) {
+      snprintf(line, sizeof line, "=== turn %d ===", turn);
+      say(P, line);
+    }
+  }
+}
+
 /* play one action through the session (which moves the undo barrier past reveals, chance and
  * the computer's replies) and print its log line and what it caused */
 static void apply(Play *P, Action a, int by_human) {
-  int turn = P->S.s.turn;
   session_apply(&P->S, a, by_human);
-  const LogEntry *e = &P->S.log[P->S.nlog - 1];
-  char line[1024];
-  snprintf(line, sizeof line, "[t%d %s] %s (%s): %s", e->turn, phase_name(e->phase), side_name(e->side),
-           by_human ? "you" : "AI", e->text);
-  say(P, line);
-  if (e->events[0]) {
-    snprintf(line, sizeof line, "    %s", e->events);
-    say(P, line);
-  }
-  if (P->S.s.turn != turn && !gs_over(&P->S.s)) {
-    snprintf(line, sizeof line, "=== turn %d ===", P->S.s.turn);
-    say(P, line);
-  }
+  print_entries(P, P->S.nlog - 1);
 }
 
 /* your units and the enemy's, one line each */
@@ -189,12 +198,147 @@ static void help(void) {
          "  quit         leave (the game is not saved unless you saved it)\n");
 }
 
-static Player *make_hint(Play *P, char *err, size_t len) {
-  const char *lv = P->S.level;
-  char spec[96];
-  cli_level_spec(!strcmp(lv, "easy") || !strcmp(lv, "random") || !strcmp(lv, "heuristic") ? "normal" : lv, spec,
-                 sizeof spec);
-  return player_new(P->sc, spec, P->S.seed * 7919u + 2, err, len);
+static int c_help(void *ctx, char *args) { return help(), 0; }
+static int c_board(void *ctx, char *args) { return show(ctx), 0; }
+static int c_odds(void *ctx, char *args) { return odds(ctx), 0; }
+static int c_units(void *ctx, char *args) { return units(ctx), 0; }
+static int c_quit(void *ctx, char *args) { return 1; }
+
+static int c_legal(void *ctx, char *args) {
+  Play *P = ctx;
+  for (int i = 0; i < P->L->n; i++) {
+    char t[128];
+    action_format(P->sc, &P->S.s, P->L->a[i], t, sizeof t);
+    printf("  %3d  %s\n", i + 1, t);
+  }
+  return 0;
+}
+
+/* the AI's top candidates for the human, at the hint level (cli/session.h) */
+static int c_hint(void *ctx, char *args) {
+  Play *P = ctx;
+  char err[256];
+  Player *h = session_player(&P->S, session_hint_level(&P->S), P->S.seed * 7919u + 2, err, sizeof err);
+  if (!h) return printf("  %s\n", err), 0;
+  Candidate c[5];
+  int n = player_analyze(h, &P->S.s, c, 5);
+  for (int i = 0; i < n; i++) {
+    char t[128];
+    action_format(P->sc, &P->S.s, c[i].a, t, sizeof t);
+    printf("  %-34s visits %5.1f%%  win %5.1f%%\n", t, 100 * c[i].share, 100 * c[i].winrate);
+  }
+  player_free(h);
+  return 0;
+}
+
+static int c_undo(void *ctx, char *args) {
+  int k = session_undo(&((Play *)ctx)->S);
+  if (k < 0) printf("  cannot undo: a card was revealed, chance was drawn or the computer has acted since your last decision\n");
+  else printf("  undone to action %d\n", k);
+  return 0;
+}
+
+static int c_log(void *ctx, char *args) {
+  Play *P = ctx;
+  for (int i = 0; i < P->S.nlog; i++) {
+    const LogEntry *e = &P->S.log[i];
+    printf("  %4d t%d %-7s %s%s%s\n", i + 1, e->turn, side_name(e->side), e->text, e->events[0] ? "\n         " : "",
+           e->events);
+  }
+  return 0;
+}
+
+static int c_save(void *ctx, char *args) {
+  Play *P = ctx;
+  char err[2048];
+  if (!*args) printf("  usage: save FILE\n");
+  else if (session_save(&P->S, args, err, sizeof err)) printf("  %s\n", err);
+  else printf("  saved to %s\n", args);
+  return 0;
+}
+
+/* the prompt's commands; any other line is an action (or its number in `legal`) */
+static const CmdDef PLAY_CMDS[] = {
+    {"quit", 0, c_quit},   {"help", 0, c_help}, {"board", 0, c_board}, {"legal", 0, c_legal},
+    {"odds", 0, c_odds},   {"hint", 0, c_hint}, {"undo", 0, c_undo},   {"units", 0, c_units},
+    {"log", 0, c_log},     {"save", CMD_ARGS, c_save}, {NULL, 0, NULL}};
+
+/* a line that is not a command: the number of a legal action, an action in notation or a
+ * destination move (cli/session.h: session_play_text) */
+static void play_line(Play *P, const char *cmd) {
+  char *end, err[2048], derr[256], near[128];
+  long k = strtol(cmd, &end, 10);
+  int first = P->S.nlog;
+  if (*end == 0 && k >= 1 && k <= P->L->n) apply(P, P->L->a[k - 1], 1);
+  else if (session_play_text(&P->S, cmd, 1, err, sizeof err, derr, sizeof derr) >= 0)
+    print_entries(P, first);
+  else {
+    printf("  %s\n", err);
+    if (derr[0]) printf("  %s\n", derr);
+    else if (nearest_action(P->sc, &P->S.s, cmd, near, sizeof near) >= 0 && near[0])
+      printf("  nearest legal action: %s\n", near);
+  }
+  if (P->S.s.phase == PH_ROUND && gs_decider(&P->S.s) == P->human && P->S.s.ncards == 0) show(P);
+}
+
+/* one line at the prompt: 1 when the human leaves */
+static int prompt_line(Play *P, const char *line) {
+  char *copy = strdup(line), *args;
+  if (!copy) abort();
+  char *word = cmd_split(copy, &args);
+  const CmdDef *c = word ? cmd_find(PLAY_CMDS, word, args) : NULL;
+  int stop = 0;
+  if (c) stop = c->run(P, args);
+  else if (word) play_line(P, line + strspn(line, " \t\n\v\f\r"));
+  free(copy);
+  return stop;
+}
+
+/* the session from the command line: a new game or a saved one; 0 ok, 2 bad options */
+static int play_open(Play *P, int argc, char **argv) {
+  const char *side = opt_get(argc, argv, "--side", "french");
+  if (strcmp(side, "french") && strcmp(side, "allied")) {
+    fprintf(stderr, "waterloo play: --side is french or allied, not '%s'\n", side);
+    return 2;
+  }
+  P->human = !strcmp(side, "french") ? FRENCH : ALLIED;
+  const char *level = opt_get(argc, argv, "--level", "normal");
+  P->color = isatty(1) && !opt_has(argc, argv, "--no-color");
+  char err[2048];
+  const char *load = opt_get(argc, argv, "--load", NULL);
+  if (load) {
+    if (session_load(&P->S, load, P->human, level, err, sizeof err)) {
+      fprintf(stderr, "waterloo play: %s\n", err);
+      return 2;
+    }
+  } else {
+    uint64_t seed;
+    if (opt_u64("play", "--seed", opt_get(argc, argv, "--seed", "1"), &seed)) return 2;
+    const char *scen = opt_get(argc, argv, "--scenario", "short"), *var = opt_get(argc, argv, "--variant", "base");
+    if (session_new(&P->S, scen, var, seed, P->human, level, err, sizeof err)) {
+      fprintf(stderr, "waterloo play: %s\n", err);
+      return 2;
+    }
+  }
+  P->sc = P->S.sc;
+  const char *logpath = opt_get(argc, argv, "--log", NULL);
+  if (logpath && !(P->log = fopen(logpath, "a"))) {
+    fprintf(stderr, "waterloo play: cannot open log %s\n", logpath);
+    session_free(&P->S);
+    return 2;
+  }
+  return 0;
+}
+
+static void play_end(Play *P) {
+  char d[256];
+  gs_describe(P->sc, &P->S.s, d, sizeof d);
+  say(P, d);
+  const State *s = &P->S.s;
+  int won = (s->result == RES_FRENCH && P->human == FRENCH) || (s->result == RES_ALLIED && P->human == ALLIED);
+  printf("%s Replay this game with: waterloo play --seed %" PRIu64 " --scenario %s --variant %s\n",
+         s->result == RES_DRAW ? "A draw." : won ? "You won." : "You lost.", P->S.seed, P->sc->scen_name,
+         P->sc->variant_names);
 }
 
 int cmd_play(int argc, char **argv) {
@@ -210,135 +354,32 @@ int cmd_play(int argc, char **argv) {
     return 2;
   Play P;
   memset(&P, 0, sizeof P);
-  const char *side = opt_get(argc, argv, "--side", "french");
-  if (strcmp(side, "french") && strcmp(side, "allied")) {
-    fprintf(stderr, "waterloo play: --side is french or allied, not '%s'\n", side);
-    return 2;
-  }
-  P.human = !strcmp(side, "french") ? FRENCH : ALLIED;
-  const char *level = opt_get(argc, argv, "--level", "normal");
-  P.color = isatty(1) && !opt_has(argc, argv, "--no-color");
-  char err[2048];
-  const char *load = opt_get(argc, argv, "--load", NULL);
-  if (load) {
-    if (session_load(&P.S, load, P.human, level, err, sizeof err)) {
-      fprintf(stderr, "waterloo play: %s\n", err);
-      return 2;
-    }
-  } else {
-    uint64_t seed;
-    if (opt_u64("play", "--seed", opt_get(argc, argv, "--seed", "1"), &seed)) return 2;
-    const char *scen = opt_get(argc, argv, "--scenario", "short"), *var = opt_get(argc, argv, "--variant", "base");
-    if (session_new(&P.S, scen, var, seed, P.human, level, err, sizeof err)) {
-      fprintf(stderr, "waterloo play: %s\n", err);
-      return 2;
-    }
-  }
-  P.sc = P.S.sc;
-  const char *logpath = opt_get(argc, argv, "--log", NULL);
-  if (logpath && !(P.log = fopen(logpath, "a"))) {
-    fprintf(stderr, "waterloo play: cannot open log %s\n", logpath);
-    session_free(&P.S);
-    return 2;
-  }
+  if (play_open(&P, argc, argv)) return 2;
   printf("Waterloo, %s game, variants %s, seed %" PRIu64 ". You play the %s; the computer (%s) the %s.\n"
          "Type `help` for the commands.\n",
          P.sc->scen_name, P.sc->variant_names, P.S.seed, side_name(P.human), P.S.level,
          side_name(!P.human));
   show(&P);
-  ActList *L = malloc(sizeof *L);
+  P.L = malloc(sizeof *P.L);
+  if (!P.L) abort();
   while (!gs_over(&P.S.s)) {
     if (gs_decider(&P.S.s) != P.human) {
-      gs_legal(P.sc, &P.S.s, L);
-      Action a = L->n == 1 ? L->a[0] : player_act(P.S.ai, &P.S.s);
-      apply(&P, a, 0);
+      apply(&P, session_computer_choice(&P.S, &P.S.s), 0);
       continue;
     }
-    gs_legal(P.sc, &P.S.s, L);
+    gs_legal(P.sc, &P.S.s, P.L);
     char prompt[96], mp[16] = "";
     if (P.S.s.phase == PH_MOVE) snprintf(mp, sizeof mp, ", %d MP", P.S.s.mp);
     snprintf(prompt, sizeof prompt, "[turn %d, %s%s] %s> ", P.S.s.turn, phase_name(P.S.s.phase), mp, side_name(P.human));
     char *line = read_cmd(prompt);
     if (!line) break;
-    char *cmd = line;
-    while (isspace((unsigned char)*cmd)) cmd++;
-    if (!*cmd) {
-    } else if (!strcmp(cmd, "quit")) {
-      free(line);
-      break;
-    } else if (!strcmp(cmd, "help")) help();
-    else if (!strcmp(cmd, "board")) show(&P);
-    else if (!strcmp(cmd, "legal")) {
-      for (int i = 0; i < L->n; i++) {
-        char t[128];
-        action_format(P.sc, &P.S.s, L->a[i], t, sizeof t);
-        printf("  %3d  %s\n", i + 1, t);
-      }
-    } else if (!strcmp(cmd, "odds")) odds(&P);
-    else if (!strcmp(cmd, "hint")) {
-      Player *h = make_hint(&P, err, sizeof err);
-      if (h) {
-        Candidate c[5];
-        int n = player_analyze(h, &P.S.s, c, 5);
-        for (int i = 0; i < n; i++) {
-          char t[128];
-          action_format(P.sc, &P.S.s, c[i].a, t, sizeof t);
-          printf("  %-34s visits %5.1f%%  win %5.1f%%\n", t, 100 * c[i].share, 100 * c[i].winrate);
-        }
-        player_free(h);
-      } else printf("  %s\n", err);
-    } else if (!strcmp(cmd, "undo")) {
-      int k = session_undo(&P.S);
-      if (k < 0) printf("  cannot undo: a card was revealed, chance was drawn or the computer has acted since your last decision\n");
-      else printf("  undone to action %d\n", k);
-    } else if (!strcmp(cmd, "units")) {
-      units(&P);
-    } else if (!strcmp(cmd, "log")) {
-      for (int i = 0; i < P.S.nlog; i++) {
-        const LogEntry *e = &P.S.log[i];
-        printf("  %4d t%d %-7s %s%s%s\n", i + 1, e->turn, side_name(e->side), e->text, e->events[0] ? "\n         " : "",
-               e->events);
-      }
-    } else if (!strncmp(cmd, "save ", 5)) {
-      if (session_save(&P.S, cmd + 5, err, sizeof err)) printf("  %s\n", err);
-      else printf("  saved to %s\n", cmd + 5);
-    } else {
-      Action a;
-      char *end;
-      long k = strtol(cmd, &end, 10);
-      Action path[REACH_PATH];
-      char derr[256], near[128];
-      int n;
-      if (*end == 0 && k >= 1 && k <= L->n) apply(&P, L->a[k - 1], 1);
-      else if (action_parse(P.sc, &P.S.s, cmd, &a, err, sizeof err) == 0) apply(&P, a, 1);
-      else if (!strncmp(cmd, "move", 4) && P.S.s.phase == PH_MOVE &&
-               (n = destination_parse(P.sc, &P.S.s, cmd, path, derr, sizeof derr)) > 0) {
-        /* a destination move: its steps and turns, until another decision interrupts it */
-        P.S.in_move = 1;
-        for (int i = 0; i < n && gs_decider(&P.S.s) == P.human && gs_is_legal(P.sc, &P.S.s, path[i]); i++)
-          apply(&P, path[i], 1);
-        P.S.in_move = 0;
-      } else {
-        printf("  %s\n", err);
-        if (!strncmp(cmd, "move", 4) && P.S.s.phase == PH_MOVE) printf("  %s\n", derr);
-        else if (nearest_action(P.sc, &P.S.s, cmd, near, sizeof near) >= 0 && near[0])
-          printf("  nearest legal action: %s\n", near);
-      }
-      if (P.S.s.phase == PH_ROUND && gs_decider(&P.S.s) == P.human && P.S.s.ncards == 0) show(&P);
-    }
+    int stop = prompt_line(&P, line);
     free(line);
+    if (stop) break;
   }
-  if (gs_over(&P.S.s)) {
-    char d[256];
-    gs_describe(P.sc, &P.S.s, d, sizeof d);
-    say(&P, d);
-    int won = (P.S.s.result == RES_FRENCH && P.human == FRENCH) || (P.S.s.result == RES_ALLIED && P.human == ALLIED);
-    printf("%s Replay this game with: waterloo play --seed %" PRIu64 " --scenario %s --variant %s\n",
-           P.S.s.result == RES_DRAW ? "A draw." : won ? "You won." : "You lost.", P.S.seed, P.sc->scen_name,
-           P.sc->variant_names);
-  }
+  if (gs_over(&P.S.s)) play_end(&P);
   if (P.log) fclose(P.log);
-  free(L);
+  free(P.L);
   session_free(&P.S);
   return 0;
 }
