@@ -28,18 +28,6 @@ static void fail(const char *msg) {
   fflush(stdout);
 }
 
-static char *board_text(const Scen *sc, const State *s) {
-  char *buf = NULL;
-  size_t len = 0;
-  FILE *f = open_memstream(&buf, &len);
-  board_print(sc, s, f, 0);
-  char d[256];
-  gs_describe(sc, s, d, sizeof d);
-  fprintf(f, "%s", d);
-  fclose(f);
-  return buf;
-}
-
 /* the engine's game is replaced by T once T is made */
 static int adopt(Session *S, Session *T) {
   if (S->sc) session_free(S);
@@ -108,8 +96,12 @@ static int c_save(void *ctx, char *args) {
 }
 
 static int c_show(void *ctx, char *args) {
-  Session *S = ctx;
-  char *b = board_text(S->sc, &S->s);
+  char *b = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&b, &len);
+  if (!f) return fail("out of memory"), 0;
+  session_board(ctx, f, 0);
+  fclose(f);
   ok(b);
   free(b);
   return 0;

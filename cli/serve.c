@@ -342,16 +342,9 @@ static enum MHD_Result api_play(struct MHD_Connection *c, Game *G, const cJSON *
     if (action_parse(S->sc, &S->s, act->valuestring, &a, err, sizeof err)) return send_err(c, 400, err);
     session_apply(S, a, 1);
   } else if (cJSON_IsNumber(idx)) {
-    ActList *L = malloc(sizeof *L);
-    if (!L) abort();
-    gs_legal(S->sc, &S->s, L);
     double k = idx->valuedouble;
-    if (!(k >= 0 && k < L->n)) {
-      free(L);
+    if (!(k >= 0 && k < MAX_ACTIONS) || session_play_index(S, (long)k, 1))
       return send_err(c, 400, "index: not a legal action number");
-    }
-    session_apply(S, L->a[(int)k], 1);
-    free(L);
   } else if (cJSON_IsObject(mv)) {
     int u = scen_unit(S->sc, jstr(mv, "unit", ""));
     int sq = parse_sq(jstr(mv, "to", ""));

@@ -390,6 +390,23 @@ int session_play_text(Session *S, const char *text, int by_human, char *err, siz
   return n > 0 ? play_path(S, path, n, by_human) : -1;
 }
 
+int session_play_index(Session *S, long k, int by_human) {
+  ActList *L = malloc(sizeof *L);
+  if (!L) abort();
+  gs_legal(S->sc, &S->s, L);
+  int ok = k >= 0 && k < L->n;
+  if (ok) session_apply(S, L->a[k], by_human);
+  free(L);
+  return ok ? 0 : -1;
+}
+
+void session_board(const Session *S, FILE *f, int color) {
+  char d[256];
+  board_print(S->sc, &S->s, f, color);
+  gs_describe(S->sc, &S->s, d, sizeof d);
+  fputs(d, f);
+}
+
 size_t session_events(const Session *S, int first, char *buf, size_t len) {
   size_t n = 0;
   buf[0] = 0;

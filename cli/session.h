@@ -69,6 +69,9 @@ void session_apply(Session *S, Action a, int by_human);
 /* back to the human's previous decision within the barrier (without a human side: back one
  * action); the number of actions left, or -1 if there is nothing to undo */
 int session_undo(Session *S);
+/* the side to decide plays its k-th legal action (0-based, as gs_legal lists them); -1 when
+ * there is no such action */
+int session_play_index(Session *S, long k, int by_human);
 /* the side to decide plays `text`: an action in notation, or in a movement phase a destination
  * move "move UNIT SQUARE [N|E|S|W]" (its steps until the move ends or another decision
  * interrupts it).  Returns how many actions were played, or -1: err says why the notation was
@@ -77,6 +80,8 @@ int session_play_text(Session *S, const char *text, int by_human, char *err, siz
                       size_t dlen);
 /* what the log entries from `first` on caused, joined by "; " (their events); its length */
 size_t session_events(const Session *S, int first, char *buf, size_t len);
+/* the board and the one-line description of the position (no newline after it) */
+void session_board(const Session *S, FILE *f, int color);
 /* a player of `level` (a level name or a player spec) on the session's scenario */
 Player *session_player(const Session *S, const char *level, uint64_t seed, char *err, size_t len);
 /* the level of a hint: the session's, or normal when the computer plays easy, random or heuristic */

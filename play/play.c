@@ -48,10 +48,8 @@ static void show_hand(Play *P) {
 }
 
 static void show(Play *P) {
-  board_print(P->sc, &P->S.s, stdout, P->color);
-  char d[256];
-  gs_describe(P->sc, &P->S.s, d, sizeof d);
-  printf("%s\n", d);
+  session_board(&P->S, stdout, P->color);
+  printf("\n");
   show_hand(P);
 }
 
@@ -269,8 +267,8 @@ static void play_line(Play *P, const char *cmd) {
   char *end, err[2048], derr[256], near[128];
   long k = strtol(cmd, &end, 10);
   int first = P->S.nlog;
-  if (*end == 0 && k >= 1 && k <= P->L->n) apply(P, P->L->a[k - 1], 1);
-  else if (session_play_text(&P->S, cmd, 1, err, sizeof err, derr, sizeof derr) >= 0)
+  if ((*end == 0 && k >= 1 && session_play_index(&P->S, k - 1, 1) == 0) ||
+      session_play_text(&P->S, cmd, 1, err, sizeof err, derr, sizeof derr) >= 0)
     print_entries(P, first);
   else {
     printf("  %s\n", err);
