@@ -269,6 +269,11 @@ def main():
     for name in sorted(os.listdir(TMP)):
         if name.endswith(".json") and name not in BAD_FILES:
             shutil.copy(os.path.join(TMP, name), os.path.join(out, "saved-" + name))
+    for cmd in ("engine", "play"):
+        r = subprocess.run([exe, cmd, "--help"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           check=False)
+        with open(os.path.join(out, "help-%s.out" % cmd), "wb") as f:
+            f.write(r.stdout + ("[exit %d]\n" % r.returncode).encode())
     for name, (opts, lines) in play_sessions().items():
         with open(os.path.join(out, name + ".out"), "wb") as f:
             f.write(run_fixed(exe, lines, ["play", "--no-color"] + opts))
