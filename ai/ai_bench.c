@@ -11,7 +11,7 @@
 
 static Action choose_player(void *ctx, const State *s, const ActList *L) {
   (void)L;
-  return player_act(((Player **)ctx)[s->decider], s);
+  return player_act(((Player **)ctx)[s->turn.decider], s);
 }
 
 int ai_play_game(const Scen *sc, const char *spec_fr, const char *spec_al, uint64_t seed,
@@ -28,14 +28,15 @@ int ai_play_game(const Scen *sc, const char *spec_fr, const char *spec_al, uint6
     GameHooks hk = {.choose = choose_player, .ctx = p, .check_legal = 1, .max_actions = 100000};
     n = game_run(sc, &s, &hk);
     if (n == GAME_ILLEGAL) {
-      Action a = player_act(p[s.decider], &s);
-      fprintf(stderr, "ai_play_game: %s returned an illegal action (t=%d a=%d b=%d c=%d) in phase %s\n",
-              player_name(p[s.decider]), a.t, a.a, a.b, a.c, phase_name(s.phase));
+      Action a = player_act(p[s.turn.decider], &s);
+      fprintf(stderr,
+              "ai_play_game: %s returned an illegal action (t=%d a=%d b=%d c=%d) in phase %s\n",
+              player_name(p[s.turn.decider]), a.t, a.a, a.b, a.c, phase_name(s.turn.phase));
       n = -1;
     } else if (n == GAME_LIMIT) {
       n = 100000;
     }
-    if (n >= 0 && gs_over(&s)) res = s.result;
+    if (n >= 0 && gs_over(&s)) res = s.score.result;
   }
   if (nact) *nact = (int)n;
   player_free(p[0]);
@@ -57,7 +58,7 @@ int ai_honesty_check(const Scen *sc, const char *spec, uint64_t seed, int npairs
     while (!gs_over(&s) && done < npairs && steps < 20000) {
       gs_legal(sc, &s, &L);
       if (L.n <= 0) return -1;
-      int d = s.decider;
+      int d = s.turn.decider;
       /* take a position now and then when it has a real choice */
       if (L.n > 1 && rng_below(&r, 12) == 0) {
         State s2, o1, o2;
@@ -66,7 +67,7 @@ int ai_honesty_check(const Scen *sc, const char *spec, uint64_t seed, int npairs
         gs_observe(sc, &s2, d, &o2);
         if (memcmp(&o1, &o2, sizeof o1) != 0) {
           fprintf(stderr, "honesty: gs_determinize changed the decider's observation (phase %s)\n",
-                  phase_name(s.phase));
+                  phase_name(s.turn.phase));
           bad++;
           done++;
         } else if (memcmp(&s, &s2, sizeof s) != 0) {
@@ -80,7 +81,7 @@ int ai_honesty_check(const Scen *sc, const char *spec, uint64_t seed, int npairs
             action_format(sc, &s, a1, b1, sizeof b1);
             action_format(sc, &s2, a2, b2, sizeof b2);
             fprintf(stderr, "honesty: %s chose %s and %s (phase %s)\n", spec, b1, b2,
-                    phase_name(s.phase));
+                    phase_name(s.turn.phase));
           }
           player_free(p1);
           player_free(p2);
@@ -104,7 +105,7 @@ static void bench_position(const Scen *sc, State *s) {
   /* then to the next card decision */
   for (int i = 0; i < 200 && !gs_over(s); i++) {
     gs_legal(sc, s, &L);
-    if (s->phase == PH_ROUND && L.n > 1) break;
+    if (s->turn.phase == PH_ROUND && L.n > 1) break;
     gs_apply(sc, s, player_act(h, s));
   }
   player_free(h);

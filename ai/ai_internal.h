@@ -41,7 +41,7 @@ int fit_path(const Scen *sc, char *out, size_t len);
 int fit_load(const Scen *sc, double *w, char *why, size_t wl);
 /* the evaluation a cut-off rollout uses: the fitted one when the context has it */
 static inline double ai_eval_cut(const AiCtx *c, const State *s) {
-  if (c->use_fit && !gs_over(s) && !s->result) {
+  if (c->use_fit && !gs_over(s) && !s->score.result) {
     double f[FIT_NF];
     fit_features(c, s, f);
     return fit_eval(c->fit_w, f);

@@ -101,13 +101,13 @@ void ai_ctx_init(AiCtx *c, const Scen *sc) {
 
 int ai_battle_mask(const Scen *sc, const State *s) {
   int m = 0;
-  if (s->bdef_sq >= NSQ) return 0;
+  if (s->battle.def_sq >= NSQ) return 0;
   for (int i = 0; i < 4; i++) {
-    int u = s->batt[i];
+    int u = s->battle.att[i];
     if (u == UNIT_NONE || u >= sc->nunits) continue;
-    int sq = s->usq[u];
+    int sq = s->units.sq[u];
     for (int d = 0; d < 4; d++)
-      if (sc->nb[s->bdef_sq][d] == sq) m |= 1 << d;
+      if (sc->nb[s->battle.def_sq][d] == sq) m |= 1 << d;
   }
   return m;
 }
@@ -117,7 +117,7 @@ int ai_battle_mask(const Scen *sc, const State *s) {
 void ai_battle_now(const Scen *sc, const State *s, int *att, int *def) {
   int m = ai_battle_mask(sc, s);
   *att = *def = 0;
-  if (m) battle_base_totals(sc, s, s->bdef_sq, m, att, def);
+  if (m) battle_base_totals(sc, s, s->battle.def_sq, m, att, def);
 }
 
 /* the cards left in hand as a share of what each side drew this turn, French minus Allied
@@ -125,11 +125,11 @@ void ai_battle_now(const Scen *sc, const State *s, int *att, int *def) {
 double ai_hand_share(const AiCtx *c, const State *s) {
   const Scen *sc = c->sc;
   double hv[2] = {0, 0};
-  for (uint64_t m = s->hand; m; m &= m - 1) {
+  for (uint64_t m = s->cards.hand; m; m &= m - 1) {
     int cd = __builtin_ctzll(m);
     hv[sc->card[cd].army == ARMY_FR ? FRENCH : ALLIED] += c->card_val[cd];
   }
-  int t = s->turn >= 1 && s->turn <= MAX_TURNS ? s->turn : 1;
+  int t = s->turn.number >= 1 && s->turn.number <= MAX_TURNS ? s->turn.number : 1;
   double full_f = sc->p.hand_fr * c->mean_val[ARMY_FR];
   double full_a = sc->p.hand_br * c->mean_val[ARMY_BR] + sc->p.hand_pr[t] * c->mean_val[ARMY_PR];
   return full_f > 0 && full_a > 0 ? hv[FRENCH] / full_f - hv[ALLIED] / full_a : 0;
@@ -138,20 +138,20 @@ double ai_hand_share(const AiCtx *c, const State *s) {
 /* French advantage in "points" */
 double ai_eval_french(const AiCtx *c, const State *s) {
   const Scen *sc = c->sc;
-  if (s->phase == PH_OVER || s->result) {
-    if (s->result == RES_FRENCH) return 1.0;
-    if (s->result == RES_ALLIED) return 0.0;
+  if (s->turn.phase == PH_OVER || s->score.result) {
+    if (s->score.result == RES_FRENCH) return 1.0;
+    if (s->score.result == RES_ALLIED) return 0.0;
     return 0.5;
   }
   double turns = sc->p.turns > 0 ? sc->p.turns : 4;
-  double prog = s->turn / turns;           /* 0..1 */
+  double prog = s->turn.number / turns; /* 0..1 */
   double sc_pts = 0, scale;
   /* objectives */
   if (sc->scenario == SC_SHORT) {
     int hc = 0;
     for (int v = V_HOUGOUMONT; v <= V_FRISCHERMONT; v++)
-      if (s->owner & (1u << v)) hc++;
-    int msj = (s->owner >> V_MSJ) & 1;
+      if (s->turn.owner & (1u << v)) hc++;
+    int msj = (s->turn.owner >> V_MSJ) & 1;
     int need = sc->p.short_castles_needed > 0 ? sc->p.short_castles_needed : 3;
     int win = hc >= need || (hc >= need - 1 && msj);
     sc_pts += (2.5 * hc + 2.0 * msj + (win ? 3.0 : 0.0)) * (0.7 + 0.6 * prog);
@@ -168,19 +168,19 @@ double ai_eval_french(const AiCtx *c, const State *s) {
   double fr_near = 0;
   int nfr = 0;
   for (int u = 0; u < sc->nunits; u++) {
-    int sq = s->usq[u];
+    int sq = s->units.sq[u];
     if (sq >= NSQ) continue;
     int bp = unit_bp(sc, s, u);
     int sd = unit_side(sc, u);
     double v = bp;
-    if (s->uflag[u] & UF_DISORDER) v -= 0.8;
+    if (s->units.flag[u] & UF_DISORDER) v -= 0.8;
     if (sd == ALLIED && sc->castle_of[sq] >= 0 && sc->unit[u].kind == K_INF)
-      v += 0.5 * s->cdp[(int)sc->castle_of[sq]] + 1.0;
+      v += 0.5 * s->turn.cdp[(int)sc->castle_of[sq]] + 1.0;
     mat += sd == FRENCH ? v : -v;
     if (sd == FRENCH) {
       int best = AI_INF;
       for (int i = 0; i < c->nobj; i++)
-        if (!(s->owner & (1u << c->obj_v[i])) && c->dist[i][sq] < best) best = c->dist[i][sq];
+        if (!(s->turn.owner & (1u << c->obj_v[i])) && c->dist[i][sq] < best) best = c->dist[i][sq];
       if (best < AI_INF) { fr_near += best > 12 ? 12 : best; nfr++; }
     }
   }

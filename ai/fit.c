@@ -57,13 +57,13 @@ void fit_features(const AiCtx *c, const State *s, double *f) {
   const Scen *sc = c->sc;
   memset(f, 0, sizeof(double) * FIT_NF);
   double turns = sc->p.turns > 0 ? sc->p.turns : 4;
-  double prog = s->turn / turns;
+  double prog = s->turn.number / turns;
   f[0] = 1;
   f[1] = prog;
   int hc = 0;
   for (int v = V_HOUGOUMONT; v <= V_FRISCHERMONT; v++)
-    if (s->owner & (1u << v)) hc++;
-  int msj = (s->owner >> V_MSJ) & 1;
+    if (s->turn.owner & (1u << v)) hc++;
+  int msj = (s->turn.owner >> V_MSJ) & 1;
   if (sc->scenario == SC_SHORT) {
     int need = sc->p.short_castles_needed > 0 ? sc->p.short_castles_needed : 3;
     int win = hc >= need || (hc >= need - 1 && msj);
@@ -82,18 +82,21 @@ void fit_features(const AiCtx *c, const State *s, double *f) {
   double mat = 0, fr_near = 0;
   int nfr = 0, dfr = 0, dal = 0, gar = 0, poff = 0;
   for (int u = 0; u < sc->nunits; u++) {
-    int sq = s->usq[u];
+    int sq = s->units.sq[u];
     if (sq == SQ_OFF && sc->unit[u].army == ARMY_PR && sc->p.prussians) poff++;
     if (sq >= NSQ) continue;
     int bp = unit_bp(sc, s, u);
     int sd = sc->uside[u];
     mat += sd == FRENCH ? bp : -bp;
-    if (s->uflag[u] & UF_DISORDER) { if (sd == FRENCH) dfr++; else dal++; }
+    if (s->units.flag[u] & UF_DISORDER) {
+      if (sd == FRENCH) dfr++;
+      else dal++;
+    }
     if (sd == ALLIED && sc->castle_of[sq] >= 0 && sc->unit[u].kind == K_INF) gar++;
     if (sd == FRENCH) {
       int best = AI_INF;
       for (int i = 0; i < c->nobj; i++)
-        if (!(s->owner & (1u << c->obj_v[i])) && c->dist[i][sq] < best) best = c->dist[i][sq];
+        if (!(s->turn.owner & (1u << c->obj_v[i])) && c->dist[i][sq] < best) best = c->dist[i][sq];
       if (best < AI_INF) { fr_near += best > 12 ? 12 : best; nfr++; }
     }
   }
@@ -102,7 +105,7 @@ void fit_features(const AiCtx *c, const State *s, double *f) {
   f[10] = dal;
   f[11] = gar;
   int cdp = 0;
-  for (int k = 0; k < MAX_CASTLES; k++) cdp += s->cdp[k];
+  for (int k = 0; k < MAX_CASTLES; k++) cdp += s->turn.cdp[k];
   f[12] = cdp;
   f[13] = nfr ? fr_near / nfr / 12.0 : 0;
   f[14] = ai_hand_share(c, s);

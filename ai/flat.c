@@ -59,11 +59,11 @@ double ai_rollout(const Scen *sc, const AiCtx *ctx, State *w, Rng *r, int policy
                   int cut, int max_roll) {
   ActList L;
   int rounds = 0, steps = 0;
-  int pa = w->active, pt = w->turn;
+  int pa = w->turn.active, pt = w->turn.number;
   while (!gs_over(w) && steps < max_roll) {
-    if (cut > 0 && w->phase == PH_ROUND && (w->active != pa || w->turn != pt)) {
-      pa = w->active;
-      pt = w->turn;
+    if (cut > 0 && w->turn.phase == PH_ROUND && (w->turn.active != pa || w->turn.number != pt)) {
+      pa = w->turn.active;
+      pt = w->turn.number;
       if (++rounds >= cut) break;
     }
     gs_legal(sc, w, &L);
@@ -160,7 +160,7 @@ int ai_sh_search(const Scen *sc, const AiCtx *ctx, const State *obs, int me, con
 
 Action flat_decide(Flat *f, const State *s) {
   const Scen *sc = f->sc;
-  int me = s->decider;
+  int me = s->turn.decider;
   ActList L;
   gs_legal(sc, s, &L);
   Action none = {0, 0, 0, 0};

@@ -34,13 +34,13 @@ static void battle_now(H *h, int *att, int *def) {
 }
 
 static inline int opp(int side) { return side ^ 1; }
-static inline int facing(const State *s, int u) { return s->uflag[u] & UF_FACING; }
+static inline int facing(const State *s, int u) { return s->units.flag[u] & UF_FACING; }
 static inline int in_castle_inf(const H *h, int u) {
-  int sq = h->s->usq[u];
+  int sq = h->s->units.sq[u];
   return sq < NSQ && h->sc->castle_of[sq] >= 0 && h->sc->unit[u].kind == K_INF;
 }
 static inline int would_die(const H *h, int u) {
-  return (h->s->uflag[u] & UF_REDUCED) || h->sc->unit[u].bp_red == 0;
+  return (h->s->units.flag[u] & UF_REDUCED) || h->sc->unit[u].bp_red == 0;
 }
 static inline int army_side(int army) { return army == ARMY_FR ? FRENCH : ALLIED; }
 
@@ -52,7 +52,7 @@ static double goal_calc(const H *h, int u, int sq) {
   int best = AI_INF;
   if (side == FRENCH) {
     for (int i = 0; i < c->nobj; i++)
-      if (!(s->owner & (1u << c->obj_v[i])) && c->dist[i][sq] < best) best = c->dist[i][sq];
+      if (!(s->turn.owner & (1u << c->obj_v[i])) && c->dist[i][sq] < best) best = c->dist[i][sq];
     if (best == AI_INF) { /* everything held: stay close to the objectives */
       for (int i = 0; i < c->nobj; i++)
         if (c->dist[i][sq] < best) best = c->dist[i][sq];
@@ -61,7 +61,7 @@ static double goal_calc(const H *h, int u, int sq) {
     return best;
   }
   for (int i = 0; i < c->nobj; i++)
-    if ((s->owner & (1u << c->obj_v[i])) && c->dist[i][sq] < best) best = c->dist[i][sq];
+    if ((s->turn.owner & (1u << c->obj_v[i])) && c->dist[i][sq] < best) best = c->dist[i][sq];
   if (h->sc->unit[u].army == ARMY_PR) {
     double pr = c->pr_dist[sq];
     if (best < AI_INF) return best < pr ? best : pr;
@@ -124,7 +124,7 @@ static double exposure(const H *h, int u, int sq, int f, int ignore_sq) {
     int t = h->occ[n];
     if (t == UNIT_NONE || t == u || unit_side(sc, t) == side) continue;
     if (sc->nb[n][facing(h->s, t)] != sq) continue;
-    if (h->s->uflag[t] & UF_DISORDER) continue;
+    if (h->s->units.flag[t] & UF_DISORDER) continue;
     int m = castle ? 1 : (d == f ? 1 : (d == ((f + 2) & 3) ? 3 : 2));
     e += unit_bp(sc, h->s, t) * m;
   }
@@ -136,7 +136,7 @@ static double exposure(const H *h, int u, int sq, int f, int ignore_sq) {
 /* goal, readiness and exposure of unit u where it stands, cached per decision */
 static void here(H *h, int u, double *g, double *r, double *e) {
   if (!((h->cached >> u) & 1)) {
-    int sq = h->s->usq[u], f = facing(h->s, u);
+    int sq = h->s->units.sq[u], f = facing(h->s, u);
     h->c_goal[u] = (float)goal_calc(h, u, sq);
     h->c_ready[u] = (float)ready(h, u, sq, f);
     h->c_exp[u] = (float)exposure(h, u, sq, f, -1);
@@ -149,9 +149,9 @@ static void here(H *h, int u, double *g, double *r, double *e) {
 
 /* ---------------------------------------------------------------- battle arithmetic */
 static int near_leader(const H *h, int u, int side) {
-  int L = h->s->leader[side];
+  int L = h->s->units.leader[side];
   if (L >= NSQ) return 0;
-  int sq = h->s->usq[u];
+  int sq = h->s->units.sq[u];
   if (sq == L) return 1;
   for (int d = 0; d < 4; d++)
     if (h->sc->nb[L][d] == sq) return 1;
@@ -170,9 +170,9 @@ static double card_gain(const H *h, int card, int purpose, int attacker) {
     int bonus = attacker ? cd->cmd_att : cd->cmd_def;
     if (attacker) {
       for (int i = 0; i < 4; i++)
-        if (s->batt[i] != UNIT_NONE && near_leader(h, s->batt[i], side)) g += bonus;
-    } else if (s->bdef_sq < NSQ && h->occ[s->bdef_sq] != UNIT_NONE &&
-               near_leader(h, h->occ[s->bdef_sq], side))
+        if (s->battle.att[i] != UNIT_NONE && near_leader(h, s->battle.att[i], side)) g += bonus;
+    } else if (s->battle.def_sq < NSQ && h->occ[s->battle.def_sq] != UNIT_NONE &&
+               near_leader(h, h->occ[s->battle.def_sq], side))
       g += bonus;
     return g;
   }
@@ -180,11 +180,12 @@ static double card_gain(const H *h, int card, int purpose, int attacker) {
     int m = sc->p.elite_mult > 1 ? sc->p.elite_mult - 1 : 1;
     if (attacker) {
       for (int i = 0; i < 4; i++)
-        if (s->batt[i] != UNIT_NONE && sc->unit[s->batt[i]].elite)
-          g += unit_bp(sc, s, s->batt[i]) * m;
-    } else if (s->bdef_sq < NSQ && h->occ[s->bdef_sq] != UNIT_NONE &&
-               sc->unit[h->occ[s->bdef_sq]].elite)
-      g += unit_bp(sc, s, h->occ[s->bdef_sq]) * m * (in_castle_inf(h, h->occ[s->bdef_sq]) ? 2 : 1);
+        if (s->battle.att[i] != UNIT_NONE && sc->unit[s->battle.att[i]].elite)
+          g += unit_bp(sc, s, s->battle.att[i]) * m;
+    } else if (s->battle.def_sq < NSQ && h->occ[s->battle.def_sq] != UNIT_NONE &&
+               sc->unit[h->occ[s->battle.def_sq]].elite)
+      g += unit_bp(sc, s, h->occ[s->battle.def_sq]) * m *
+           (in_castle_inf(h, h->occ[s->battle.def_sq]) ? 2 : 1);
     return g;
   }
   return 0;
@@ -193,10 +194,12 @@ static double card_gain(const H *h, int card, int purpose, int attacker) {
 /* my pending battle cards' total for this battle */
 static double pending_total(const H *h, int attacker, uint64_t mine) {
   double t = 0;
-  uint64_t m = h->s->pend & mine;
+  uint64_t m = h->s->cards.pend & mine;
   for (; m; m &= m - 1) {
     int cd = __builtin_ctzll(m);
-    int purpose = (h->s->pend_cmd >> cd) & 1 ? BP_COMMAND : ((h->s->pend_elite >> cd) & 1 ? BP_ELITE : BP_POINTS);
+    int purpose = (h->s->cards.pend_cmd >> cd) & 1
+                      ? BP_COMMAND
+                      : ((h->s->cards.pend_elite >> cd) & 1 ? BP_ELITE : BP_POINTS);
     t += card_gain(h, cd, purpose, attacker);
   }
   return t;
@@ -208,7 +211,7 @@ static double defender_stake(const H *h, int dsq, int att, int def) {
   int d = h->occ[dsq];
   if (d == UNIT_NONE) return 0;
   double st;
-  if (in_castle_inf(h, d) && h->s->cdp[(int)h->sc->castle_of[dsq]] > 0) return 0.8;
+  if (in_castle_inf(h, d) && h->s->turn.cdp[(int)h->sc->castle_of[dsq]] > 0) return 0.8;
   st = 1.0 + 0.4 * unit_bp(h->sc, h->s, d);
   if (would_die(h, d)) st += 1.5;
   if (h->c->sq_obj[dsq]) st += 2.0;
@@ -219,7 +222,7 @@ static double defender_stake(const H *h, int dsq, int att, int def) {
 /* the usual BP of the top k cards of army in my hand */
 static double top_cards(const H *h, int army, int k) {
   int best[3] = {0, 0, 0};
-  uint64_t m = h->s->hand & h->sc->army_cards[army];
+  uint64_t m = h->s->cards.hand & h->sc->army_cards[army];
   for (; m; m &= m - 1) {
     int bp = h->sc->card[__builtin_ctzll(m)].bp;
     for (int i = 0; i < 3; i++)
@@ -235,9 +238,9 @@ static double top_cards(const H *h, int army, int k) {
 static int sim_battle(const H *h, Action a, int *att, int *def, int *dsq) {
   State t = *h->s;
   gs_apply(h->sc, &t, a);
-  if (t.phase < PH_B_FIRE || t.phase > PH_B_DEFCARDS) return 0;
+  if (t.turn.phase < PH_B_FIRE || t.turn.phase > PH_B_DEFCARDS) return 0;
   ai_battle_now(h->sc, &t, att, def);
-  *dsq = t.bdef_sq;
+  *dsq = t.battle.def_sq;
   return 1;
 }
 
@@ -248,7 +251,7 @@ static int round_target(const H *h) {
   int army = h->me == FRENCH ? ARMY_FR : ARMY_BR;
   int hand = hand_of(h, army) + (h->me == ALLIED ? hand_of(h, ARMY_PR) : 0);
   int lim = h->sc->p.round_limit > 0 ? h->sc->p.round_limit : 5;
-  int t = (hand + h->s->ncards + 2) / 3;
+  int t = (hand + h->s->turn.ncards + 2) / 3;
   if (t < 1) t = 1;
   if (t > lim) t = lim;
   if (h->me == ALLIED && t > 3) t = 3;
@@ -262,16 +265,17 @@ static double want_move(const H *h, int army) {
   double w = 0;
   for (int u = 0; u < sc->nunits; u++) {
     if (sc->unit[u].army != army) continue;
-    int sq = s->usq[u];
+    int sq = s->units.sq[u];
     if (sq == SQ_OFF && army == ARMY_PR) {
       int g = sc->unit[u].group;
-      if (g >= 0 && g < sc->ngroups && s->turn >= sc->group[g].turn + sc->p.prussian_shift) w += 1.5;
+      if (g >= 0 && g < sc->ngroups && s->turn.number >= sc->group[g].turn + sc->p.prussian_shift)
+        w += 1.5;
       continue;
     }
     if (sq >= NSQ) continue;
-    if (s->uflag[u] & (UF_MOVED | UF_RALLIED)) continue;
+    if (s->units.flag[u] & (UF_MOVED | UF_RALLIED)) continue;
     double r = ready(h, u, sq, facing(s, u));
-    if (r > 0 && !(s->uflag[u] & (UF_DISORDER | UF_ATTACKED))) w += r;
+    if (r > 0 && !(s->units.flag[u] & (UF_DISORDER | UF_ATTACKED))) w += r;
     double g = goal_calc(h, u, sq);
     if (g > 0.5 && r == 0) w += 0.15 * (g > 6 ? 6 : g);
   }
@@ -285,8 +289,8 @@ static double sc_round(const H *h, Action a, double wm[3]) {
   switch (a.t) {
     case A_END: {
       int tgt = round_target(h);
-      if (s->ncards >= tgt) return 3.0;
-      if (h->me == ALLIED) return s->ncards == 0 ? 0.3 : 0.1;
+      if (s->turn.ncards >= tgt) return 3.0;
+      if (h->me == ALLIED) return s->turn.ncards == 0 ? 0.3 : 0.1;
       return -0.4;
     }
     case A_PLAY_MOVE: {
@@ -299,15 +303,15 @@ static double sc_round(const H *h, Action a, double wm[3]) {
     }
     case A_ARTY: {
       int u = a.b;
-      int sq = s->usq[u];
+      int sq = s->units.sq[u];
       if (sq >= NSQ) return -1;
       int fr = sc->nb[sq][a.c ? (a.c - 1) & 3 : facing(s, u)];   /* c from a castle */
       int t = fr == SQ_NONE ? UNIT_NONE : h->occ[fr];
       if (t == UNIT_NONE || unit_side(sc, t) == h->me || in_castle_inf(h, t)) return -2;
       double v;
-      if (s->uflag[t] & UF_DISORDER) v = would_die(h, t) ? (sc->unit[t].bp_red ? 0 : -1) : 2.2;
+      if (s->units.flag[t] & UF_DISORDER) v = would_die(h, t) ? (sc->unit[t].bp_red ? 0 : -1) : 2.2;
       else v = 0.5 + (sc->nb[fr][facing(s, t)] != SQ_NONE && h->occ[sc->nb[fr][facing(s, t)]] != UNIT_NONE ? 0.4 : 0);
-      if (s->uflag[t] & UF_DISORDER && would_die(h, t)) v = 2.6; /* reduction eliminates */
+      if (s->units.flag[t] & UF_DISORDER && would_die(h, t)) v = 2.6; /* reduction eliminates */
       return v - 0.45 * cv;
     }
     case A_CHARGE: case A_FORCE: {
@@ -321,10 +325,12 @@ static double sc_round(const H *h, Action a, double wm[3]) {
       return v - 0.45 * cv;
     }
     case A_RALLY: {
-      if (!(s->uflag[a.b] & UF_DISORDER)) return -1;
+      if (!(s->units.flag[a.b] & UF_DISORDER)) return -1;
       int n = 0;
       for (int u = 0; u < sc->nunits; u++)
-        if (u != a.b && s->usq[u] < NSQ && unit_side(sc, u) == h->me && (s->uflag[u] & UF_DISORDER)) n++;
+        if (u != a.b && s->units.sq[u] < NSQ && unit_side(sc, u) == h->me &&
+            (s->units.flag[u] & UF_DISORDER))
+          n++;
       return 0.9 + (n ? 0.7 : 0) + 0.1 * unit_bp(sc, s, a.b) - 0.45 * cv;
     }
     case A_RESTORE:
@@ -342,7 +348,7 @@ static double sc_move(H *h, Action a) {
   switch (a.t) {
     case A_DONE: return 0.05;
     case A_STEP: {
-      int u = a.a, from = s->usq[u];
+      int u = a.a, from = s->units.sq[u];
       if (from >= NSQ) return -1;
       int to = sc->nb[from][a.b];
       if (to == SQ_NONE) return -1;
@@ -354,16 +360,16 @@ static double sc_move(H *h, Action a) {
       v -= exposure(h, u, to, nf, from) - e0;
       int oi = h->c->sq_obj[to];
       if (oi) {
-        int mine = ((s->owner >> h->c->obj_v[oi - 1]) & 1) == (unit_side(sc, u) == FRENCH);
+        int mine = ((s->turn.owner >> h->c->obj_v[oi - 1]) & 1) == (unit_side(sc, u) == FRENCH);
         if (!mine) v += 6.0;
         else if (sc->castle_of[to] >= 0 && sc->unit[u].kind == K_INF) v += 1.0;
       }
       if (h->c->sq_obj[from] && sc->castle_of[from] >= 0 && sc->unit[u].kind == K_INF) v -= 1.5;
-      if (s->moving == u) v += 0.3;
+      if (s->play.moving == u) v += 0.3;
       return v;
     }
     case A_TURN: {
-      int u = a.a, sq = s->usq[u];
+      int u = a.a, sq = s->units.sq[u];
       if (sq >= NSQ) return -1;
       int of = facing(s, u), nf = a.b & 3;
       double g, r0, e0;
@@ -373,13 +379,13 @@ static double sc_move(H *h, Action a) {
       int n1 = sc->nb[sq][nf], n0 = sc->nb[sq][of];
       double g1 = n1 == SQ_NONE || h->occ[n1] != UNIT_NONE ? g + 1 : goal_move(h, u, n1);
       double g0 = n0 == SQ_NONE || h->occ[n0] != UNIT_NONE ? g + 1 : goal_move(h, u, n0);
-      if (g > 0.5 && s->mp >= 2) v += 0.5 * ((g - g1) - (g - g0 > 0 ? g - g0 : 0));
-      if (s->moving == u) v += 0.1;
+      if (g > 0.5 && s->play.mp >= 2) v += 0.5 * ((g - g1) - (g - g0 > 0 ? g - g0 : 0));
+      if (s->play.moving == u) v += 0.1;
       return v - 0.35;
     }
     case A_LEAD: {
       int side = h->me;
-      int L = s->leader[side];
+      int L = s->units.leader[side];
       if (L >= NSQ) return -1;
       int to = sc->nb[L][a.b];
       if (to == SQ_NONE) return -1;
@@ -413,8 +419,8 @@ static double sc_declare(const H *h, Action a) {
   int att, def;
   battle_base_totals(h->sc, h->s, a.a, a.b, &att, &def);
   int lim = h->sc->p.round_limit > 0 ? h->sc->p.round_limit : 5;
-  int army = h->s->card_army < 3 ? h->s->card_army : (h->me == FRENCH ? ARMY_FR : ARMY_BR);
-  int room = lim - h->s->ncards;
+  int army = h->s->play.army < 3 ? h->s->play.army : (h->me == FRENCH ? ARMY_FR : ARMY_BR);
+  int room = lim - h->s->turn.ncards;
   if (room > 2) room = 2;
   if (room < 0) room = 0;
   double mine = top_cards(h, army, room);
@@ -439,12 +445,12 @@ static double sc_cards(H *h, Action a, int attacker) {
   const State *s = h->s;
   int att0, def0;
   battle_now(h, &att0, &def0);
-  int batt_army = s->battle_army < 3 ? s->battle_army : ARMY_FR;
-  int dunit = s->bdef_sq < NSQ ? h->occ[s->bdef_sq] : UNIT_NONE;
+  int batt_army = s->battle.army < 3 ? s->battle.army : ARMY_FR;
+  int dunit = s->battle.def_sq < NSQ ? h->occ[s->battle.def_sq] : UNIT_NONE;
   int darmy = dunit != UNIT_NONE ? sc->unit[dunit].army : ARMY_BR;
   uint64_t attmask = sc->army_cards[batt_army], defmask = sc->army_cards[darmy];
-  double stake = s->bdef_sq < NSQ ? defender_stake(h, s->bdef_sq, att0, def0) : 1;
-  int charge = s->bkind == BK_CHARGE;
+  double stake = s->battle.def_sq < NSQ ? defender_stake(h, s->battle.def_sq, att0, def0) : 1;
+  int charge = s->battle.kind == BK_CHARGE;
   if (attacker) {
     double now = att0 + pending_total(h, 1, attmask);
     int oh = hand_of(h, darmy);
@@ -463,7 +469,7 @@ static double sc_cards(H *h, Action a, int attacker) {
   }
   /* defender: the attacker's cards are hidden, only their number counts */
   double now = def0 + pending_total(h, 0, defmask);
-  int natt = __builtin_popcountll(s->pend & attmask);
+  int natt = __builtin_popcountll(s->cards.pend & attmask);
   double aest = att0 + natt * h->c->avg_bp[batt_army] * 1.1;
   if (a.t == A_BDONE) {
     if (now >= aest + 0.5) return 1.0;
@@ -485,24 +491,25 @@ static double sc_fire(H *h, Action a) {
   if (a.t == A_NOFIRE) return 0;
   if (a.t != A_ARTY) return 0;
   double cv = cardv(h, a.a);
-  if (s->phase == PH_B_FIRE) {
+  if (s->turn.phase == PH_B_FIRE) {
     int att0, def0, att1 = 0, def1 = 0, dsq;
     battle_now(h, &att0, &def0);
     if (!sim_battle(h, a, &att1, &def1, &dsq)) att1 = 0;
     double gain = att0 - att1;
     if (gain <= 0) return -1;
-    double stake = defender_stake(h, s->bdef_sq, att0, def0);
+    double stake = defender_stake(h, s->battle.def_sq, att0, def0);
     double v = 0.25 * gain + (att0 > def0 && att1 <= def0 ? stake : 0.2 * stake);
     return v - 0.45 * cv;
   }
   /* reaction fire */
-  int u = a.b, sq = s->usq[u];
+  int u = a.b, sq = s->units.sq[u];
   if (sq >= NSQ) return -1;
   int fr = sc->nb[sq][a.c ? (a.c - 1) & 3 : facing(s, u)];     /* c from a castle */
   int t = fr == SQ_NONE ? UNIT_NONE : h->occ[fr];
   if (t == UNIT_NONE || unit_side(sc, t) == h->me || in_castle_inf(h, t)) return -2;
   double v;
-  if (s->uflag[t] & UF_DISORDER) v = sc->unit[t].bp_red || !(s->uflag[t] & UF_REDUCED) ? 1.8 : -1;
+  if (s->units.flag[t] & UF_DISORDER)
+    v = sc->unit[t].bp_red || !(s->units.flag[t] & UF_REDUCED) ? 1.8 : -1;
   else {
     v = 0.2;
     int tf = sc->nb[fr][facing(s, t)];
@@ -515,7 +522,7 @@ static double sc_fire(H *h, Action a) {
 static double sc_loss(const H *h, Action a) {
   const Scen *sc = h->sc;
   const State *s = h->s;
-  int dsq = s->bdef_sq;
+  int dsq = s->battle.def_sq;
   int d = dsq < NSQ ? h->occ[dsq] : UNIT_NONE;
   switch (a.t) {
     case A_CDP: return 5.0;
@@ -541,16 +548,16 @@ static double sc_other(const H *h, Action a) {
   const State *s = h->s;
   switch (a.t) {
     case A_ADVANCE: {
-      int u = s->batt[a.a & 3];
+      int u = s->battle.att[a.a & 3];
       if (u == UNIT_NONE) return 0;
-      int sq = s->bdef_sq, f = a.b & 3;
-      double v = ready(h, u, sq, f) - exposure(h, u, sq, f, s->usq[u]);
+      int sq = s->battle.def_sq, f = a.b & 3;
+      double v = ready(h, u, sq, f) - exposure(h, u, sq, f, s->units.sq[u]);
       if (sc->castle_of[sq] >= 0 && sc->unit[u].kind == K_INF) v += 1.0;
       if (sc->unit[u].kind == K_INF) v += 0.1;
       return v;
     }
     case A_LOSE: {
-      int u = s->batt[a.a & 3];
+      int u = s->battle.att[a.a & 3];
       if (u == UNIT_NONE) return 0;
       if (would_die(h, u)) return -2.0 - unit_bp(sc, s, u);
       return -0.5 * (sc->unit[u].bp_full - sc->unit[u].bp_red) - (sc->unit[u].elite ? 0.3 : 0);
@@ -561,9 +568,9 @@ static double sc_other(const H *h, Action a) {
     }
     case A_NOEVADE: {
       /* the mover is the only infantry unit in motion */
-      for (uint64_t m = s->evaders; m; m &= m - 1) {
+      for (uint64_t m = s->interrupt.evaders; m; m &= m - 1) {
         int u = __builtin_ctzll(m);
-        if (s->usq[u] < NSQ && h->c->sq_obj[s->usq[u]]) return 0.6;
+        if (s->units.sq[u] < NSQ && h->c->sq_obj[s->units.sq[u]]) return 0.6;
       }
       return 0.0;
     }
@@ -598,28 +605,29 @@ void heur_score_all(const AiCtx *c, const State *s, const ActList *L, float *sco
   h.c = c;
   h.sc = c->sc;
   h.s = s;
-  h.me = s->decider;
+  h.me = s->turn.decider;
   h.cached = 0;
   h.bn_ok = 0;
-  h.occ = s->occ; /* the engine keeps it in step with usq */
-  if (s->phase == PH_MOVE) memset(h.g_ok, 0, sizeof h.g_ok);
+  h.occ = s->occ; /* the engine keeps it in step with units.sq */
+  if (s->turn.phase == PH_MOVE) memset(h.g_ok, 0, sizeof h.g_ok);
   double wm[3] = {0, 0, 0};
-  if (s->phase == PH_ROUND) {
+  if (s->turn.phase == PH_ROUND) {
     if (h.me == FRENCH) wm[ARMY_FR] = want_move(&h, ARMY_FR);
     else { wm[ARMY_BR] = want_move(&h, ARMY_BR); wm[ARMY_PR] = want_move(&h, ARMY_PR); }
   }
   for (int i = 0; i < L->n; i++) {
     Action a = L->a[i];
     double v;
-    switch (s->phase) {
-      case PH_ROUND: v = sc_round(&h, a, wm); break;
-      case PH_MOVE: v = sc_move(&h, a); break;
-      case PH_DECLARE: v = sc_declare(&h, a); break;
-      case PH_B_ATTCARDS: v = sc_cards(&h, a, 1); break;
-      case PH_B_DEFCARDS: v = sc_cards(&h, a, 0); break;
-      case PH_B_FIRE: case PH_REACT: v = sc_fire(&h, a); break;
-      case PH_B_LOSS: v = sc_loss(&h, a); break;
-      default: v = sc_other(&h, a); break;
+    switch (s->turn.phase) {
+    case PH_ROUND: v = sc_round(&h, a, wm); break;
+    case PH_MOVE: v = sc_move(&h, a); break;
+    case PH_DECLARE: v = sc_declare(&h, a); break;
+    case PH_B_ATTCARDS: v = sc_cards(&h, a, 1); break;
+    case PH_B_DEFCARDS: v = sc_cards(&h, a, 0); break;
+    case PH_B_FIRE:
+    case PH_REACT: v = sc_fire(&h, a); break;
+    case PH_B_LOSS: v = sc_loss(&h, a); break;
+    default: v = sc_other(&h, a); break;
     }
     score[i] = (float)v;
   }

@@ -18,12 +18,12 @@ static int light_goal(const AiCtx *c, const State *s, int side, int prussian, in
   int best = AI_INF;
   if (side == FRENCH) {
     for (int i = 0; i < c->nobj; i++)
-      if (!(s->owner & (1u << c->obj_v[i])) && c->dist[i][sq] < best) best = c->dist[i][sq];
+      if (!(s->turn.owner & (1u << c->obj_v[i])) && c->dist[i][sq] < best) best = c->dist[i][sq];
     if (best == AI_INF) return 0;
     return best;
   }
   for (int i = 0; i < c->nobj; i++)
-    if ((s->owner & (1u << c->obj_v[i])) && c->dist[i][sq] < best) best = c->dist[i][sq];
+    if ((s->turn.owner & (1u << c->obj_v[i])) && c->dist[i][sq] < best) best = c->dist[i][sq];
   if (prussian) return best < c->pr_dist[sq] ? best : c->pr_dist[sq];
   if (best < AI_INF) return best;
   for (int i = 0; i < c->nobj; i++)
@@ -40,7 +40,7 @@ static int light_front(const Scen *sc, const AiCtx *c, const State *s, int side,
   if (t == UNIT_NONE || sc->uside[t] == side) return 0;
   int m = 1;
   if (!(sc->castle_of[fr] >= 0 && sc->unit[t].kind == K_INF)) {
-    int tf = s->uflag[t] & UF_FACING;
+    int tf = s->units.flag[t] & UF_FACING;
     int back = (f + 2) & 3; /* the side of fr we come from */
     m = back == tf ? 1 : (back == ((tf + 2) & 3) ? 3 : 2);
   }
@@ -54,7 +54,7 @@ static float light_move(const AiCtx *c, const State *s, Action a) {
     case A_ENTER: return 3.0f - 0.05f * c->pr_dist[a.b];
     case A_LEAD: return -0.2f;
     case A_STEP: {
-      int u = a.a, from = s->usq[u];
+      int u = a.a, from = s->units.sq[u];
       if (from >= NSQ) return -1;
       int to = sc->nb[from][a.b];
       if (to == SQ_NONE) return -1;
@@ -65,19 +65,19 @@ static float light_move(const AiCtx *c, const State *s, Action a) {
       int oi = c->sq_obj[to];
       int inf = sc->unit[u].kind == K_INF;
       if (oi) {
-        int mine = ((s->owner >> c->obj_v[oi - 1]) & 1) == (side == FRENCH);
+        int mine = ((s->turn.owner >> c->obj_v[oi - 1]) & 1) == (side == FRENCH);
         if (!mine) v += 6.0f;
         else if (sc->castle_of[to] >= 0 && inf) v += 1.0f;
       }
       if (c->sq_obj[from] && sc->castle_of[from] >= 0 && inf) v -= 1.5f;
-      if (s->moving == u) v += 0.3f;
+      if (s->play.moving == u) v += 0.3f;
       return v;
     }
     case A_TURN: {
-      int u = a.a, sq = s->usq[u];
+      int u = a.a, sq = s->units.sq[u];
       if (sq >= NSQ) return -1;
       int side = sc->uside[u];
-      int f0 = light_front(sc, c, s, side, sq, s->uflag[u] & UF_FACING);
+      int f0 = light_front(sc, c, s, side, sq, s->units.flag[u] & UF_FACING);
       int f1 = light_front(sc, c, s, side, sq, a.b & 3);
       return 0.6f * ((f1 & 3) - (f0 & 3)) - 0.35f;
     }
@@ -86,7 +86,7 @@ static float light_move(const AiCtx *c, const State *s, Action a) {
 }
 
 void light_score_all(const AiCtx *c, const State *s, const ActList *L, float *score) {
-  if (s->phase != PH_MOVE) {
+  if (s->turn.phase != PH_MOVE) {
     heur_score_all(c, s, L, score);
     return;
   }

@@ -230,13 +230,13 @@ static void run_tree(Mcts *m, Tree *t, const State *obs, int me, uint64_t seed, 
       gs_legal(sc, &w, &L);
       if (L.n <= 0) break;
       if (L.n == 1) { gs_apply(sc, &w, L.a[0]); continue; }
-      if (!m->o.movesearch && w.phase == PH_MOVE) {
+      if (!m->o.movesearch && w.turn.phase == PH_MOVE) {
         /* unit movement by the heuristic: the tree holds the strategic choices only */
         gs_apply(sc, &w, L.a[heur_pick(ctx, &w, &L, &r, 0.0)]);
         continue;
       }
-      int d = w.decider;
-      if (d != me && secret_phase(w.phase)) {
+      int d = w.turn.decider;
+      if (d != me && secret_phase(w.turn.phase)) {
         /* the opponent's secret choice: made by the policy, seen as its class */
         int i = heur_pick(ctx, &w, &L, &r, m->o.eps);
         Action a = L.a[i];
@@ -392,7 +392,7 @@ static Action mcts_search(Mcts *m, const State *obs, int me, const ActList *L, u
 
 Action mcts_decide(Mcts *m, const State *s, int *iters_done) {
   const Scen *sc = m->sc;
-  int me = s->decider;
+  int me = s->turn.decider;
   ActList L;
   gs_legal(sc, s, &L);
   if (iters_done) *iters_done = 0;
@@ -466,19 +466,21 @@ static Action mcts_search(Mcts *m, const State *obsp, int me, const ActList *Lp,
                           int *iters_done) {
   State obs = *obsp;
   const ActList *L = Lp;
-  double pscale = phase_scale(obs.phase);
-  int small = pscale < 1.0 && obs.phase != PH_MOVE;
-  if ((!m->o.movesearch && obs.phase == PH_MOVE) ||
-      (m->o.algo == MCTS_FLAT && ((obs.phase == PH_MOVE && m->o.mscale <= 0) || (small && m->o.sscale <= 0)))) {
+  double pscale = phase_scale(obs.turn.phase);
+  int small = pscale < 1.0 && obs.turn.phase != PH_MOVE;
+  if ((!m->o.movesearch && obs.turn.phase == PH_MOVE) ||
+      (m->o.algo == MCTS_FLAT &&
+       ((obs.turn.phase == PH_MOVE && m->o.mscale <= 0) || (small && m->o.sscale <= 0)))) {
     Rng r;
     rng_seed(&r, h, 0x3017eULL);
     Action a = L->a[heur_pick(m->ctx, &obs, L, &r, 0.0)];
     root_single(m, a);
     return a;
   }
-  double scale = m->o.scale_small ? phase_scale(obs.phase) : 1.0;
+  double scale = m->o.scale_small ? phase_scale(obs.turn.phase) : 1.0;
   if (m->o.algo == MCTS_FLAT) {
-    if (m->o.scale_small) scale = obs.phase == PH_MOVE ? m->o.mscale : small ? m->o.sscale : 1.0;
+    if (m->o.scale_small)
+      scale = obs.turn.phase == PH_MOVE ? m->o.mscale : small ? m->o.sscale : 1.0;
     return flat_mode(m, &obs, me, L, h, scale, iters_done);
   }
   long total = (long)(m->o.iters * scale);

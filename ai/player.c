@@ -136,7 +136,7 @@ static Action act_rule(Player *p, const State *s, RulePick pick) {
   if (!legal_or_none(p, s, &L)) return none;
   if (L.n == 1) return L.a[0];
   State obs;
-  gs_observe(p->sc, s, s->decider, &obs);
+  gs_observe(p->sc, s, s->turn.decider, &obs);
   return L.a[pick(&p->ctx, &obs, &L, &p->rng, p->eps)];
 }
 static Action act_heuristic(Player *p, const State *s) { return act_rule(p, s, heur_pick); }
@@ -402,11 +402,11 @@ int player_analyze(Player *p, const State *s, Candidate *out, int max) {
     Action a = player_act(p, s);
     p->rng = save;
     State obs;
-    gs_observe(p->sc, s, s->decider, &obs);
+    gs_observe(p->sc, s, s->turn.decider, &obs);
     double v = ai_eval_french(&p->ctx, &obs);
     out[0].a = a;
     out[0].share = 1.0;
-    out[0].winrate = s->decider == FRENCH ? v : 1.0 - v;
+    out[0].winrate = s->turn.decider == FRENCH ? v : 1.0 - v;
     out[0].visits = 1;
     return 1;
   }

@@ -31,7 +31,7 @@ static uint64_t signature(const Scen *sc, int games, long *legal_total, long *de
     rng_seed(&c.pol, 77, (uint64_t)g);
     gs_init(sc, &s, 12345, (uint64_t)g);
     *decisions += game_run(sc, &s, &hk);
-    c.h = hash_fnv1a_word(c.h, s.result);
+    c.h = hash_fnv1a_word(c.h, s.score.result);
   }
   return c.h;
 }

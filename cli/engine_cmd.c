@@ -208,7 +208,7 @@ static int c_result(void *ctx, char *args) {
   int vp[2];
   char d[128];
   gs_score(S->sc, &S->s, vp);
-  const char *r = !gs_over(&S->s) ? "running" : result_name(S->s.result);
+  const char *r = !gs_over(&S->s) ? "running" : result_name(S->s.score.result);
   if (S->sc->scenario == SC_LONG) snprintf(d, sizeof d, "%s VP %d %d", r, vp[0], vp[1]);
   else snprintf(d, sizeof d, "%s", r);
   ok(d);

@@ -33,7 +33,7 @@ static int cmd_random(int argc, char **argv) {
     State s;
     long n = game_random(sc, &s, seed, g, NULL);
     decisions += n;
-    res[s.result]++;
+    res[s.score.result]++;
     if (!quiet) {
       char d[256];
       gs_describe(sc, &s, d, sizeof d);
@@ -77,12 +77,12 @@ static int cmd_show(int argc, char **argv) {
     const UnitDef *d = &sc->unit[u];
     if (d->army == ARMY_PR && !sc->p.prussians) continue;
     char q[4];
-    sq_name(s.usq[u], q);
+    sq_name(s.units.sq[u], q);
     printf("  %-15s %-8s %s %d/%d%s%s  %-4s %c  %s\n", d->name, army_name(d->army),
            d->kind == K_CAV ? "cav" : "inf", d->bp_full, d->bp_red, d->elite ? " elite" : "",
            d->kind == K_CAV ? (d->heavy ? " heavy" : " light") : "",
-           s.usq[u] == SQ_OFF ? "off" : q, s.usq[u] == SQ_OFF ? '-' : "NESW"[s.uflag[u] & 3],
-           d->longname);
+           s.units.sq[u] == SQ_OFF ? "off" : q,
+           s.units.sq[u] == SQ_OFF ? '-' : "NESW"[s.units.flag[u] & 3], d -> longname);
   }
   char q[4];
   sq_name(sc->leader_start[0], q);

@@ -421,7 +421,8 @@ static enum MHD_Result api_game(struct MHD_Connection *c, const char *method, co
     const char *un = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "unit");
     int u = un ? scen_unit(S->sc, un) : -1;
     if (u < 0) ret = send_err(c, 400, "reach: unit=NAME of a unit");
-    else if (!session_humans_turn(S) || S->s.phase != PH_MOVE || unit_side(S->sc, u) != S->human)
+    else if (!session_humans_turn(S) || S->s.turn.phase != PH_MOVE ||
+             unit_side(S->sc, u) != S->human)
       ret = send_err(c, 409, "that unit has no movement now");
     else ret = send_json(c, 200, reach_json(S->sc, &S->s, u));
   } else if (!strcmp(op, "play") && post) {

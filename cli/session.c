@@ -112,7 +112,7 @@ int session_load(Session *S, const char *path, int human, const char *level, cha
   S->g.acts = NULL;
   S->g.cap = 0;
   gamerec_position(S->sc, &g, 0, &S->s);
-  for (int i = 0; i < g.n; i++) session_apply(S, g.acts[i], S->s.decider == human);
+  for (int i = 0; i < g.n; i++) session_apply(S, g.acts[i], S->s.turn.decider == human);
   free(g.acts);
   /* with a human side, undo stays after the loaded actions; without, it may take them back */
   S->barrier = human == SESSION_NO_HUMAN ? 0 : S->g.n;
@@ -191,41 +191,42 @@ static cJSON *defender_why_json(const Scen *sc, const State *s, int def_sq, int 
 }
 
 static int card_phase_done(const State *before, const State *after) {
-  int card_phase = before->phase == PH_B_ATTCARDS || before->phase == PH_B_DEFCARDS;
-  int still = after->phase == PH_B_ATTCARDS || after->phase == PH_B_DEFCARDS;
-  return card_phase && !still && before->bdef_unit != UNIT_NONE;
+  int card_phase = before->turn.phase == PH_B_ATTCARDS || before->turn.phase == PH_B_DEFCARDS;
+  int still = after->turn.phase == PH_B_ATTCARDS || after->turn.phase == PH_B_DEFCARDS;
+  return card_phase && !still && before->battle.def_unit != UNIT_NONE;
 }
 
 /* the battle just revealed, as both sides now see it */
 static void battle_fill(const Scen *sc, const State *before, const State *after, BattleRec *b) {
-  uint64_t rev = before->pend & after->seen & ~before->seen;
+  uint64_t rev = before->cards.pend & after->cards.seen & ~before->cards.seen;
   memset(b, 0, sizeof *b);
   b->valid = 1;
-  b->att_side = before->batt_side;
-  b->kind = before->bkind;
-  b->def_unit = before->bdef_unit;
-  b->def_sq = before->bdef_sq;
+  b->att_side = before->battle.att_side;
+  b->kind = before->battle.kind;
+  b->def_unit = before->battle.def_unit;
+  b->def_sq = before->battle.def_sq;
   int mask = 0;
   for (int k = 0; k < 4; k++) {
-    b->att[k] = before->batt[k] == UNIT_NONE ? -1 : before->batt[k];
-    mask |= before->batt[k] != UNIT_NONE ? 1 << k : 0;
+    b->att[k] = before->battle.att[k] == UNIT_NONE ? -1 : before->battle.att[k];
+    mask |= before->battle.att[k] != UNIT_NONE ? 1 << k : 0;
   }
-  battle_base_totals(sc, before, before->bdef_sq, mask, &b->base_att, &b->base_def);
-  attacker_values(sc, before, before->bdef_sq, mask, b->att_val);
-  battle_reasons(sc, before, before->bdef_sq, mask, b->att_why, b->def_why);
+  battle_base_totals(sc, before, before->battle.def_sq, mask, &b->base_att, &b->base_def);
+  attacker_values(sc, before, before->battle.def_sq, mask, b->att_val);
+  battle_reasons(sc, before, before->battle.def_sq, mask, b->att_why, b->def_why);
   for (int k = 0; k < 4; k++) b->att_bp[k] = b->att[k] >= 0 ? unit_bp(sc, before, b->att[k]) : 0;
-  b->def_bp = unit_bp(sc, before, before->bdef_unit);
-  b->cards_att = rev & side_cards_mask(sc, before->batt_side);
-  b->cards_def = rev & side_cards_mask(sc, !before->batt_side);
-  b->cmd = before->pend_cmd & rev;
-  b->elite = before->pend_elite & rev;
-  b->total_att = after->last_att;
-  b->total_def = after->last_def;
-  snprintf(b->outcome, sizeof b->outcome, "%s",
-           after->last_att > 2 * after->last_def ? "attacker wins by more than double"
-           : after->last_att > after->last_def   ? "attacker wins"
-           : after->last_def > 2 * after->last_att ? "defender wins by more than double"
-                                                   : "defender holds");
+  b->def_bp = unit_bp(sc, before, before->battle.def_unit);
+  b->cards_att = rev & side_cards_mask(sc, before->battle.att_side);
+  b->cards_def = rev & side_cards_mask(sc, !before->battle.att_side);
+  b->cmd = before->cards.pend_cmd & rev;
+  b->elite = before->cards.pend_elite & rev;
+  b->total_att = after->battle.att_total;
+  b->total_def = after->battle.def_total;
+  snprintf(
+      b->outcome, sizeof b->outcome, "%s",
+      after->battle.att_total > 2 * after->battle.def_total   ? "attacker wins by more than double"
+      : after->battle.att_total > after->battle.def_total     ? "attacker wins"
+      : after->battle.def_total > 2 * after->battle.att_total ? "defender wins by more than double"
+                                                              : "defender holds");
 }
 
 static void battle_record(Session *S, const State *before, const State *after, int index) {
@@ -240,15 +241,15 @@ int action_events(const Scen *sc, const State *before_, Action a, const State *a
   char buf[512];
   out[0] = 0;
 #define ADD(...) (n += (size_t)snprintf(out + n, n < outlen ? outlen - n : 0, __VA_ARGS__))
-  if (before.phase == PH_BID && after->phase != PH_BID) {
+  if (before.turn.phase == PH_BID && after->turn.phase != PH_BID) {
     for (int side = 0; side < 2; side++) {
-      int c = before.bid_card[side];
-      if (side == before.decider) c = a.t == A_BID ? a.a : c;
+      int c = before.turn.bid_card[side];
+      if (side == before.turn.decider) c = a.t == A_BID ? a.a : c;
       if (c != CARD_NONE && c < sc->ncards)
         ADD("%s bid %s \"%s\" (MP %d); ", side_name(side), sc->card[c].id, sc->card[c].name, sc->card[c].mp);
       else ADD("%s bid no card; ", side_name(side));
     }
-    ADD("the %s go first; ", side_name(after->first));
+    ADD("the %s go first; ", side_name(after->turn.first));
   }
   if (card_phase_done(&before, after)) {
     BattleRec br, *b = &br;
@@ -260,7 +261,8 @@ int action_events(const Scen *sc, const State *before_, Action a, const State *a
         b->base_def);
   }
   if (a.t == A_HEALTH) {
-    uint64_t disc = after->discard & ~before.discard & sc->army_cards[ARMY_FR] & ~after->seen;
+    uint64_t disc =
+        after->cards.discard & ~before.cards.discard & sc->army_cards[ARMY_FR] & ~after->cards.seen;
     if (viewer == FRENCH) {
       cards_text(sc, disc, 0, 0, buf, sizeof buf);
       ADD("Napoleon's health: the French discard %s; ", buf);
@@ -270,7 +272,8 @@ int action_events(const Scen *sc, const State *before_, Action a, const State *a
     }
   }
   if (gs_event_text(sc, &before, after, buf, sizeof buf)) ADD("%s; ", buf);
-  if (after->turn != before.turn && !gs_over(after)) ADD("turn %d begins; ", after->turn);
+  if (after->turn.number != before.turn.number && !gs_over(after))
+    ADD("turn %d begins; ", after->turn.number);
   if (gs_over(after)) {
     gs_describe(sc, after, buf, sizeof buf);
     ADD("%s; ", buf);
@@ -287,9 +290,9 @@ void session_apply(Session *S, Action a, int by_human) {
   LogEntry e;
   memset(&e, 0, sizeof e);
   e.index = S->g.n;
-  e.turn = before.turn;
-  e.phase = before.phase;
-  e.side = before.decider;
+  e.turn = before.turn.number;
+  e.phase = before.turn.phase;
+  e.side = before.turn.decider;
   e.by_human = by_human;
   e.cont = S->in_move > 1;
   if (S->in_move) S->in_move++;
@@ -302,8 +305,10 @@ void session_apply(Session *S, Action a, int by_human) {
   /* undo stays within the human's own decisions: never past the computer's action, a random
    * event, a new turn or a card of the other side seen (without a human side: no barrier) */
   if (S->human == SESSION_NO_HUMAN) {
-  } else if (before.decider != S->human || memcmp(&before.rng, &after->rng, sizeof before.rng) ||
-      before.turn != after->turn || (after->seen & ~before.seen & side_cards_mask(sc, !S->human)))
+  } else if (before.turn.decider != S->human ||
+             memcmp(&before.rng, &after->rng, sizeof before.rng) ||
+             before.turn.number != after->turn.number ||
+             (after->cards.seen & ~before.cards.seen & side_cards_mask(sc, !S->human)))
     S->barrier = S->g.n;
   if (card_phase_done(&before, after)) battle_record(S, &before, after, e.index);
   action_events(sc, &before, a, after, S->human, e.events, sizeof e.events);
@@ -355,7 +360,7 @@ static int play_path(Session *S, const Action *path, int n, int by_human) {
 }
 
 int session_move_to(Session *S, int u, int sq, int f, char *err, size_t len) {
-  if (!session_humans_turn(S) || S->s.phase != PH_MOVE) {
+  if (!session_humans_turn(S) || S->s.turn.phase != PH_MOVE) {
     snprintf(err, len, "no movement card is being played by you now");
     return -1;
   }
@@ -385,7 +390,7 @@ int session_play_text(Session *S, const char *text, int by_human, char *err, siz
     session_apply(S, a, by_human);
     return 1;
   }
-  if (strncmp(text, "move", 4) || S->s.phase != PH_MOVE) return -1;
+  if (strncmp(text, "move", 4) || S->s.turn.phase != PH_MOVE) return -1;
   int n = destination_parse(S->sc, &S->s, text, path, derr, dlen);
   return n > 0 ? play_path(S, path, n, by_human) : -1;
 }
@@ -451,7 +456,7 @@ int destination_parse(const Scen *sc, const State *s, const char *text, Action *
     snprintf(err, len, "%s: no such %s", u < 0 ? un : sqs, u < 0 ? "unit" : "square");
     return -1;
   }
-  if (s->phase != PH_MOVE) {
+  if (s->turn.phase != PH_MOVE) {
     snprintf(err, len, "no movement card is being played now");
     return -1;
   }
@@ -459,7 +464,7 @@ int destination_parse(const Scen *sc, const State *s, const char *text, Action *
   if (!r) abort();
   gs_reach(sc, s, u, r);
   if (f < 0) {
-    int own = s->uflag[u] & UF_FACING;
+    int own = s->units.flag[u] & UF_FACING;
     for (int d = 0; d < 4; d++)
       if (r->cost[sq][d] != 255 && r->npath[sq][d] &&
           (f < 0 || r->cost[sq][d] < r->cost[sq][f] || (r->cost[sq][d] == r->cost[sq][f] && d == own)))
@@ -468,8 +473,8 @@ int destination_parse(const Scen *sc, const State *s, const char *text, Action *
   int n = f >= 0 && r->cost[sq][f] != 255 ? r->npath[sq][f] : 0;
   if (n <= 0 || n > REACH_PATH) {
     free(r);
-    snprintf(err, len, "%s cannot reach %s%s%s with %d MP now", sc->unit[u].name, sqs, k == 4 ? " facing " : "",
-             k == 4 ? fs : "", s->mp);
+    snprintf(err, len, "%s cannot reach %s%s%s with %d MP now", sc->unit[u].name, sqs,
+             k == 4 ? " facing " : "", k == 4 ? fs : "", s->play.mp);
     return -1;
   }
   memcpy(path, r->path[sq][f], (size_t)n * sizeof *path);
@@ -651,30 +656,31 @@ cJSON *action_json(const Scen *sc, const State *s, Action a) {
   case A_ARTY: case A_CHARGE: case A_FORCE: case A_RALLY: case A_RESTORE:
     if (a.a != CARD_NONE) cJSON_AddStringToObject(o, "card", sc->card[a.a].id);
     cJSON_AddStringToObject(o, "unit", sc->unit[a.b].name);
-    cJSON_AddItemToObject(o, "square", sq_str(s->usq[a.b]));
+    cJSON_AddItemToObject(o, "square", sq_str(s->units.sq[a.b]));
     if (a.t == A_CHARGE || a.t == A_FORCE) cJSON_AddNumberToObject(o, "squares", a.c);
     break;
   case A_STEP:
     cJSON_AddStringToObject(o, "unit", sc->unit[a.a].name);
-    cJSON_AddItemToObject(o, "square", sq_str(s->usq[a.a]));
-    cJSON_AddItemToObject(o, "to", sq_str(sc->nb[s->usq[a.a]][a.b & 3]));
+    cJSON_AddItemToObject(o, "square", sq_str(s->units.sq[a.a]));
+    cJSON_AddItemToObject(o, "to", sq_str(sc->nb[s->units.sq[a.a]][a.b & 3]));
     cJSON_AddStringToObject(o, "facing", dir_str(a.c));
     break;
   case A_TURN:
     cJSON_AddStringToObject(o, "unit", sc->unit[a.a].name);
-    cJSON_AddItemToObject(o, "square", sq_str(s->usq[a.a]));
+    cJSON_AddItemToObject(o, "square", sq_str(s->units.sq[a.a]));
     cJSON_AddStringToObject(o, "facing", dir_str(a.b));
     break;
   case A_LEAD: {
-    int l = s->card_army == ARMY_FR ? 0 : 1;
+    int l = s->play.army == ARMY_FR ? 0 : 1;
     cJSON_AddStringToObject(o, "leader", l ? "Wellington" : "Napoleon");
-    cJSON_AddItemToObject(o, "square", sq_str(s->leader[l]));
-    cJSON_AddItemToObject(o, "to", sq_str(s->leader[l] < NSQ ? sc->nb[s->leader[l]][a.b & 3] : -1));
+    cJSON_AddItemToObject(o, "square", sq_str(s->units.leader[l]));
+    cJSON_AddItemToObject(
+        o, "to", sq_str(s->units.leader[l] < NSQ ? sc->nb[s->units.leader[l]][a.b & 3] : -1));
     break;
   }
   case A_ENTER: case A_EVADE:
     cJSON_AddStringToObject(o, "unit", sc->unit[a.a].name);
-    cJSON_AddItemToObject(o, "square", sq_str(s->usq[a.a]));
+    cJSON_AddItemToObject(o, "square", sq_str(s->units.sq[a.a]));
     cJSON_AddItemToObject(o, "to", sq_str(a.b));
     cJSON_AddStringToObject(o, "facing", dir_str(a.c));
     break;
@@ -705,18 +711,19 @@ cJSON *action_json(const Scen *sc, const State *s, Action a) {
     cJSON_AddStringToObject(o, "purpose", PURPOSE[a.b % 3]);
     break;
   case A_RETREAT:
-    if (s->bdef_unit != UNIT_NONE) cJSON_AddStringToObject(o, "unit", sc->unit[s->bdef_unit].name);
-    cJSON_AddItemToObject(o, "square", sq_str(s->bdef_sq));
+    if (s->battle.def_unit != UNIT_NONE)
+      cJSON_AddStringToObject(o, "unit", sc->unit[s->battle.def_unit].name);
+    cJSON_AddItemToObject(o, "square", sq_str(s->battle.def_sq));
     cJSON_AddItemToObject(o, "to", sq_str(a.a));
     cJSON_AddStringToObject(o, "facing", dir_str(a.b));
     break;
   case A_ADVANCE: case A_LOSE: {
-    int q = s->bdef_sq < NSQ ? sc->nb[s->bdef_sq][a.a & 3] : -1;
+    int q = s->battle.def_sq < NSQ ? sc->nb[s->battle.def_sq][a.a & 3] : -1;
     u = q >= 0 && q < NSQ ? unit_at(sc, s, q) : UNIT_NONE;
     if (u != UNIT_NONE) cJSON_AddStringToObject(o, "unit", sc->unit[u].name);
     cJSON_AddItemToObject(o, "square", sq_str(q));
     if (a.t == A_ADVANCE) {
-      cJSON_AddItemToObject(o, "to", sq_str(s->bdef_sq));
+      cJSON_AddItemToObject(o, "to", sq_str(s->battle.def_sq));
       cJSON_AddStringToObject(o, "facing", dir_str(a.b));
     }
     break;
@@ -749,7 +756,7 @@ cJSON *reach_json(const Scen *sc, const State *s, int u) {
   gs_reach(sc, s, u, r);
   cJSON *o = cJSON_CreateObject();
   cJSON_AddStringToObject(o, "unit", sc->unit[u].name);
-  cJSON_AddNumberToObject(o, "mp", s->mp);
+  cJSON_AddNumberToObject(o, "mp", s->play.mp);
   cJSON *arr = cJSON_AddArrayToObject(o, "squares");
   for (int q = 0; q < NSQ; q++) {
     int any = 0;
@@ -781,32 +788,33 @@ cJSON *observation_json(const Scen *sc, const State *real, int side) {
   uint64_t mine = side_cards_mask(sc, side), theirs = side_cards_mask(sc, !side);
   cJSON *o = cJSON_CreateObject();
   cJSON_AddStringToObject(o, "side", side_name(side));
-  cJSON_AddNumberToObject(o, "turn", s->turn);
+  cJSON_AddNumberToObject(o, "turn", s->turn.number);
   cJSON_AddNumberToObject(o, "turns", sc->p.turns);
-  cJSON_AddStringToObject(o, "phase", phase_name(s->phase));
-  cJSON_AddStringToObject(o, "decider", side_name(s->decider));
-  cJSON_AddStringToObject(o, "active", side_name(s->active));
-  cJSON_AddStringToObject(o, "first", side_name(s->first));
-  cJSON_AddNumberToObject(o, "cards_this_round", s->ncards);
+  cJSON_AddStringToObject(o, "phase", phase_name(s->turn.phase));
+  cJSON_AddStringToObject(o, "decider", side_name(s->turn.decider));
+  cJSON_AddStringToObject(o, "active", side_name(s->turn.active));
+  cJSON_AddStringToObject(o, "first", side_name(s->turn.first));
+  cJSON_AddNumberToObject(o, "cards_this_round", s->turn.ncards);
   cJSON_AddNumberToObject(o, "round_limit", sc->p.round_limit);
-  cJSON_AddBoolToObject(o, "last_round_passed", s->last_pass);
+  cJSON_AddBoolToObject(o, "last_round_passed", s->turn.last_pass);
   cJSON_AddBoolToObject(o, "over", gs_over(s));
-  cJSON_AddStringToObject(o, "result", !gs_over(s) ? "running" : result_name(s->result));
+  cJSON_AddStringToObject(o, "result", !gs_over(s) ? "running" : result_name(s->score.result));
   char d[256];
   gs_describe(sc, s, d, sizeof d);
   cJSON_AddStringToObject(o, "description", d);
-  int in_card = s->phase >= PH_MOVE && s->phase != PH_OVER && s->phase != PH_BID && s->card < sc->ncards &&
-                ((s->seen >> s->card) & 1);
-  if (in_card) cJSON_AddStringToObject(o, "card", sc->card[s->card].id);
-  cJSON_AddNumberToObject(o, "mp", s->phase == PH_MOVE ? s->mp : 0);
-  if (s->moving != UNIT_NONE && s->moving < sc->nunits) cJSON_AddStringToObject(o, "moving", sc->unit[s->moving].name);
+  int in_card = s->turn.phase >= PH_MOVE && s->turn.phase != PH_OVER && s->turn.phase != PH_BID &&
+                s->play.card < sc->ncards && ((s->cards.seen >> s->play.card) & 1);
+  if (in_card) cJSON_AddStringToObject(o, "card", sc->card[s->play.card].id);
+  cJSON_AddNumberToObject(o, "mp", s->turn.phase == PH_MOVE ? s->play.mp : 0);
+  if (s->play.moving != UNIT_NONE && s->play.moving < sc->nunits)
+    cJSON_AddStringToObject(o, "moving", sc->unit[s->play.moving].name);
   cJSON *us = cJSON_AddArrayToObject(o, "units");
   for (int u = 0; u < sc->nunits; u++) {
     if (sc->unit[u].army == ARMY_PR && !sc->p.prussians) continue;
     cJSON *x = cJSON_CreateObject();
-    int f = s->uflag[u];
+    int f = s->units.flag[u];
     cJSON_AddStringToObject(x, "name", sc->unit[u].name);
-    cJSON_AddItemToObject(x, "square", sq_str(s->usq[u]));
+    cJSON_AddItemToObject(x, "square", sq_str(s->units.sq[u]));
     cJSON_AddStringToObject(x, "facing", dir_str(f));
     cJSON_AddNumberToObject(x, "bp", unit_bp(sc, s, u));
     cJSON_AddBoolToObject(x, "reduced", f & UF_REDUCED);
@@ -818,19 +826,20 @@ cJSON *observation_json(const Scen *sc, const State *real, int side) {
     cJSON_AddItemToArray(us, x);
   }
   cJSON *ld = cJSON_AddObjectToObject(o, "leaders");
-  cJSON_AddItemToObject(ld, "Napoleon", sq_str(s->leader[0]));
-  cJSON_AddItemToObject(ld, "Wellington", sq_str(s->leader[1]));
+  cJSON_AddItemToObject(ld, "Napoleon", sq_str(s->units.leader[0]));
+  cJSON_AddItemToObject(ld, "Wellington", sq_str(s->units.leader[1]));
   cJSON *vs = cJSON_AddArrayToObject(o, "victory_squares");
   for (int v = 0; v < V_COUNT; v++) {
     if (!((sc->vsq_active >> v) & 1)) continue;
     cJSON *x = cJSON_CreateObject();
     cJSON_AddNumberToObject(x, "index", v);
     cJSON_AddItemToObject(x, "sq", sq_str(sc->vsq[v]));
-    cJSON_AddStringToObject(x, "holder", (s->owner >> v) & 1 ? "French" : "Allied");
+    cJSON_AddStringToObject(x, "holder", (s->turn.owner >> v) & 1 ? "French" : "Allied");
     cJSON_AddItemToArray(vs, x);
   }
   cJSON *cp = cJSON_AddArrayToObject(o, "castle_points");
-  for (int c = 0; c < MAX_CASTLES; c++) cJSON_AddItemToArray(cp, cJSON_CreateNumber(s->cdp[c]));
+  for (int c = 0; c < MAX_CASTLES; c++)
+    cJSON_AddItemToArray(cp, cJSON_CreateNumber(s->turn.cdp[c]));
   int vp[2];
   gs_score(sc, s, vp);
   cJSON *sc_ = cJSON_AddObjectToObject(o, "score");
@@ -842,71 +851,76 @@ cJSON *observation_json(const Scen *sc, const State *real, int side) {
   }
   int castles_fr = 0, lost[2] = {0, 0};
   for (int c = 0; c < MAX_CASTLES; c++)
-    if ((sc->vsq_active >> (c + 1)) & 1 && ((s->owner >> (c + 1)) & 1)) castles_fr++;
+    if ((sc->vsq_active >> (c + 1)) & 1 && ((s->turn.owner >> (c + 1)) & 1)) castles_fr++;
   for (int u = 0; u < sc->nunits; u++)
-    if (s->usq[u] == SQ_DEAD) lost[unit_side(sc, u)]++;
+    if (s->units.sq[u] == SQ_DEAD) lost[unit_side(sc, u)]++;
   cJSON_AddNumberToObject(sc_, "castles_french", castles_fr);
   cJSON_AddNumberToObject(sc_, "units_lost_french", lost[FRENCH]);
   cJSON_AddNumberToObject(sc_, "units_lost_allied", lost[ALLIED]);
-  cJSON_AddNumberToObject(sc_, "eliminated_bp_by_french", s->elim_vp[FRENCH]);
-  cJSON_AddNumberToObject(sc_, "eliminated_bp_by_allied", s->elim_vp[ALLIED]);
+  cJSON_AddNumberToObject(sc_, "eliminated_bp_by_french", s->score.elim_vp[FRENCH]);
+  cJSON_AddNumberToObject(sc_, "eliminated_bp_by_allied", s->score.elim_vp[ALLIED]);
   /* cards: own hand and own secret commitments; of the other side only counts */
-  cJSON_AddItemToObject(o, "hand", card_list(sc, s->hand & mine));
+  cJSON_AddItemToObject(o, "hand", card_list(sc, s->cards.hand & mine));
   cJSON *pend = cJSON_AddArrayToObject(o, "committed");
-  for (uint64_t m = s->pend & mine; m; m &= m - 1) {
+  for (uint64_t m = s->cards.pend & mine; m; m &= m - 1) {
     int c = __builtin_ctzll(m);
     cJSON *x = cJSON_CreateObject();
     cJSON_AddStringToObject(x, "card", sc->card[c].id);
-    cJSON_AddStringToObject(x, "purpose", (s->pend_cmd >> c) & 1 ? "command"
-                                          : (s->pend_elite >> c) & 1 ? "elite" : "points");
+    cJSON_AddStringToObject(x, "purpose",
+                            (s->cards.pend_cmd >> c) & 1     ? "command"
+                            : (s->cards.pend_elite >> c) & 1 ? "elite"
+                                                             : "points");
     cJSON_AddItemToArray(pend, x);
   }
   cJSON *opp = cJSON_AddObjectToObject(o, "opponent");
-  cJSON_AddNumberToObject(opp, "hand", __builtin_popcountll(s->hand & theirs));
-  cJSON_AddNumberToObject(opp, "committed", __builtin_popcountll(s->pend & theirs));
+  cJSON_AddNumberToObject(opp, "hand", __builtin_popcountll(s->cards.hand & theirs));
+  cJSON_AddNumberToObject(opp, "committed", __builtin_popcountll(s->cards.pend & theirs));
   cJSON *ha = cJSON_AddObjectToObject(o, "hand_counts");
   for (int a = 0; a < 3; a++) cJSON_AddNumberToObject(ha, army_name(a), hand_count(sc, s, a));
-  cJSON_AddItemToObject(o, "played", card_list(sc, s->discard & s->seen));
+  cJSON_AddItemToObject(o, "played", card_list(sc, s->cards.discard & s->cards.seen));
   cJSON *bid = cJSON_AddObjectToObject(o, "bids");
-  cJSON_AddBoolToObject(bid, "french_made", s->bid_made & 1);
-  cJSON_AddBoolToObject(bid, "allied_made", (s->bid_made >> 1) & 1);
-  if (s->phase == PH_BID && ((s->bid_made >> side) & 1))
-    cJSON_AddItemToObject(bid, "mine", s->bid_card[side] < sc->ncards ? cJSON_CreateString(sc->card[s->bid_card[side]].id)
-                                                                      : cJSON_CreateNull());
-  if (s->phase != PH_OVER && s->bdef_unit != UNIT_NONE && s->bdef_unit < sc->nunits &&
-      s->phase >= PH_B_FIRE && s->phase <= PH_B_ATTLOSS) {
+  cJSON_AddBoolToObject(bid, "french_made", s->turn.bid_made & 1);
+  cJSON_AddBoolToObject(bid, "allied_made", (s->turn.bid_made >> 1) & 1);
+  if (s->turn.phase == PH_BID && ((s->turn.bid_made >> side) & 1))
+    cJSON_AddItemToObject(bid, "mine",
+                          s->turn.bid_card[side] < sc->ncards
+                              ? cJSON_CreateString(sc->card[s->turn.bid_card[side]].id)
+                              : cJSON_CreateNull());
+  if (s->turn.phase != PH_OVER && s->battle.def_unit != UNIT_NONE &&
+      s->battle.def_unit < sc->nunits && s->turn.phase >= PH_B_FIRE &&
+      s->turn.phase <= PH_B_ATTLOSS) {
     cJSON *b = cJSON_AddObjectToObject(o, "battle");
-    cJSON_AddStringToObject(b, "attacker", side_name(s->batt_side));
-    cJSON_AddStringToObject(b, "kind", s->bkind == BK_CHARGE ? "charge" : "normal");
-    cJSON_AddStringToObject(b, "defender", sc->unit[s->bdef_unit].name);
-    cJSON_AddItemToObject(b, "defender_square", sq_str(s->bdef_sq));
+    cJSON_AddStringToObject(b, "attacker", side_name(s->battle.att_side));
+    cJSON_AddStringToObject(b, "kind", s->battle.kind == BK_CHARGE ? "charge" : "normal");
+    cJSON_AddStringToObject(b, "defender", sc->unit[s->battle.def_unit].name);
+    cJSON_AddItemToObject(b, "defender_square", sq_str(s->battle.def_sq));
     cJSON *at = cJSON_AddArrayToObject(b, "attackers");
     int mask = 0;
     for (int k = 0; k < 4; k++)
-      if (s->batt[k] != UNIT_NONE && s->batt[k] < sc->nunits) {
-        cJSON_AddItemToArray(at, cJSON_CreateString(sc->unit[s->batt[k]].name));
+      if (s->battle.att[k] != UNIT_NONE && s->battle.att[k] < sc->nunits) {
+        cJSON_AddItemToArray(at, cJSON_CreateString(sc->unit[s->battle.att[k]].name));
         mask |= 1 << k;
       }
     int a, df, h = 0;
-    battle_base_totals(sc, s, s->bdef_sq, mask, &a, &df);
+    battle_base_totals(sc, s, s->battle.def_sq, mask, &a, &df);
     cJSON_AddNumberToObject(b, "base_attack", a);
     cJSON_AddNumberToObject(b, "base_defence", df);
-    cJSON_AddItemToObject(b, "attacker_values", values_json(sc, s, s->bdef_sq, mask));
-    cJSON_AddItemToObject(b, "defender_why", defender_why_json(sc, s, s->bdef_sq, mask));
-    cJSON_AddNumberToObject(b, "defender_bp", unit_bp(sc, s, s->bdef_unit));
+    cJSON_AddItemToObject(b, "attacker_values", values_json(sc, s, s->battle.def_sq, mask));
+    cJSON_AddItemToObject(b, "defender_why", defender_why_json(sc, s, s->battle.def_sq, mask));
+    cJSON_AddNumberToObject(b, "defender_bp", unit_bp(sc, s, s->battle.def_unit));
     if (battle_seen_totals(sc, s, side, &a, &df, &h) == 0) {
       cJSON_AddNumberToObject(b, "seen_attack", a);
       cJSON_AddNumberToObject(b, "seen_defence", df);
       cJSON_AddNumberToObject(b, "opponent_cards_committed", h);
     }
-    if (s->phase >= PH_B_LOSS) {
-      cJSON_AddNumberToObject(b, "total_attack", s->last_att);
-      cJSON_AddNumberToObject(b, "total_defence", s->last_def);
+    if (s->turn.phase >= PH_B_LOSS) {
+      cJSON_AddNumberToObject(b, "total_attack", s->battle.att_total);
+      cJSON_AddNumberToObject(b, "total_defence", s->battle.def_total);
     }
   }
-  if (s->evaders) {
+  if (s->interrupt.evaders) {
     cJSON *ev = cJSON_AddArrayToObject(o, "evaders");
-    for (uint64_t m = s->evaders; m; m &= m - 1)
+    for (uint64_t m = s->interrupt.evaders; m; m &= m - 1)
       cJSON_AddItemToArray(ev, cJSON_CreateString(sc->unit[__builtin_ctzll(m)].name));
   }
   return o;

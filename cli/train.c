@@ -137,7 +137,7 @@ int cmd_train(int argc, char **argv) {
     long first = n;
     int steps = 0;
     while (!gs_over(&s) && steps < 100000) {
-      if (s.phase == PH_ROUND && s.ncards == 0) {
+      if (s.turn.phase == PH_ROUND && s.turn.ncards == 0) {
         if (n == cap) {
           cap *= 2;
           Sample *T = realloc(S, (size_t)cap * sizeof *S);
@@ -149,11 +149,11 @@ int cmd_train(int argc, char **argv) {
         S[n].game = (int)g;
         n++;
       }
-      gs_apply(sc, &s, player_act(p[s.decider], &s));
+      gs_apply(sc, &s, player_act(p[s.turn.decider], &s));
       steps++;
     }
-    double y = s.result == 1 ? 1.0 : s.result == 3 ? 0.5 : 0.0;
-    res[s.result & 3]++;
+    double y = s.score.result == 1 ? 1.0 : s.score.result == 3 ? 0.5 : 0.0;
+    res[s.score.result & 3]++;
     for (long i = first; i < n; i++) S[i].y = (float)y;
     player_free(p[0]);
     player_free(p[1]);

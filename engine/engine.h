@@ -130,7 +130,7 @@ typedef struct Scen {
 } Scen;
 
 /* ---------------------------------------------------------------- state */
-/* unit flag bits (State.uflag) */
+/* unit flag bits (State.units.flag) */
 #define UF_FACING 3u          /* bits 0-1: facing                                  */
 #define UF_REDUCED 4u
 #define UF_DISORDER 8u
@@ -159,69 +159,115 @@ enum {
   PH_COUNT
 };
 
-/* State.loss_need: what a defender who lost still owes */
+/* State.battle.loss_owed: what a defender who lost still owes */
 enum { LOSS_REDUCE = 1, LOSS_RETREAT = 2, LOSS_CHOICE = 4 };
-/* State.belite: an elite card was played by the attacker / the defender */
+/* State.battle.elite: an elite card was played by the attacker / the defender */
 enum { ELITE_ATT = 1, ELITE_DEF = 2 };
 
 /* battle kinds */
 enum { BK_NORMAL = 0, BK_CHARGE = 1 };
 
+/* The state of a game, in named parts.  It is one fixed-size struct with no pointers, copied by
+ * assignment.  The byte layout is fixed (the offsets are checked below): the search seeds its
+ * random streams from a hash of the observed state's bytes, so moving a field would change every
+ * search game.  Every byte is a field, padding included, and padding is always zero. */
+
+/* cards: a card is in exactly one of hand / pend / discard, else undrawn */
 typedef struct {
-  /* randomness: the state's own PCG32 stream (shuffles, draws, tie-breaks, discards) */
-  Rng rng;                                         /* 16 */
-  /* cards: a card is in exactly one of hand / pend / discard, else undrawn */
-  uint64_t hand;                                   /* in its army's hand                */
-  uint64_t discard;                                /* played or discarded               */
-  uint64_t seen;                                   /* discards both sides saw           */
-  uint64_t pend;                                   /* committed in secret (bid, battle) */
-  uint64_t pend_cmd, pend_elite;                   /* purpose of pending battle cards   */
-  /* units */
-  uint8_t usq[MAX_UNITS];
-  uint8_t uflag[MAX_UNITS];
-  uint8_t leader[2];                               /* Napoleon, Wellington squares      */
-  /* turn */
-  uint8_t turn, phase, decider, active, first;
-  uint8_t ncards;        /* cards counted against the round limit this round           */
-  uint8_t last_pass;     /* previous round was a pass                                  */
-  uint8_t round_army;    /* Allied round restricted to: 0 none, ARMY_BR, ARMY_PR         */
-  uint8_t owner;         /* bit per victory square: 1 French holds it                  */
-  uint8_t cdp[MAX_CASTLES];
-  uint8_t entry_sq;      /* Prussian entry square chosen this turn                      */
-  uint8_t bid_made;      /* bit per side: bid decided (card or none)                   */
-  uint8_t bid_card[2];   /* card offered or CARD_NONE                                  */
-  /* current card */
-  uint8_t card;          /* card being resolved in the round                           */
-  uint8_t card_army;     /* army the card commands                                     */
-  uint8_t mp;            /* movement points left                                       */
-  uint8_t moving;        /* unit in motion or UNIT_NONE                                */
-  uint8_t evade_stop;    /* 1: after an evasion the moving unit may step once more, then stops */
-  uint8_t after_battle;  /* phase to go to after the current battle: PH_DECLARE/PH_REACT */
-  /* battle */
-  uint8_t bkind, batt_side, bdef_unit, bdef_sq;
-  uint8_t batt[4];       /* attacking units (UNIT_NONE unused)                         */
-  uint8_t battle_army;   /* army the attacker's cards must come from                   */
-  uint8_t loss_need;     /* LOSS_* bits still owed by the defender                       */
-  uint8_t belite;        /* ELITE_ATT / ELITE_DEF: who played an elite card in the battle */
-  uint8_t charger;       /* the charging cavalry in a charge battle                     */
-  uint8_t last_att, last_def; /* totals of the last battle (for logs and odds)            */
-  uint8_t turn_first_round;   /* the next round is the first of the turn                */
-  /* interrupts */
-  uint8_t rally_first;   /* first unit chosen in a 2-unit disorder rally                */
-  uint8_t ret_phase;     /* phase to return to after an interrupt                      */
-  uint8_t ret_decider;
-  uint8_t leader_pending;/* bit per leader: must be displaced                          */
-  uint64_t evaders;      /* cavalry that may evade now                                 */
-  /* score */
-  uint16_t elim_vp[2];   /* full BP of enemy units each side eliminated                */
-  uint8_t result;        /* RES_NONE while running, RES_FRENCH, RES_ALLIED, RES_DRAW      */
-  uint8_t pad[2];
-  uint32_t nactions;     /* actions applied this game                                  */
-  /* derived: the unit on each square (UNIT_NONE), kept in step with usq for speed;
-   * gs_rebuild_occ recomputes it after usq is written directly */
+  uint64_t hand;       /* in its army's hand                                        */
+  uint64_t discard;    /* played or discarded                                       */
+  uint64_t seen;       /* discards both sides saw                                   */
+  uint64_t pend;       /* committed in secret (bid, battle)                         */
+  uint64_t pend_cmd;   /* pending battle cards played for command            */
+  uint64_t pend_elite; /* pending battle cards played as elite              */
+} StCards;
+
+typedef struct {
+  uint8_t sq[MAX_UNITS];   /* square of each unit, or SQ_OFF / SQ_DEAD                  */
+  uint8_t flag[MAX_UNITS]; /* UF_* bits: facing, reduced, disordered, moved ...          */
+  uint8_t leader[2];       /* Napoleon, Wellington squares                              */
+} StUnits;
+
+typedef struct {
+  uint8_t number;           /* turn 1..turns                                             */
+  uint8_t phase;            /* PH_*                                                      */
+  uint8_t decider;          /* side that chooses the next action                         */
+  uint8_t active;           /* side playing the round                                    */
+  uint8_t first;            /* side that plays the first round of the turn              */
+  uint8_t ncards;           /* cards counted against the round limit this round          */
+  uint8_t last_pass;        /* previous round was a pass                                 */
+  uint8_t round_army;       /* Allied round restricted to: 0 none, ARMY_BR, ARMY_PR       */
+  uint8_t owner;            /* bit per victory square: 1 French holds it                 */
+  uint8_t cdp[MAX_CASTLES]; /* castle damage points left                                 */
+  uint8_t entry_sq;         /* Prussian entry square chosen this turn                    */
+  uint8_t bid_made;         /* bit per side: bid decided (card or none)                  */
+  uint8_t bid_card[2];      /* card offered or CARD_NONE                                 */
+} StTurn;
+
+/* the card being resolved in the round */
+typedef struct {
+  uint8_t card;         /* the card                                                  */
+  uint8_t army;         /* army the card commands                                    */
+  uint8_t mp;           /* movement points left                                      */
+  uint8_t moving;       /* unit in motion or UNIT_NONE                               */
+  uint8_t evade_stop;   /* 1: after an evasion the moving unit may step once more    */
+  uint8_t after_battle; /* phase after the current battle: PH_DECLARE / PH_REACT     */
+} StPlay;
+
+typedef struct {
+  uint8_t kind;      /* BK_NORMAL / BK_CHARGE                                     */
+  uint8_t att_side;  /* attacking side                                            */
+  uint8_t def_unit;  /* defending unit                                            */
+  uint8_t def_sq;    /* defender's square                                         */
+  uint8_t att[4];    /* attacking units (UNIT_NONE unused)                        */
+  uint8_t army;      /* army the attacker's cards must come from                  */
+  uint8_t loss_owed; /* LOSS_* bits still owed by the defender            */
+  uint8_t elite;     /* ELITE_ATT / ELITE_DEF: who played an elite card   */
+  uint8_t charger;   /* the charging cavalry in a charge battle                   */
+  uint8_t att_total; /* totals of the last battle (for logs and odds)             */
+  uint8_t def_total;
+} StBattle;
+
+/* an interrupt: a choice out of the normal flow, after which play returns */
+typedef struct __attribute__((packed)) {
+  uint8_t rally_first;    /* first unit chosen in a 2-unit disorder rally              */
+  uint8_t return_phase;   /* phase to return to after the interrupt                    */
+  uint8_t return_decider; /* ... and who decides there                                 */
+  uint8_t leader_pending; /* bit per leader: must be displaced                         */
+  uint8_t pad[5];
+  uint64_t evaders; /* cavalry that may evade now                                */
+} StInterrupt;
+
+typedef struct {
+  uint16_t elim_vp[2]; /* full BP of enemy units each side eliminated               */
+  uint8_t result;      /* RES_NONE while running, RES_FRENCH, RES_ALLIED, RES_DRAW  */
+  uint8_t pad[3];
+} StScore;
+
+typedef struct {
+  Rng rng; /* the state's own PCG32 stream (shuffles, draws, tie-breaks) */
+  StCards cards;
+  StUnits units;
+  StTurn turn;
+  StPlay play;
+  StBattle battle;
+  uint8_t first_round; /* the next round is the first of the turn (a turn field kept
+                            * here for the fixed layout)                                */
+  StInterrupt interrupt;
+  StScore score;
+  uint32_t nactions; /* actions applied this game                                 */
+  /* derived: the unit on each square (UNIT_NONE), kept in step with units.sq for speed;
+   * gs_rebuild_occ recomputes it after units.sq is written directly */
   uint8_t occ[NSQ];
-  uint8_t pad2[2];
+  uint8_t pad[2];
 } State;
+_Static_assert(offsetof(State, cards) == 16 && offsetof(State, units) == 64 &&
+                   offsetof(State, turn) == 178 && offsetof(State, play) == 194 &&
+                   offsetof(State, battle) == 200 && offsetof(State, first_round) == 214 &&
+                   offsetof(State, interrupt) == 215 && offsetof(State, interrupt.evaders) == 224 &&
+                   offsetof(State, score) == 232 && offsetof(State, nactions) == 240 &&
+                   offsetof(State, occ) == 244 && sizeof(State) == 480,
+               "State layout: the search's seeds hash these bytes");
 void gs_rebuild_occ(const Scen *sc, State *s);
 
 /* ---------------------------------------------------------------- actions */
@@ -308,8 +354,8 @@ int gs_is_legal(const Scen *sc, const State *s, Action a);
  * card in one place, markers cleared at round start, end at the right turn): 0 or -1 + why */
 int gs_check(const Scen *sc, const State *s, char *why, size_t len);
 void gs_apply(const Scen *sc, State *s, Action a);                 /* a must be legal        */
-static inline int gs_over(const State *s) { return s->phase == PH_OVER; }
-static inline int gs_decider(const State *s) { return s->decider; }
+static inline int gs_over(const State *s) { return s->turn.phase == PH_OVER; }
+static inline int gs_decider(const State *s) { return s->turn.decider; }
 /* long game VP so far (squares held + eliminated); short game: 1 if the French would win */
 void gs_score(const Scen *sc, const State *s, int vp[2]);
 int side_of_army(int army);
@@ -319,8 +365,8 @@ static inline uint64_t side_cards_mask(const Scen *sc, int side) {
 static inline int unit_side(const Scen *sc, int u) { return sc->unit[u].army == ARMY_FR ? FRENCH : ALLIED; }
 /* printed BP now, 0 dead (inline: the AI's policy calls it in its inner loops) */
 static inline int unit_bp(const Scen *sc, const State *s, int u) {
-  if (s->usq[u] >= NSQ) return 0;
-  return (s->uflag[u] & UF_REDUCED) ? sc->unit[u].bp_red : sc->unit[u].bp_full;
+  if (s->units.sq[u] >= NSQ) return 0;
+  return (s->units.flag[u] & UF_REDUCED) ? sc->unit[u].bp_red : sc->unit[u].bp_full;
 }
 int unit_at(const Scen *sc, const State *s, int sq);              /* UNIT_NONE if empty     */
 int hand_count(const Scen *sc, const State *s, int army);

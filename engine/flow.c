@@ -13,74 +13,76 @@ static void settle(const Scen *sc, State *s);
 static void enter_react(const Scen *sc, State *s);
 
 static void start_round(const Scen *sc, State *s, int side) {
-  s->active = (uint8_t)side;
-  s->decider = (uint8_t)side;
-  s->phase = PH_ROUND;
-  s->ncards = 0;
-  s->round_army = 0;
-  s->card = CARD_NONE;
-  s->moving = UNIT_NONE;
-  if (s->turn_first_round && side == ALLIED && s->bid_card[ALLIED] != CARD_NONE)
-    s->round_army = sc->card[s->bid_card[ALLIED]].army;             /* */
-  s->turn_first_round = 0;
+  s->turn.active = (uint8_t)side;
+  s->turn.decider = (uint8_t)side;
+  s->turn.phase = PH_ROUND;
+  s->turn.ncards = 0;
+  s->turn.round_army = 0;
+  s->play.card = CARD_NONE;
+  s->play.moving = UNIT_NONE;
+  if (s->first_round && side == ALLIED && s->turn.bid_card[ALLIED] != CARD_NONE)
+    s->turn.round_army = sc->card[s->turn.bid_card[ALLIED]].army; /* */
+  s->first_round = 0;
 }
 
 static void draw(const Scen *sc, State *s, int army, int n) {
-  uint64_t undrawn = sc->army_cards[army] & ~(s->hand | s->discard | s->pend);
+  uint64_t undrawn = sc->army_cards[army] & ~(s->cards.hand | s->cards.discard | s->cards.pend);
   for (int i = 0; i < n && undrawn; i++) {
     int c = mask_pick(&s->rng, undrawn);
     undrawn &= ~(1ull << c);
-    s->hand |= 1ull << c;
+    s->cards.hand |= 1ull << c;
   }
 }
 
 static void finish(const Scen *sc, State *s) {
   int vp[2];
   gs_score(sc, s, vp);
-  if (sc->scenario == SC_SHORT) s->result = vp[FRENCH] ? RES_FRENCH : RES_ALLIED;
-  else s->result = vp[0] > vp[1] ? RES_FRENCH : vp[1] > vp[0] ? RES_ALLIED : RES_DRAW;
-  s->phase = PH_OVER;
-  s->decider = FRENCH;
+  if (sc->scenario == SC_SHORT) s->score.result = vp[FRENCH] ? RES_FRENCH : RES_ALLIED;
+  else s->score.result = vp[0] > vp[1] ? RES_FRENCH : vp[1] > vp[0] ? RES_ALLIED : RES_DRAW;
+  s->turn.phase = PH_OVER;
+  s->turn.decider = FRENCH;
 }
 
 static void start_turn(const Scen *sc, State *s, int t) {
-  s->turn = (uint8_t)t;
-  s->hand = s->discard = s->seen = s->pend = s->pend_cmd = s->pend_elite = 0;   /* */
+  s->turn.number = (uint8_t)t;
+  s->cards.hand = s->cards.discard = s->cards.seen = s->cards.pend = s->cards.pend_cmd =
+      s->cards.pend_elite = 0; /* */
   draw(sc, s, ARMY_FR, sc->p.hand_fr);
   draw(sc, s, ARMY_BR, sc->p.hand_br);
   if (sc->p.prussians) draw(sc, s, ARMY_PR, sc->p.hand_pr[t]);
-  s->entry_sq = SQ_NONE;
-  s->last_pass = 0;
-  s->bid_made = 0;
-  s->bid_card[0] = s->bid_card[1] = CARD_NONE;
-  s->turn_first_round = 1;
+  s->turn.entry_sq = SQ_NONE;
+  s->turn.last_pass = 0;
+  s->turn.bid_made = 0;
+  s->turn.bid_card[0] = s->turn.bid_card[1] = CARD_NONE;
+  s->first_round = 1;
   if (t == 1 || !sc->p.bidding) {
     start_round(sc, s, FRENCH);
   } else {
-    s->phase = PH_BID;
-    s->decider = FRENCH;
-    s->active = FRENCH;
+    s->turn.phase = PH_BID;
+    s->turn.decider = FRENCH;
+    s->turn.active = FRENCH;
   }
 }
 
 static void end_turn(const Scen *sc, State *s) {
-  if (s->turn >= sc->p.turns) finish(sc, s);               /* */
-  else start_turn(sc, s, s->turn + 1);
+  if (s->turn.number >= sc->p.turns) finish(sc, s); /* */
+  else start_turn(sc, s, s->turn.number + 1);
 }
 
 static void end_round(const Scen *sc, State *s) {
-  int a = s->active;
+  int a = s->turn.active;
   /* R-4.4: markers come off at the end of every round (RULING: also the moved marker of a
    * cavalry unit forced to charge in this round) */
-  for (int u = 0; u < sc->nunits; u++) s->uflag[u] &= (uint8_t)~(UF_MOVED | UF_RALLIED | UF_ATTACKED);
-  if (s->ncards == 0) {                                      /* */
-    if (s->last_pass) {
+  for (int u = 0; u < sc->nunits; u++)
+    s->units.flag[u] &= (uint8_t) ~(UF_MOVED | UF_RALLIED | UF_ATTACKED);
+  if (s->turn.ncards == 0) { /* */
+    if (s->turn.last_pass) {
       end_turn(sc, s);
       return;
     }
-    s->last_pass = 1;
+    s->turn.last_pass = 1;
   } else {
-    s->last_pass = 0;
+    s->turn.last_pass = 0;
   }
   start_round(sc, s, opp(a));
 }
@@ -89,14 +91,16 @@ static void end_round(const Scen *sc, State *s) {
 static void resolve_bid(const Scen *sc, State *s) {
   int v[2];
   for (int side = 0; side < 2; side++)
-    v[side] = s->bid_card[side] == CARD_NONE ? -1 : sc->card[s->bid_card[side]].mp;
+    v[side] = s->turn.bid_card[side] == CARD_NONE ? -1 : sc->card[s->turn.bid_card[side]].mp;
   int first;
   if (v[0] != v[1]) {
     first = v[0] > v[1] ? FRENCH : ALLIED;
   } else {
-    int al_army = (s->bid_card[ALLIED] != CARD_NONE) ? sc->card[s->bid_card[ALLIED]].army : ARMY_BR;
-    uint64_t und[2] = {sc->army_cards[ARMY_FR] & ~(s->hand | s->discard | s->pend),
-                       sc->army_cards[al_army] & ~(s->hand | s->discard | s->pend)};
+    int al_army =
+        (s->turn.bid_card[ALLIED] != CARD_NONE) ? sc->card[s->turn.bid_card[ALLIED]].army : ARMY_BR;
+    uint64_t und[2] = {
+        sc->army_cards[ARMY_FR] & ~(s->cards.hand | s->cards.discard | s->cards.pend),
+        sc->army_cards[al_army] & ~(s->cards.hand | s->cards.discard | s->cards.pend)};
     first = -1;
     for (int tries = 0; tries < 64 && first < 0; tries++) {
       int w[2];
@@ -106,31 +110,31 @@ static void resolve_bid(const Scen *sc, State *s) {
     }
     if (first < 0) first = (int)rng_below(&s->rng, 2);
   }
-  s->discard |= s->pend;
-  s->seen |= s->pend;
-  s->pend = 0;
-  s->first = (uint8_t)first;
+  s->cards.discard |= s->cards.pend;
+  s->cards.seen |= s->cards.pend;
+  s->cards.pend = 0;
+  s->turn.first = (uint8_t)first;
   start_round(sc, s, first);
 }
 
 static void enter_declare(const Scen *sc, State *s) {
   if (declare_possible(sc, s)) {
-    s->phase = PH_DECLARE;
-    s->decider = s->active;
+    s->turn.phase = PH_DECLARE;
+    s->turn.decider = s->turn.active;
   } else {
     enter_react(sc, s);
   }
 }
 
 static void enter_react(const Scen *sc, State *s) {
-  s->card = CARD_NONE;
-  s->moving = UNIT_NONE;
-  if (fire_window(sc, s, opp(s->active), 0)) {              /* ruling (b) */
-    s->phase = PH_REACT;
-    s->decider = (uint8_t)opp(s->active);
+  s->play.card = CARD_NONE;
+  s->play.moving = UNIT_NONE;
+  if (fire_window(sc, s, opp(s->turn.active), 0)) { /* ruling (b) */
+    s->turn.phase = PH_REACT;
+    s->turn.decider = (uint8_t)opp(s->turn.active);
   } else {
-    s->phase = PH_ROUND;
-    s->decider = s->active;
+    s->turn.phase = PH_ROUND;
+    s->turn.decider = s->turn.active;
   }
 }
 
@@ -138,32 +142,33 @@ static void enter_attcards(const Scen *sc, State *s);
 
 static void start_battle(const Scen *sc, State *s, int def, int mask_units[4], int kind,
                          int att_side, int army, int after) {
-  s->bdef_unit = (uint8_t)def;
-  s->bdef_sq = s->usq[def];
-  s->bkind = (uint8_t)kind;
-  s->batt_side = (uint8_t)att_side;
-  s->battle_army = (uint8_t)army;
-  s->after_battle = (uint8_t)after;
-  s->belite = 0;
-  s->pend_cmd = s->pend_elite = 0;
+  s->battle.def_unit = (uint8_t)def;
+  s->battle.def_sq = s->units.sq[def];
+  s->battle.kind = (uint8_t)kind;
+  s->battle.att_side = (uint8_t)att_side;
+  s->battle.army = (uint8_t)army;
+  s->play.after_battle = (uint8_t)after;
+  s->battle.elite = 0;
+  s->cards.pend_cmd = s->cards.pend_elite = 0;
   for (int d = 0; d < 4; d++) {
-    s->batt[d] = (uint8_t)mask_units[d];
+    s->battle.att[d] = (uint8_t)mask_units[d];
     if (mask_units[d] != UNIT_NONE) {
-      s->uflag[mask_units[d]] |= UF_INBATTLE;
-      if (kind == BK_NORMAL || att_side == s->active) s->uflag[mask_units[d]] |= UF_ATTACKED;
+      s->units.flag[mask_units[d]] |= UF_INBATTLE;
+      if (kind == BK_NORMAL || att_side == s->turn.active)
+        s->units.flag[mask_units[d]] |= UF_ATTACKED;
     }
   }
   /* the defender may fire artillery at an attacker before the reveal */
   if (charge_battle_cards_ok(sc, s) && fire_window(sc, s, opp(att_side), 1)) {
-    s->phase = PH_B_FIRE;
-    s->decider = (uint8_t)opp(att_side);
+    s->turn.phase = PH_B_FIRE;
+    s->turn.decider = (uint8_t)opp(att_side);
   } else {
     enter_attcards(sc, s);
   }
 }
 
 static int battle_hand(const Scen *sc, const State *s, int attacking) {
-  int army = attacking ? s->battle_army : sc->unit[s->bdef_unit].army;
+  int army = attacking ? s->battle.army : sc->unit[s->battle.def_unit].army;
   return hand_count(sc, s, army) > 0;
 }
 
@@ -171,18 +176,18 @@ static void resolve_battle(const Scen *sc, State *s);
 
 static void enter_defcards(const Scen *sc, State *s) {
   if (battle_hand(sc, s, 0)) {
-    s->phase = PH_B_DEFCARDS;
-    s->decider = (uint8_t)opp(s->batt_side);
+    s->turn.phase = PH_B_DEFCARDS;
+    s->turn.decider = (uint8_t)opp(s->battle.att_side);
   } else {
     resolve_battle(sc, s);
   }
 }
 
 static void enter_attcards(const Scen *sc, State *s) {
-  int limit_ok = s->batt_side != s->active || under_limit(sc, s);
+  int limit_ok = s->battle.att_side != s->turn.active || under_limit(sc, s);
   if (battle_hand(sc, s, 1) && limit_ok) {
-    s->phase = PH_B_ATTCARDS;
-    s->decider = s->batt_side;
+    s->turn.phase = PH_B_ATTCARDS;
+    s->turn.decider = s->battle.att_side;
   } else {
     enter_defcards(sc, s);
   }
@@ -190,27 +195,28 @@ static void enter_attcards(const Scen *sc, State *s) {
 
 static void end_battle(const Scen *sc, State *s) {
   for (int d = 0; d < 4; d++) {
-    int u = s->batt[d];
+    int u = s->battle.att[d];
     if (u == UNIT_NONE) continue;
-    s->uflag[u] &= (uint8_t)~UF_INBATTLE;
+    s->units.flag[u] &= (uint8_t)~UF_INBATTLE;
   }
-  if (s->bkind == BK_CHARGE && s->charger != UNIT_NONE && on_map(s, s->charger)) {
-    s->uflag[s->charger] |= UF_DISORDER | UF_MOVED;              /* */
+  if (s->battle.kind == BK_CHARGE && s->battle.charger != UNIT_NONE &&
+      on_map(s, s->battle.charger)) {
+    s->units.flag[s->battle.charger] |= UF_DISORDER | UF_MOVED; /* */
   }
-  s->charger = UNIT_NONE;
-  s->bdef_unit = UNIT_NONE;
-  s->bdef_sq = SQ_NONE;
-  for (int d = 0; d < 4; d++) s->batt[d] = UNIT_NONE;
-  if (s->after_battle == PH_DECLARE) enter_declare(sc, s);
+  s->battle.charger = UNIT_NONE;
+  s->battle.def_unit = UNIT_NONE;
+  s->battle.def_sq = SQ_NONE;
+  for (int d = 0; d < 4; d++) s->battle.att[d] = UNIT_NONE;
+  if (s->play.after_battle == PH_DECLARE) enter_declare(sc, s);
   else enter_react(sc, s);
 }
 
 static void after_loss(const Scen *sc, State *s) {
-  int def = s->bdef_unit;
-  if (!on_map(s, def) || s->usq[def] != s->bdef_sq) {
+  int def = s->battle.def_unit;
+  if (!on_map(s, def) || s->units.sq[def] != s->battle.def_sq) {
     if (advance_slots(sc, s)) {
-      s->phase = PH_B_ADVANCE;
-      s->decider = s->batt_side;
+      s->turn.phase = PH_B_ADVANCE;
+      s->turn.decider = s->battle.att_side;
       return;
     }
   }
@@ -220,34 +226,35 @@ static void after_loss(const Scen *sc, State *s) {
 static void resolve_battle(const Scen *sc, State *s) {
   int a, d;
   totals(sc, s, &a, &d);
-  s->belite = (uint8_t)(((s->pend_elite & side_cards(sc, s->batt_side)) ? ELITE_ATT : 0) |
-                        ((s->pend_elite & side_cards(sc, opp(s->batt_side))) ? ELITE_DEF : 0));
-  s->discard |= s->pend;                                   /* reveal: cards are seen */
-  s->seen |= s->pend;
-  s->pend = s->pend_cmd = s->pend_elite = 0;
-  s->last_att = (uint8_t)(a > 255 ? 255 : a);
-  s->last_def = (uint8_t)(d > 255 ? 255 : d);
+  s->battle.elite =
+      (uint8_t)(((s->cards.pend_elite & side_cards(sc, s->battle.att_side)) ? ELITE_ATT : 0) |
+                ((s->cards.pend_elite & side_cards(sc, opp(s->battle.att_side))) ? ELITE_DEF : 0));
+  s->cards.discard |= s->cards.pend; /* reveal: cards are seen */
+  s->cards.seen |= s->cards.pend;
+  s->cards.pend = s->cards.pend_cmd = s->cards.pend_elite = 0;
+  s->battle.att_total = (uint8_t)(a > 255 ? 255 : a);
+  s->battle.def_total = (uint8_t)(d > 255 ? 255 : d);
   if (a > d) {                                             /* */
-    s->loss_need = a > 2 * d ? LOSS_REDUCE | LOSS_RETREAT : LOSS_CHOICE;
-    s->phase = PH_B_LOSS;
-    s->decider = (uint8_t)opp(s->batt_side);
+    s->battle.loss_owed = a > 2 * d ? LOSS_REDUCE | LOSS_RETREAT : LOSS_CHOICE;
+    s->turn.phase = PH_B_LOSS;
+    s->turn.decider = (uint8_t)opp(s->battle.att_side);
     return;
   }
   if (d > 2 * a) {                                         /* */
     int best = -1, ties = 0, slot = -1;
     for (int k = 0; k < 4; k++) {
-      int u = s->batt[k];
+      int u = s->battle.att[k];
       if (u == UNIT_NONE) continue;
       int b = unit_bp(sc, s, u);
       if (b > best) best = b, ties = 0, slot = k;
       if (b == best) ties++;
     }
     if (ties > 1) {
-      s->phase = PH_B_ATTLOSS;
-      s->decider = s->batt_side;
+      s->turn.phase = PH_B_ATTLOSS;
+      s->turn.decider = s->battle.att_side;
       return;
     }
-    if (slot >= 0) reduce_unit(sc, s, s->batt[slot]);
+    if (slot >= 0) reduce_unit(sc, s, s->battle.att[slot]);
   }
   end_battle(sc, s);
 }
@@ -255,50 +262,51 @@ static void resolve_battle(const Scen *sc, State *s) {
 void gs_init(const Scen *sc, State *s, uint64_t seed, uint64_t stream) {
   memset(s, 0, sizeof *s);
   rng_seed(&s->rng, seed, stream);
-  for (int u = 0; u < MAX_UNITS; u++) s->usq[u] = SQ_DEAD;
+  for (int u = 0; u < MAX_UNITS; u++) s->units.sq[u] = SQ_DEAD;
   for (int u = 0; u < sc->nunits; u++) {
-    s->usq[u] = sc->unit[u].start_sq;
-    if (sc->unit[u].army == ARMY_PR && !sc->p.prussians) s->usq[u] = SQ_OFF;
-    s->uflag[u] = sc->unit[u].start_facing & 3;
+    s->units.sq[u] = sc->unit[u].start_sq;
+    if (sc->unit[u].army == ARMY_PR && !sc->p.prussians) s->units.sq[u] = SQ_OFF;
+    s->units.flag[u] = sc->unit[u].start_facing & 3;
   }
   gs_rebuild_occ(sc, s);
-  s->leader[0] = sc->leader_start[0];
-  s->leader[1] = sc->leader_start[1];
-  for (int c = 0; c < MAX_CASTLES; c++) s->cdp[c] = (uint8_t)sc->p.cdp[c];
-  s->owner = 0;                                             /* all Allied */
-  s->moving = UNIT_NONE;
-  s->charger = UNIT_NONE;
-  s->bdef_unit = UNIT_NONE;
-  s->bdef_sq = SQ_NONE;
-  for (int d = 0; d < 4; d++) s->batt[d] = UNIT_NONE;
-  s->rally_first = UNIT_NONE;
-  s->entry_sq = SQ_NONE;
-  s->card = CARD_NONE;
+  s->units.leader[0] = sc->leader_start[0];
+  s->units.leader[1] = sc->leader_start[1];
+  for (int c = 0; c < MAX_CASTLES; c++) s->turn.cdp[c] = (uint8_t)sc->p.cdp[c];
+  s->turn.owner = 0; /* all Allied */
+  s->play.moving = UNIT_NONE;
+  s->battle.charger = UNIT_NONE;
+  s->battle.def_unit = UNIT_NONE;
+  s->battle.def_sq = SQ_NONE;
+  for (int d = 0; d < 4; d++) s->battle.att[d] = UNIT_NONE;
+  s->interrupt.rally_first = UNIT_NONE;
+  s->turn.entry_sq = SQ_NONE;
+  s->play.card = CARD_NONE;
   start_turn(sc, s, 1);
 }
 
 static void play_card(const Scen *sc, State *s, int c) {
-  s->hand &= ~(1ull << c);
-  s->discard |= 1ull << c;
-  s->seen |= 1ull << c;
+  s->cards.hand &= ~(1ull << c);
+  s->cards.discard |= 1ull << c;
+  s->cards.seen |= 1ull << c;
 }
 
 static void round_card(const Scen *sc, State *s, int c) {
   play_card(sc, s, c);
-  s->ncards++;
-  s->card = (uint8_t)c;
-  s->card_army = sc->card[c].army;
-  if (s->active == ALLIED && !sc->p.three_player) s->round_army = sc->card[c].army;   /* */
+  s->turn.ncards++;
+  s->play.card = (uint8_t)c;
+  s->play.army = sc->card[c].army;
+  if (s->turn.active == ALLIED && !sc->p.three_player)
+    s->turn.round_army = sc->card[c].army; /* */
 }
 
 static void do_charge(const Scen *sc, State *s, int cav, int n, int att_side) {
   int def = charge_target(sc, s, cav, n);
-  int sq = s->usq[cav], f = facing(s, cav);
+  int sq = s->units.sq[cav], f = facing(s, cav);
   for (int i = 0; i < n; i++) sq = sc->nb[sq][f];
   place_unit(sc, s, cav, sq, f, 1);
   int units[4] = {UNIT_NONE, UNIT_NONE, UNIT_NONE, UNIT_NONE};
   units[(f + 2) & 3] = cav;     /* the cavalry is on the side of the defender it faces */
-  s->charger = (uint8_t)cav;
+  s->battle.charger = (uint8_t)cav;
   start_battle(sc, s, def, units, BK_CHARGE, att_side, sc->unit[cav].army, PH_DECLARE);
 }
 
@@ -306,7 +314,7 @@ static void do_charge(const Scen *sc, State *s, int cav, int n, int att_side) {
 static void evasion_check(const Scen *sc, State *s, int u) {
   if (sc->unit[u].kind != K_INF) return;
   uint64_t ev = 0;
-  int sq = s->usq[u];
+  int sq = s->units.sq[u];
   for (int d = 0; d < 4; d++) {
     int t = sc->nb[sq][d];
     if (t == SQ_NONE) continue;
@@ -315,32 +323,32 @@ static void evasion_check(const Scen *sc, State *s, int u) {
     int front = sc->nb[t][facing(s, v)] == sq;
     if (retreat_dirs(sc, s, v, !front)) ev |= 1ull << v;
   }
-  s->evaders = ev;
+  s->interrupt.evaders = ev;
 }
 
 static void apply_bid(const Scen *sc, State *s, Action a) {
-  int side = s->decider;
-  s->bid_made |= (uint8_t)(1u << side);
-  s->bid_card[side] = a.a;
+  int side = s->turn.decider;
+  s->turn.bid_made |= (uint8_t)(1u << side);
+  s->turn.bid_card[side] = a.a;
   if (a.a != CARD_NONE) {
-    s->hand &= ~(1ull << a.a);
-    s->pend |= 1ull << a.a;
+    s->cards.hand &= ~(1ull << a.a);
+    s->cards.pend |= 1ull << a.a;
   }
-  if (s->bid_made == 3) resolve_bid(sc, s);
-  else s->decider = ALLIED;
+  if (s->turn.bid_made == 3) resolve_bid(sc, s);
+  else s->turn.decider = ALLIED;
 }
 
 static void apply_rally(const Scen *sc, State *s, Action a) {
   if (a.a != CARD_NONE) round_card(sc, s, a.a);
-  s->uflag[a.b] &= (uint8_t)~UF_DISORDER;
-  s->uflag[a.b] |= UF_RALLIED;
-  if (s->phase == PH_ROUND) {
-    s->rally_first = a.b;
-    s->phase = PH_RALLY2;
-    s->decider = s->active;
+  s->units.flag[a.b] &= (uint8_t)~UF_DISORDER;
+  s->units.flag[a.b] |= UF_RALLIED;
+  if (s->turn.phase == PH_ROUND) {
+    s->interrupt.rally_first = a.b;
+    s->turn.phase = PH_RALLY2;
+    s->turn.decider = s->turn.active;
     if (rally2_units(sc, s, NULL) > 0) return;
   }
-  s->rally_first = UNIT_NONE;
+  s->interrupt.rally_first = UNIT_NONE;
   enter_declare(sc, s);
 }
 
@@ -351,10 +359,10 @@ static void apply_round(const Scen *sc, State *s, Action a) {
     break;
   case A_PLAY_MOVE:
     round_card(sc, s, a.a);
-    s->mp = sc->card[a.a].mp;
-    s->moving = UNIT_NONE;
-    s->evade_stop = 0;
-    s->phase = PH_MOVE;
+    s->play.mp = sc->card[a.a].mp;
+    s->play.moving = UNIT_NONE;
+    s->play.evade_stop = 0;
+    s->turn.phase = PH_MOVE;
     break;
   case A_ARTY: {
     round_card(sc, s, a.a);
@@ -365,29 +373,29 @@ static void apply_round(const Scen *sc, State *s, Action a) {
   }
   case A_CHARGE:
     round_card(sc, s, a.a);
-    do_charge(sc, s, a.b, a.c, s->active);
+    do_charge(sc, s, a.b, a.c, s->turn.active);
     break;
   case A_FORCE:
     round_card(sc, s, a.a);
-    do_charge(sc, s, a.b, a.c, opp(s->active));
+    do_charge(sc, s, a.b, a.c, opp(s->turn.active));
     break;
   case A_RALLY:
     apply_rally(sc, s, a);
     break;
   case A_RESTORE:
     round_card(sc, s, a.a);
-    s->uflag[a.b] &= (uint8_t)~UF_REDUCED;
-    s->uflag[a.b] |= UF_RALLIED;
+    s->units.flag[a.b] &= (uint8_t)~UF_REDUCED;
+    s->units.flag[a.b] |= UF_RALLIED;
     enter_declare(sc, s);
     break;
   case A_HEALTH:                                     /* unseen */
     round_card(sc, s, a.a);
     for (int i = 0; i < 2; i++) {
-      uint64_t fh = s->hand & sc->army_cards[ARMY_FR];
+      uint64_t fh = s->cards.hand & sc->army_cards[ARMY_FR];
       if (!fh) break;
       int c = mask_pick(&s->rng, fh);
-      s->hand &= ~(1ull << c);
-      s->discard |= 1ull << c;
+      s->cards.hand &= ~(1ull << c);
+      s->cards.discard |= 1ull << c;
     }
     enter_declare(sc, s);
     break;
@@ -398,46 +406,46 @@ static void apply_move(const Scen *sc, State *s, Action a) {
   switch (a.t) {
   case A_STEP: {
     int u = a.a;
-    int cost = move_cost(sc, s->usq[u], a.b);
-    int was_extra = s->evade_stop && s->moving == u;
-    if (s->moving != u) s->evade_stop = 0;
-    s->mp = (uint8_t)(s->mp - cost);
-    s->moving = (uint8_t)u;
-    s->uflag[u] |= UF_MOVED;
-    place_unit(sc, s, u, sc->nb[s->usq[u]][a.b], a.c, 0);
+    int cost = move_cost(sc, s->units.sq[u], a.b);
+    int was_extra = s->play.evade_stop && s->play.moving == u;
+    if (s->play.moving != u) s->play.evade_stop = 0;
+    s->play.mp = (uint8_t)(s->play.mp - cost);
+    s->play.moving = (uint8_t)u;
+    s->units.flag[u] |= UF_MOVED;
+    place_unit(sc, s, u, sc->nb[s->units.sq[u]][a.b], a.c, 0);
     if (was_extra) {                                 /* ruling: then it stops */
-      s->evade_stop = 0;
-      s->moving = UNIT_NONE;
+      s->play.evade_stop = 0;
+      s->play.moving = UNIT_NONE;
     } else {
       evasion_check(sc, s, u);
     }
     break;
   }
   case A_TURN:
-    if (s->moving != a.a) s->evade_stop = 0;
-    s->mp--;
-    s->moving = a.a;
-    s->uflag[a.a] = (uint8_t)((s->uflag[a.a] & ~UF_FACING) | UF_MOVED | a.b);
+    if (s->play.moving != a.a) s->play.evade_stop = 0;
+    s->play.mp--;
+    s->play.moving = a.a;
+    s->units.flag[a.a] = (uint8_t)((s->units.flag[a.a] & ~UF_FACING) | UF_MOVED | a.b);
     break;
   case A_LEAD: {
-    int l = leader_of_army(s->card_army);
-    s->mp--;
-    s->leader[l] = sc->nb[s->leader[l]][a.b];
+    int l = leader_of_army(s->play.army);
+    s->play.mp--;
+    s->units.leader[l] = sc->nb[s->units.leader[l]][a.b];
     break;
   }
   case A_ENTER:
-    if (s->moving != a.a) s->evade_stop = 0;
-    s->mp--;
-    s->entry_sq = a.b;
-    s->moving = a.a;
-    s->uflag[a.a] |= UF_MOVED;
+    if (s->play.moving != a.a) s->play.evade_stop = 0;
+    s->play.mp--;
+    s->turn.entry_sq = a.b;
+    s->play.moving = a.a;
+    s->units.flag[a.a] |= UF_MOVED;
     place_unit(sc, s, a.a, a.b, a.c, 0);
     evasion_check(sc, s, a.a);
     break;
   case A_DONE:
-    s->moving = UNIT_NONE;
-    s->evade_stop = 0;
-    s->mp = 0;
+    s->play.moving = UNIT_NONE;
+    s->play.evade_stop = 0;
+    s->play.mp = 0;
     enter_declare(sc, s);
     break;
   }
@@ -446,18 +454,18 @@ static void apply_move(const Scen *sc, State *s, Action a) {
 static void apply_evade(const Scen *sc, State *s, Action a) {
   if (a.t == A_EVADE) {
     place_unit(sc, s, a.a, a.b, a.c, 1);
-    s->evaders &= ~(1ull << a.a);
-    s->evade_stop = 1;
+    s->interrupt.evaders &= ~(1ull << a.a);
+    s->play.evade_stop = 1;
   } else {
-    s->evaders = 0;
+    s->interrupt.evaders = 0;
   }
 }
 
 static void apply_leader(const Scen *sc, State *s, Action a) {
   (void)sc;
-  int l = __builtin_ctz(s->leader_pending);
-  s->leader[l] = a.a;
-  s->leader_pending &= (uint8_t)~(1u << l);
+  int l = __builtin_ctz(s->interrupt.leader_pending);
+  s->units.leader[l] = a.a;
+  s->interrupt.leader_pending &= (uint8_t) ~(1u << l);
 }
 
 static void apply_declare(const Scen *sc, State *s, Action a) {
@@ -468,8 +476,8 @@ static void apply_declare(const Scen *sc, State *s, Action a) {
   int def = unit_at(sc, s, a.a);
   int units[4];
   for (int d = 0; d < 4; d++) units[d] = (a.b & (1 << d)) ? unit_at(sc, s, sc->nb[a.a][d]) : UNIT_NONE;
-  s->charger = UNIT_NONE;
-  start_battle(sc, s, def, units, BK_NORMAL, s->active, s->card_army, PH_REACT);
+  s->battle.charger = UNIT_NONE;
+  start_battle(sc, s, def, units, BK_NORMAL, s->turn.active, s->play.army, PH_REACT);
 }
 
 /* artillery of the side not resolving a card (R-5.4: not counted against the round); returns
@@ -477,7 +485,7 @@ static void apply_declare(const Scen *sc, State *s, Action a) {
 static int reaction_fire(const Scen *sc, State *s, Action a, int *was_in_battle) {
   play_card(sc, s, a.a);
   int v = fire_target(sc, s, a.b, fire_side(s, a.b, a.c));
-  *was_in_battle = s->uflag[v] & UF_INBATTLE;
+  *was_in_battle = s->units.flag[v] & UF_INBATTLE;
   fire_at(sc, s, v);
   return v;
 }
@@ -489,74 +497,75 @@ static void apply_bfire(const Scen *sc, State *s, Action a) {
   }
   int in_battle;
   int v = reaction_fire(sc, s, a, &in_battle);
-  if (s->phase != PH_B_FIRE || !in_battle) return;
+  if (s->turn.phase != PH_B_FIRE || !in_battle) return;
   for (int d = 0; d < 4; d++)
-    if (s->batt[d] == v) s->batt[d] = UNIT_NONE;           /* drops out */
-  s->uflag[v] &= (uint8_t)~UF_INBATTLE;
+    if (s->battle.att[d] == v) s->battle.att[d] = UNIT_NONE; /* drops out */
+  s->units.flag[v] &= (uint8_t)~UF_INBATTLE;
   int left = 0;
-  for (int d = 0; d < 4; d++) left += s->batt[d] != UNIT_NONE;
+  for (int d = 0; d < 4; d++) left += s->battle.att[d] != UNIT_NONE;
   if (!left) end_battle(sc, s);
-  else if (!fire_window(sc, s, s->decider, 1)) enter_attcards(sc, s);
+  else if (!fire_window(sc, s, s->turn.decider, 1)) enter_attcards(sc, s);
 }
 
 static void apply_react(const Scen *sc, State *s, Action a) {
   if (a.t == A_ARTY) {
     int in_battle;
     reaction_fire(sc, s, a, &in_battle);
-    if (s->phase != PH_REACT || fire_window(sc, s, s->decider, 0)) return;
+    if (s->turn.phase != PH_REACT || fire_window(sc, s, s->turn.decider, 0)) return;
   }
-  s->phase = PH_ROUND;
-  s->decider = s->active;
+  s->turn.phase = PH_ROUND;
+  s->turn.decider = s->turn.active;
 }
 
 static void apply_bcards(const Scen *sc, State *s, Action a) {
   if (a.t == A_BDONE) {
-    if (s->phase == PH_B_ATTCARDS) enter_defcards(sc, s);
+    if (s->turn.phase == PH_B_ATTCARDS) enter_defcards(sc, s);
     else resolve_battle(sc, s);
     return;
   }
   uint64_t bit = 1ull << a.a;
-  s->hand &= ~bit;
-  s->pend |= bit;
-  if (a.b == BP_COMMAND) s->pend_cmd |= bit;
-  if (a.b == BP_ELITE) s->pend_elite |= bit;
-  if (s->phase == PH_B_ATTCARDS && s->batt_side == s->active) s->ncards++;   /* */
+  s->cards.hand &= ~bit;
+  s->cards.pend |= bit;
+  if (a.b == BP_COMMAND) s->cards.pend_cmd |= bit;
+  if (a.b == BP_ELITE) s->cards.pend_elite |= bit;
+  if (s->turn.phase == PH_B_ATTCARDS && s->battle.att_side == s->turn.active)
+    s->turn.ncards++; /* */
 }
 
 /* a reduction or a castle point pays one step of the loss; the battle ends when none is left */
 static void pay_loss(const Scen *sc, State *s) {
-  if (s->loss_need & LOSS_REDUCE) s->loss_need &= (uint8_t)~LOSS_REDUCE;
-  else s->loss_need = 0;
+  if (s->battle.loss_owed & LOSS_REDUCE) s->battle.loss_owed &= (uint8_t)~LOSS_REDUCE;
+  else s->battle.loss_owed = 0;
 }
 
 static void apply_loss(const Scen *sc, State *s, Action a) {
   switch (a.t) {
   case A_REDUCE: {
-    int def = s->bdef_unit;
+    int def = s->battle.def_unit;
     reduce_unit(sc, s, def);
     pay_loss(sc, s);
-    if (!on_map(s, def)) s->loss_need = 0;
+    if (!on_map(s, def)) s->battle.loss_owed = 0;
     break;
   }
   case A_RETREAT:
-    place_unit(sc, s, s->bdef_unit, a.a, a.b, 1);
-    s->loss_need = 0;
+    place_unit(sc, s, s->battle.def_unit, a.a, a.b, 1);
+    s->battle.loss_owed = 0;
     break;
   case A_CDP:
-    s->cdp[sc->castle_of[s->usq[s->bdef_unit]]]--;
+    s->turn.cdp[sc->castle_of[s->units.sq[s->battle.def_unit]]]--;
     pay_loss(sc, s);
     break;
   }
-  if (!s->loss_need) after_loss(sc, s);
+  if (!s->battle.loss_owed) after_loss(sc, s);
 }
 
 static void apply_advance(const Scen *sc, State *s, Action a) {
-  place_unit(sc, s, s->batt[a.a], s->bdef_sq, a.b, 0);     /* leaders never advance */
+  place_unit(sc, s, s->battle.att[a.a], s->battle.def_sq, a.b, 0); /* leaders never advance */
   end_battle(sc, s);
 }
 
 static void apply_attloss(const Scen *sc, State *s, Action a) {
-  reduce_unit(sc, s, s->batt[a.a]);
+  reduce_unit(sc, s, s->battle.att[a.a]);
   end_battle(sc, s);
 }
 
@@ -565,7 +574,7 @@ static void apply_rally2(const Scen *sc, State *s, Action a) {
     apply_rally(sc, s, a);
     return;
   }
-  s->rally_first = UNIT_NONE;
+  s->interrupt.rally_first = UNIT_NONE;
   enter_declare(sc, s);
 }
 
@@ -604,7 +613,7 @@ const PhaseDef *phase_def(int phase) {
 
 int gs_legal(const Scen *sc, const State *s, ActList *L) {
   L->n = 0;
-  phase_def(s->phase)->legal(sc, s, L);
+  phase_def(s->turn.phase)->legal(sc, s, L);
   return L->n;
 }
 
@@ -618,35 +627,37 @@ int gs_is_legal(const Scen *sc, const State *s, Action a) {
 
 /* interrupts (displaced leaders, cavalry evasion) come before the phase the action led to */
 static void settle(const Scen *sc, State *s) {
-  while (s->phase != PH_OVER) {
-    if (s->leader_pending) {
-      int l = __builtin_ctz(s->leader_pending);
+  while (s->turn.phase != PH_OVER) {
+    if (s->interrupt.leader_pending) {
+      int l = __builtin_ctz(s->interrupt.leader_pending);
       uint8_t t[NSQ];
       int n = leader_targets(sc, s, l, t);
       if (n <= 1) {                       /* ruling: none at all, removed */
-        s->leader[l] = n == 1 ? t[0] : SQ_DEAD;
-        s->leader_pending &= (uint8_t)~(1u << l);
+        s->units.leader[l] = n == 1 ? t[0] : SQ_DEAD;
+        s->interrupt.leader_pending &= (uint8_t) ~(1u << l);
         continue;
       }
-      if (s->phase != PH_LEADER) {
-        if (!s->ret_phase) s->ret_phase = s->phase, s->ret_decider = s->decider;
-        s->phase = PH_LEADER;
+      if (s->turn.phase != PH_LEADER) {
+        if (!s->interrupt.return_phase)
+          s->interrupt.return_phase = s->turn.phase, s->interrupt.return_decider = s->turn.decider;
+        s->turn.phase = PH_LEADER;
       }
-      s->decider = (uint8_t)side_of_army(leader_army(l));
+      s->turn.decider = (uint8_t)side_of_army(leader_army(l));
       return;
     }
-    if (s->evaders) {
-      if (s->phase != PH_EVADE) {
-        if (!s->ret_phase) s->ret_phase = s->phase, s->ret_decider = s->decider;
-        s->phase = PH_EVADE;
+    if (s->interrupt.evaders) {
+      if (s->turn.phase != PH_EVADE) {
+        if (!s->interrupt.return_phase)
+          s->interrupt.return_phase = s->turn.phase, s->interrupt.return_decider = s->turn.decider;
+        s->turn.phase = PH_EVADE;
       }
-      s->decider = (uint8_t)unit_side(sc, __builtin_ctzll(s->evaders));
+      s->turn.decider = (uint8_t)unit_side(sc, __builtin_ctzll(s->interrupt.evaders));
       return;
     }
-    if (s->ret_phase) {
-      s->phase = s->ret_phase;
-      s->decider = s->ret_decider;
-      s->ret_phase = 0;
+    if (s->interrupt.return_phase) {
+      s->turn.phase = s->interrupt.return_phase;
+      s->turn.decider = s->interrupt.return_decider;
+      s->interrupt.return_phase = 0;
     }
     return;
   }
@@ -664,7 +675,7 @@ void gs_apply(const Scen *sc, State *s, Action a) {
   }
 #endif
   s->nactions++;
-  phase_def(s->phase)->apply(sc, s, a);
+  phase_def(s->turn.phase)->apply(sc, s, a);
   settle(sc, s);
 #ifdef GS_DEBUG_CHECKS
   char why[256];

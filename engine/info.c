@@ -16,7 +16,7 @@ static int side_armies(int side, int out[2]) {
 
 int gs_action_public(const Scen *sc, const State *s, Action a, int observer) {
   (void)sc;
-  if (a.t == A_BID || a.t == A_BCARD) return observer == s->decider;
+  if (a.t == A_BID || a.t == A_BCARD) return observer == s->turn.decider;
   return 1;
 }
 
@@ -26,10 +26,10 @@ typedef struct { uint64_t hidden; int nh, np, nd; } Pool;
 static Pool pool_of(const Scen *sc, const State *s, int army) {
   uint64_t all = sc->army_cards[army];
   Pool p;
-  p.hidden = all & ~s->seen;
-  p.nh = __builtin_popcountll(s->hand & all);
-  p.np = __builtin_popcountll(s->pend & all);
-  p.nd = __builtin_popcountll(s->discard & ~s->seen & all);
+  p.hidden = all & ~s->cards.seen;
+  p.nh = __builtin_popcountll(s->cards.hand & all);
+  p.np = __builtin_popcountll(s->cards.pend & all);
+  p.nd = __builtin_popcountll(s->cards.discard & ~s->cards.seen & all);
   return p;
 }
 
@@ -37,11 +37,11 @@ static Pool pool_of(const Scen *sc, const State *s, int army) {
  * picks are the lowest cards (canonical) or random ones (r != NULL) */
 static void lay_out(const Scen *sc, State *o, int army, Pool p, Rng *r) {
   uint64_t all = sc->army_cards[army];
-  o->hand &= ~all;
-  o->pend &= ~all;
-  o->pend_cmd &= ~all;
-  o->pend_elite &= ~all;
-  o->discard &= ~(all & ~o->seen);
+  o->cards.hand &= ~all;
+  o->cards.pend &= ~all;
+  o->cards.pend_cmd &= ~all;
+  o->cards.pend_elite &= ~all;
+  o->cards.discard &= ~(all & ~o->cards.seen);
   uint64_t left = p.hidden;
   int counts[3] = {p.nh, p.np, p.nd};
   for (int k = 0; k < 3; k++)
@@ -49,15 +49,15 @@ static void lay_out(const Scen *sc, State *o, int army, Pool p, Rng *r) {
       int c = r ? mask_pick(r, left) : __builtin_ctzll(left);
       uint64_t bit = 1ull << c;
       left &= ~bit;
-      if (k == 0) o->hand |= bit;
+      if (k == 0) o->cards.hand |= bit;
       else if (k == 1) {
-        o->pend |= bit;
+        o->cards.pend |= bit;
         if (r) {                      /* a plausible purpose for a card committed in secret */
           int act = sc->card[c].action;
-          if (act == ACT_COMMAND && rng_below(r, 2)) o->pend_cmd |= bit;
-          if (act == ACT_ELITE && !(o->pend_elite & all)) o->pend_elite |= bit;
+          if (act == ACT_COMMAND && rng_below(r, 2)) o->cards.pend_cmd |= bit;
+          if (act == ACT_ELITE && !(o->cards.pend_elite & all)) o->cards.pend_elite |= bit;
         }
-      } else o->discard |= bit;
+      } else o->cards.discard |= bit;
     }
 }
 
@@ -70,9 +70,9 @@ static void hide(const Scen *sc, const State *s, int side, State *o, Rng *r) {
     lay_out(sc, o, armies[i], p, r);
   }
   /* an offered bid card is the side's pending card */
-  if (s->bid_card[other] != CARD_NONE && (s->pend & side_cards_mask(sc, other))) {
-    uint64_t pend = o->pend & side_cards_mask(sc, other);
-    o->bid_card[other] = pend ? (uint8_t)__builtin_ctzll(pend) : CARD_NONE;
+  if (s->turn.bid_card[other] != CARD_NONE && (s->cards.pend & side_cards_mask(sc, other))) {
+    uint64_t pend = o->cards.pend & side_cards_mask(sc, other);
+    o->turn.bid_card[other] = pend ? (uint8_t)__builtin_ctzll(pend) : CARD_NONE;
   }
 }
 

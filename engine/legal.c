@@ -8,9 +8,9 @@
 #include "rules_int.h"
 
 int declare_possible(const Scen *sc, const State *s) {
-  int army = s->card_army, side = side_of_army(army);
+  int army = s->play.army, side = side_of_army(army);
   FOR_ARMY(u, army) {
-    int sq = s->usq[u], fl = s->uflag[u];
+    int sq = s->units.sq[u], fl = s->units.flag[u];
     if (sq >= NSQ || (fl & (UF_DISORDER | UF_RALLIED | UF_ATTACKED))) continue;
     if (sc->terrain[sq] != T_CASTLE || sc->unit[u].kind != K_INF) {
       int v = unit_at(sc, s, sc->nb_open[sq][fl & UF_FACING]);
@@ -31,7 +31,7 @@ int declare_possible(const Scen *sc, const State *s) {
 int fire_window(const Scen *sc, const State *s, int side, int battle_only) {
   int armies = 0;                       /* armies of the side with cards in hand */
   for (int a = 0; a < 3; a++)
-    if (side_of_army(a) == side && (s->hand & sc->army_cards[a])) armies |= 1 << a;
+    if (side_of_army(a) == side && (s->cards.hand & sc->army_cards[a])) armies |= 1 << a;
   if (!armies) return 0;
   FOR_SIDE(u, side) {
     if (!(armies & (1 << sc->unit[u].army))) continue;
@@ -41,12 +41,12 @@ int fire_window(const Scen *sc, const State *s, int side, int battle_only) {
 }
 
 int charge_battle_cards_ok(const Scen *sc, const State *s) {
-  return s->bkind != BK_CHARGE || sc->p.charge_all_cards;
+  return s->battle.kind != BK_CHARGE || sc->p.charge_all_cards;
 }
 
 static int only_flank_rear(const Scen *sc, const State *s) {
   for (int d = 0; d < 4; d++)
-    if (s->batt[d] != UNIT_NONE && pos_of(sc, s, s->bdef_unit, d) == 0) return 0;
+    if (s->battle.att[d] != UNIT_NONE && pos_of(sc, s, s->battle.def_unit, d) == 0) return 0;
   return 1;
 }
 
@@ -54,17 +54,17 @@ static int only_flank_rear(const Scen *sc, const State *s) {
 int advance_slots(const Scen *sc, const State *s) {
   int all = 0, elite = 0;
   for (int d = 0; d < 4; d++) {
-    int u = s->batt[d];
+    int u = s->battle.att[d];
     if (u == UNIT_NONE || !on_map(s, u)) continue;
     all |= 1 << d;
-    if ((s->belite & ELITE_ATT) && sc->unit[u].elite) elite |= 1 << d;
+    if ((s->battle.elite & ELITE_ATT) && sc->unit[u].elite) elite |= 1 << d;
   }
   return elite ? elite : all;
 }
 
 static void legal_fire(const Scen *sc, const State *s, ActList *L, int side, int battle_only) {
   uint64_t arty = 0;
-  for (uint64_t m = s->hand & side_cards(sc, side); m; m &= m - 1) {
+  for (uint64_t m = s->cards.hand & side_cards(sc, side); m; m &= m - 1) {
     int c = __builtin_ctzll(m);
     if (sc->card[c].action == ACT_ARTILLERY) arty |= 1ull << c;
   }
@@ -81,7 +81,7 @@ static void legal_fire(const Scen *sc, const State *s, ActList *L, int side, int
 void legal_round(const Scen *sc, const State *s, ActList *L) {
   push(L, A_END, 0, 0, 0);
   if (!under_limit(sc, s)) return;
-  int side = s->active;
+  int side = s->turn.active;
   uint64_t cards = round_cards(sc, s);
   /* what each kind of action could do this round, worked out once for all cards */
   uint64_t kinds = 0;
@@ -96,7 +96,7 @@ void legal_round(const Scen *sc, const State *s, ActList *L) {
     }
   if (kinds & (1u << ACT_CHARGE))
     FOR_SIDE(u, side) {
-      if (sc->unit[u].kind != K_CAV || (s->uflag[u] & (UF_ATTACKED | UF_RALLIED))) continue;
+      if (sc->unit[u].kind != K_CAV || (s->units.flag[u] & (UF_ATTACKED | UF_RALLIED))) continue;
       for (int n = 1; n <= 2; n++)
         if (charge_target(sc, s, u, n) != UNIT_NONE) chg[nchg++] = (uint8_t)(u * 2 + n - 1);
     }
@@ -108,10 +108,10 @@ void legal_round(const Scen *sc, const State *s, ActList *L) {
     }
   if (kinds & (1u << ACT_RALLY))
     FOR_SIDE(u, side) {
-      if (!on_map(s, u) || (s->uflag[u] & (UF_MOVED | UF_ATTACKED | UF_RALLIED))) continue;
-      if (s->uflag[u] & UF_DISORDER) ral[nral++] = (uint8_t)u;
-      if (s->uflag[u] & UF_REDUCED) {
-        int adj = 0, sq = s->usq[u];
+      if (!on_map(s, u) || (s->units.flag[u] & (UF_MOVED | UF_ATTACKED | UF_RALLIED))) continue;
+      if (s->units.flag[u] & UF_DISORDER) ral[nral++] = (uint8_t)u;
+      if (s->units.flag[u] & UF_REDUCED) {
+        int adj = 0, sq = s->units.sq[u];
         for (int d = 0; d < 4; d++) {
           int v = unit_at(sc, s, sc->nb[sq][d]);
           if (v != UNIT_NONE && unit_side(sc, v) != side) adj = 1;
@@ -152,25 +152,25 @@ void legal_round(const Scen *sc, const State *s, ActList *L) {
 
 void legal_move(const Scen *sc, const State *s, ActList *L) {
   push(L, A_DONE, 0, 0, 0);
-  int army = s->card_army, side = side_of_army(army);
-  int mp = s->mp;
+  int army = s->play.army, side = side_of_army(army);
+  int mp = s->play.mp;
   if (mp == 0) return;
   FOR_ARMY(u, army) {
-    if (s->usq[u] == SQ_OFF) {                              /* */
+    if (s->units.sq[u] == SQ_OFF) { /* */
       const GroupDef *g = &sc->group[sc->unit[u].group];
-      if (!sc->p.prussians || s->turn < g->turn + sc->p.prussian_shift) continue;
-      if (s->evade_stop && s->moving != UNIT_NONE) continue;
+      if (!sc->p.prussians || s->turn.number < g->turn + sc->p.prussian_shift) continue;
+      if (s->play.evade_stop && s->play.moving != UNIT_NONE) continue;
       for (int i = 0; i < g->nentry; i++) {
         int sq = g->entry[i];
-        if (s->entry_sq != SQ_NONE && s->entry_sq != sq) continue;
+        if (s->turn.entry_sq != SQ_NONE && s->turn.entry_sq != sq) continue;
         if (!sq_free(sc, s, side, sq)) continue;
         for (int f = 0; f < 4; f++) push(L, A_ENTER, u, sq, f);
       }
       continue;
     }
-    if (!on_map(s, u) || (s->uflag[u] & UF_RALLIED)) continue;
-    if ((s->uflag[u] & UF_MOVED) && s->moving != u) continue;
-    int sq = s->usq[u], f = facing(s, u);
+    if (!on_map(s, u) || (s->units.flag[u] & UF_RALLIED)) continue;
+    if ((s->units.flag[u] & UF_MOVED) && s->play.moving != u) continue;
+    int sq = s->units.sq[u], f = facing(s, u);
     if (all_fronts(sc, s, u)) {                                          /* */
       for (int d = 0; d < 4; d++) {
         int t = sc->nb[sq][d];
@@ -186,19 +186,19 @@ void legal_move(const Scen *sc, const State *s, ActList *L) {
       else
         push(L, A_STEP, u, f, f);
     }
-    if (s->evade_stop && s->moving == u) continue;      /* one more step only */
+    if (s->play.evade_stop && s->play.moving == u) continue; /* one more step only */
     for (int nf = 0; nf < 4; nf++)
       if (nf != f) push(L, A_TURN, u, nf, 0);
   }
   int l = leader_of_army(army);
-  if (l >= 0 && s->leader[l] < NSQ) {                        /* */
-    int sq = s->leader[l];
+  if (l >= 0 && s->units.leader[l] < NSQ) { /* */
+    int sq = s->units.leader[l];
     for (int d = 0; d < 4; d++) {
       int t = sc->nb[sq][d];
       if (t == SQ_NONE || (sc->edge[sq][d] & E_POND)) continue;
       int v = unit_at(sc, s, t);
       if (v != UNIT_NONE && unit_side(sc, v) != side) continue;
-      if (s->leader[l ^ 1] == t) continue;
+      if (s->units.leader[l ^ 1] == t) continue;
       push(L, A_LEAD, 0, d, 0);
     }
   }
@@ -206,26 +206,27 @@ void legal_move(const Scen *sc, const State *s, ActList *L) {
 
 void legal_declare(const Scen *sc, const State *s, ActList *L) {
   push(L, A_NOBATTLE, 0, 0, 0);
-  int army = s->card_army, side = side_of_army(army);
+  int army = s->play.army, side = side_of_army(army);
   FOR_SIDE(v, opp(side)) {
     if (!on_map(s, v) || unit_side(sc, v) == side) continue;
-    int mask = attackers_of(sc, s, s->usq[v], army);
+    int mask = attackers_of(sc, s, s->units.sq[v], army);
     for (int sub = mask; sub; sub = (sub - 1) & mask)
-      if (__builtin_popcount(sub) <= sc->p.max_attackers) push(L, A_DECLARE, s->usq[v], sub, 0);
+      if (__builtin_popcount(sub) <= sc->p.max_attackers)
+        push(L, A_DECLARE, s->units.sq[v], sub, 0);
   }
 }
 
 static void legal_bcards(const Scen *sc, const State *s, ActList *L, int attacking) {
   push(L, A_BDONE, 0, 0, 0);
-  int army = attacking ? s->battle_army : sc->unit[s->bdef_unit].army;
-  if (attacking && s->batt_side == s->active && !under_limit(sc, s)) return;
+  int army = attacking ? s->battle.army : sc->unit[s->battle.def_unit].army;
+  if (attacking && s->battle.att_side == s->turn.active && !under_limit(sc, s)) return;
   uint64_t mine = sc->army_cards[army];
-  uint64_t committed = s->pend & mine;
+  uint64_t committed = s->cards.pend & mine;
   /* cards are committed in increasing order so that each set has one sequence */
   int above = committed ? 63 - __builtin_clzll(committed) : -1;
   int all = charge_battle_cards_ok(sc, s);
-  int elite_used = (s->pend_elite & mine) != 0;
-  for (uint64_t m = s->hand & mine; m; m &= m - 1) {
+  int elite_used = (s->cards.pend_elite & mine) != 0;
+  for (uint64_t m = s->cards.hand & mine; m; m &= m - 1) {
     int c = __builtin_ctzll(m);
     if (c <= above) continue;
     int act = sc->card[c].action;
@@ -240,23 +241,23 @@ static void legal_retreats(const Scen *sc, const State *s, ActList *L, int u, in
   int mask = retreat_dirs(sc, s, u, only_fr);
   for (int d = 0; d < 4; d++)
     if (mask & (1 << d))
-      for (int f = 0; f < 4; f++) push(L, A_RETREAT, sc->nb[s->usq[u]][d], f, f);
+      for (int f = 0; f < 4; f++) push(L, A_RETREAT, sc->nb[s->units.sq[u]][d], f, f);
 }
 
 static int castle_point_ok(const Scen *sc, const State *s) {
-  int def = s->bdef_unit;
+  int def = s->battle.def_unit;
   if (sc->unit[def].kind != K_INF || !in_castle(sc, s, def)) return 0;
-  return s->cdp[sc->castle_of[s->usq[def]]] > 0;
+  return s->turn.cdp[sc->castle_of[s->units.sq[def]]] > 0;
 }
 
 void legal_loss(const Scen *sc, const State *s, ActList *L) {
-  int def = s->bdef_unit;
+  int def = s->battle.def_unit;
   int only = only_flank_rear(sc, s);
   int cp = castle_point_ok(sc, s);
-  if (s->loss_need & LOSS_CHOICE) {
+  if (s->battle.loss_owed & LOSS_CHOICE) {
     push(L, A_REDUCE, 0, 0, 0);
     legal_retreats(sc, s, L, def, only);
-  } else if (s->loss_need & LOSS_REDUCE) {
+  } else if (s->battle.loss_owed & LOSS_REDUCE) {
     push(L, A_REDUCE, 0, 0, 0);
   } else {
     int n = L->n;
@@ -268,40 +269,40 @@ void legal_loss(const Scen *sc, const State *s, ActList *L) {
 
 void legal_evade(const Scen *sc, const State *s, ActList *L) {
   push(L, A_NOEVADE, 0, 0, 0);
-  int inf = s->moving;
-  for (uint64_t m = s->evaders; m; m &= m - 1) {
+  int inf = s->play.moving;
+  for (uint64_t m = s->interrupt.evaders; m; m &= m - 1) {
     int u = __builtin_ctzll(m);
     /* front allowed when the infantry is not in front of the cavalry (R-8.5 by analogy) */
-    int front_sq = sc->nb[s->usq[u]][facing(s, u)];
-    int only = inf == UNIT_NONE || s->usq[inf] != front_sq;
+    int front_sq = sc->nb[s->units.sq[u]][facing(s, u)];
+    int only = inf == UNIT_NONE || s->units.sq[inf] != front_sq;
     int mask = retreat_dirs(sc, s, u, only);
     for (int d = 0; d < 4; d++)
       if (mask & (1 << d))
-        for (int f = 0; f < 4; f++) push(L, A_EVADE, u, sc->nb[s->usq[u]][d], f);
+        for (int f = 0; f < 4; f++) push(L, A_EVADE, u, sc->nb[s->units.sq[u]][d], f);
   }
 }
 
 void legal_bid(const Scen *sc, const State *s, ActList *L) {
   push(L, A_BID, CARD_NONE, 0, 0);
-  for (uint64_t m = s->hand & side_cards(sc, s->decider); m; m &= m - 1)
+  for (uint64_t m = s->cards.hand & side_cards(sc, s->turn.decider); m; m &= m - 1)
     push(L, A_BID, __builtin_ctzll(m), 0, 0);
 }
 
 void legal_leader(const Scen *sc, const State *s, ActList *L) {
   uint8_t t[NSQ];
-  int l = __builtin_ctz(s->leader_pending);
+  int l = __builtin_ctz(s->interrupt.leader_pending);
   int n = leader_targets(sc, s, l, t);
   for (int i = 0; i < n; i++) push(L, A_PLACE, t[i], 0, 0);
 }
 
 void legal_bfire(const Scen *sc, const State *s, ActList *L) {
   push(L, A_NOFIRE, 0, 0, 0);
-  legal_fire(sc, s, L, s->decider, 1);
+  legal_fire(sc, s, L, s->turn.decider, 1);
 }
 
 void legal_react(const Scen *sc, const State *s, ActList *L) {
   push(L, A_NOFIRE, 0, 0, 0);
-  legal_fire(sc, s, L, s->decider, 0);
+  legal_fire(sc, s, L, s->turn.decider, 0);
 }
 
 void legal_attcards(const Scen *sc, const State *s, ActList *L) { legal_bcards(sc, s, L, 1); }
@@ -318,18 +319,20 @@ void legal_advance(const Scen *sc, const State *s, ActList *L) {
 void legal_attloss(const Scen *sc, const State *s, ActList *L) {
   int best = -1;
   for (int d = 0; d < 4; d++)
-    if (s->batt[d] != UNIT_NONE && unit_bp(sc, s, s->batt[d]) > best) best = unit_bp(sc, s, s->batt[d]);
+    if (s->battle.att[d] != UNIT_NONE && unit_bp(sc, s, s->battle.att[d]) > best)
+      best = unit_bp(sc, s, s->battle.att[d]);
   for (int d = 0; d < 4; d++)
-    if (s->batt[d] != UNIT_NONE && unit_bp(sc, s, s->batt[d]) == best) push(L, A_LOSE, d, 0, 0);
+    if (s->battle.att[d] != UNIT_NONE && unit_bp(sc, s, s->battle.att[d]) == best)
+      push(L, A_LOSE, d, 0, 0);
 }
 
 /* the units a two-unit disorder rally may take second (after rally_first, in unit order) */
 int rally2_units(const Scen *sc, const State *s, ActList *L) {
-  int n = 0, army = s->card_army;
-  for (int u = s->rally_first + 1; u < sc->nunits; u++) {
+  int n = 0, army = s->play.army;
+  for (int u = s->interrupt.rally_first + 1; u < sc->nunits; u++) {
     if (sc->unit[u].army != army || !on_map(s, u)) continue;
-    if (s->uflag[u] & (UF_MOVED | UF_ATTACKED | UF_RALLIED)) continue;
-    if (!(s->uflag[u] & UF_DISORDER)) continue;
+    if (s->units.flag[u] & (UF_MOVED | UF_ATTACKED | UF_RALLIED)) continue;
+    if (!(s->units.flag[u] & UF_DISORDER)) continue;
     if (L) push(L, A_RALLY, CARD_NONE, u, 0);
     n++;
   }

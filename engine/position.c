@@ -61,37 +61,39 @@ int position_format(const Scen *sc, const State *s, char *buf, size_t len) {
   put(&o, "%s %s rng=%016" PRIx64 ":%016" PRIx64, sc->scen_name, sc->variant_names, s->rng.state, s->rng.inc);
   for (int i = 0; i < N_STATE_BYTES; i++) {
     uint8_t v = ((const uint8_t *)s)[STATE_BYTES[i].off];
-    if (STATE_BYTES[i].off == offsetof(State, phase)) put(&o, " phase=%s", phase_name(v));
+    if (STATE_BYTES[i].off == offsetof(State, turn.phase)) put(&o, " phase=%s", phase_name(v));
     else put(&o, " %s=%u", STATE_BYTES[i].name, v);
   }
-  put_cards(&o, sc, "hand", s->hand);
-  put_cards(&o, sc, "discard", s->discard);
-  put_cards(&o, sc, "seen", s->seen);
-  put_cards(&o, sc, "pend", s->pend);
-  put_cards(&o, sc, "pend_cmd", s->pend_cmd);
-  put_cards(&o, sc, "pend_elite", s->pend_elite);
+  put_cards(&o, sc, "hand", s->cards.hand);
+  put_cards(&o, sc, "discard", s->cards.discard);
+  put_cards(&o, sc, "seen", s->cards.seen);
+  put_cards(&o, sc, "pend", s->cards.pend);
+  put_cards(&o, sc, "pend_cmd", s->cards.pend_cmd);
+  put_cards(&o, sc, "pend_elite", s->cards.pend_elite);
   put(&o, " units=");
   for (int u = 0; u < sc->nunits; u++) {
     put(&o, "%s%s=", u ? "," : "", sc->unit[u].name);
-    put_sq(&o, s->usq[u]);
-    put(&o, ":%c", "NESW"[s->uflag[u] & UF_FACING]);
-    if (s->uflag[u] & ~UF_FACING) {
+    put_sq(&o, s->units.sq[u]);
+    put(&o, ":%c", "NESW"[s->units.flag[u] & UF_FACING]);
+    if (s->units.flag[u] & ~UF_FACING) {
       put(&o, ":");
       for (int k = 0; FLAG_CHARS[k]; k++)
-        if (s->uflag[u] & FLAG_BITS[k]) put(&o, "%c", FLAG_CHARS[k]);
+        if (s->units.flag[u] & FLAG_BITS[k]) put(&o, "%c", FLAG_CHARS[k]);
     }
   }
   put(&o, " napoleon=");
-  put_sq(&o, s->leader[0]);
+  put_sq(&o, s->units.leader[0]);
   put(&o, " wellington=");
-  put_sq(&o, s->leader[1]);
-  put(&o, " cdp=%u,%u,%u bid_card=%u,%u batt=%u,%u,%u,%u", s->cdp[0], s->cdp[1], s->cdp[2],
-      s->bid_card[0], s->bid_card[1], s->batt[0], s->batt[1], s->batt[2], s->batt[3]);
+  put_sq(&o, s->units.leader[1]);
+  put(&o, " cdp=%u,%u,%u bid_card=%u,%u batt=%u,%u,%u,%u", s->turn.cdp[0], s->turn.cdp[1],
+      s->turn.cdp[2], s->turn.bid_card[0], s->turn.bid_card[1], s->battle.att[0], s->battle.att[1],
+      s->battle.att[2], s->battle.att[3]);
   put(&o, " evaders=");
-  if (!s->evaders) put(&o, "-");
-  for (uint64_t m = s->evaders; m; m &= m - 1)
-    put(&o, "%s%s", m == s->evaders ? "" : ",", sc->unit[__builtin_ctzll(m)].name);
-  put(&o, " elim_vp=%u,%u nactions=%" PRIu32, s->elim_vp[0], s->elim_vp[1], s->nactions);
+  if (!s->interrupt.evaders) put(&o, "-");
+  for (uint64_t m = s->interrupt.evaders; m; m &= m - 1)
+    put(&o, "%s%s", m == s->interrupt.evaders ? "" : ",", sc->unit[__builtin_ctzll(m)].name);
+  put(&o, " elim_vp=%u,%u nactions=%" PRIu32, s->score.elim_vp[0], s->score.elim_vp[1],
+      s->nactions);
   return o.over ? -1 : (int)o.n;
 }
 
@@ -170,8 +172,8 @@ static int parse_unit(const Scen *sc, State *s, char *t, char *err, size_t errle
     if (!k) FAIL("position: units: %s: unknown flag '%c' (r d m a x b)", t, *c);
     fl |= FLAG_BITS[k - FLAG_CHARS];
   }
-  s->usq[u] = (uint8_t)sq;
-  s->uflag[u] = fl;
+  s->units.sq[u] = (uint8_t)sq;
+  s->units.flag[u] = fl;
   return 0;
 }
 
@@ -181,15 +183,19 @@ static int parse_token(const Scen *sc, State *s, char *key, char *val, char *err
   for (int i = 0; i < N_STATE_BYTES; i++) {
     if (strcmp(key, STATE_BYTES[i].name)) continue;
     uint8_t *b = (uint8_t *)s + STATE_BYTES[i].off;
-    if (STATE_BYTES[i].off == offsetof(State, phase))
+    if (STATE_BYTES[i].off == offsetof(State, turn.phase))
       for (int ph = PH_BID; ph <= PH_OVER; ph++)
         if (!strcmp(val, phase_name(ph))) { *b = (uint8_t)ph; return 0; }
     if (parse_num(val, 255, &v, 10)) FAIL("position: %s=%.20s: needs a number 0..255", key, val);
     *b = (uint8_t)v;
     return 0;
   }
-  struct { const char *k; uint64_t *m; } sets[] = {{"hand", &s->hand}, {"discard", &s->discard},
-      {"seen", &s->seen}, {"pend", &s->pend}, {"pend_cmd", &s->pend_cmd}, {"pend_elite", &s->pend_elite}};
+  struct {
+    const char *k;
+    uint64_t *m;
+  } sets[] = {{"hand", &s->cards.hand},         {"discard", &s->cards.discard},
+              {"seen", &s->cards.seen},         {"pend", &s->cards.pend},
+              {"pend_cmd", &s->cards.pend_cmd}, {"pend_elite", &s->cards.pend_elite}};
   for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++)
     if (!strcmp(key, sets[i].k)) return parse_cards(sc, val, sets[i].m, err, errlen, key);
   if (!strcmp(key, "rng")) {
@@ -213,27 +219,27 @@ static int parse_token(const Scen *sc, State *s, char *key, char *val, char *err
     int sq;
     /* dead: removed when his side had no unit left (R-6.7 ruling) */
     if (parse_sq(val, &sq)) FAIL("position: %s=%.10s: needs a square, dead, off or none", key, val);
-    s->leader[key[0] == 'w'] = (uint8_t)sq;
+    s->units.leader[key[0] == 'w'] = (uint8_t)sq;
     return 0;
   }
   if (!strcmp(key, "cdp")) {
     if (parse_nums(val, 3, 255, n)) FAIL("position: cdp=A,B,C (castle points)");
-    for (int i = 0; i < 3; i++) s->cdp[i] = (uint8_t)n[i];
+    for (int i = 0; i < 3; i++) s->turn.cdp[i] = (uint8_t)n[i];
     return 0;
   }
   if (!strcmp(key, "bid_card")) {
     if (parse_nums(val, 2, 255, n)) FAIL("position: bid_card=F,A (card indices, 255 none)");
-    for (int i = 0; i < 2; i++) s->bid_card[i] = (uint8_t)n[i];
+    for (int i = 0; i < 2; i++) s->turn.bid_card[i] = (uint8_t)n[i];
     return 0;
   }
   if (!strcmp(key, "batt")) {
     if (parse_nums(val, 4, 255, n)) FAIL("position: batt=A,B,C,D (unit indices, 255 none)");
-    for (int i = 0; i < 4; i++) s->batt[i] = (uint8_t)n[i];
+    for (int i = 0; i < 4; i++) s->battle.att[i] = (uint8_t)n[i];
     return 0;
   }
   if (!strcmp(key, "elim_vp")) {
     if (parse_nums(val, 2, 65535, n)) FAIL("position: elim_vp=F,A");
-    s->elim_vp[0] = (uint16_t)n[0], s->elim_vp[1] = (uint16_t)n[1];
+    s->score.elim_vp[0] = (uint16_t)n[0], s->score.elim_vp[1] = (uint16_t)n[1];
     return 0;
   }
   if (!strcmp(key, "nactions")) {
@@ -242,13 +248,13 @@ static int parse_token(const Scen *sc, State *s, char *key, char *val, char *err
     return 0;
   }
   if (!strcmp(key, "evaders")) {
-    s->evaders = 0;
+    s->interrupt.evaders = 0;
     if (!strcmp(val, "-")) return 0;
     char *save = NULL;
     for (char *t = strtok_r(val, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
       int u = scen_unit(sc, t);
       if (u < 0) FAIL("position: evaders: no unit '%.20s'", t);
-      s->evaders |= 1ull << u;
+      s->interrupt.evaders |= 1ull << u;
     }
     return 0;
   }
@@ -296,9 +302,9 @@ int position_parse(const Scen *sc, const char *text, State *s, char *err, size_t
   }
   for (int u = 0; u < sc->nunits; u++)
     for (int v = u + 1; v < sc->nunits; v++)
-      if (s->usq[u] < NSQ && s->usq[u] == s->usq[v]) {
+      if (s->units.sq[u] < NSQ && s->units.sq[u] == s->units.sq[v]) {
         char q[4];
-        sq_name(s->usq[u], q);
+        sq_name(s->units.sq[u], q);
         snprintf(err, errlen, "position: units %s and %s are both on %s", sc->unit[u].name, sc->unit[v].name, q);
         goto out;
       }

@@ -17,12 +17,13 @@ typedef struct {
 } Work;
 
 static int node_of(const State *t, int u) {
-  return t->usq[u] < NSQ ? t->usq[u] * 4 + (int)(t->uflag[u] & UF_FACING) : -1;
+  return t->units.sq[u] < NSQ ? t->units.sq[u] * 4 + (int)(t->units.flag[u] & UF_FACING) : -1;
 }
 
 /* can the unit keep moving in t (same card, same decider, still the moving unit)? */
 static int still_moving(const State *t, const State *s0, int u) {
-  return t->phase == PH_MOVE && t->decider == s0->decider && t->moving == u && t->mp > 0;
+  return t->turn.phase == PH_MOVE && t->turn.decider == s0->turn.decider && t->play.moving == u &&
+         t->play.mp > 0;
 }
 
 static void expand(const Scen *sc, const State *s0, const State *from, int from_node, int u,
@@ -35,7 +36,7 @@ static void expand(const Scen *sc, const State *s0, const State *from, int from_
     gs_apply(sc, &t, a);
     int k = node_of(&t, u);
     if (k < 0) continue;
-    int cost = s0->mp - t.mp;
+    int cost = s0->play.mp - t.play.mp;
     if (cost < 0 || w->done[k] || r->cost[k / 4][k % 4] <= cost) continue;
     r->cost[k / 4][k % 4] = (uint8_t)cost;
     w->st[k] = t;
@@ -49,7 +50,7 @@ int gs_reach(const Scen *sc, const State *s, int u, Reach *r) {
   memset(r->npath, 0, sizeof r->npath);
   r->unit = u;
   r->n = 0;
-  if (s->phase != PH_MOVE || u < 0 || u >= sc->nunits) return 0;
+  if (s->turn.phase != PH_MOVE || u < 0 || u >= sc->nunits) return 0;
   Work *w = malloc(sizeof *w);
   ActList *L = malloc(sizeof *L);
   if (!w || !L) abort();

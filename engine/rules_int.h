@@ -8,15 +8,15 @@
 #include "engine.h"
 
 static inline int opp(int side) { return side ^ 1; }
-static inline int facing(const State *s, int u) { return s->uflag[u] & UF_FACING; }
-static inline int on_map(const State *s, int u) { return s->usq[u] < NSQ; }
+static inline int facing(const State *s, int u) { return s->units.flag[u] & UF_FACING; }
+static inline int on_map(const State *s, int u) { return s->units.sq[u] < NSQ; }
 static inline int leader_of_army(int army) { return army == ARMY_FR ? 0 : army == ARMY_BR ? 1 : -1; }
 static inline int leader_army(int l) { return l == 0 ? ARMY_FR : ARMY_BR; }
 
 #define side_cards side_cards_mask
 
 static inline int in_castle(const Scen *sc, const State *s, int u) {
-  return sc->terrain[s->usq[u]] == T_CASTLE;
+  return sc->terrain[s->units.sq[u]] == T_CASTLE;
 }
 
 /* R-6.6, R-10.2: infantry in a castle has its front on all sides; cavalry in a castle keeps
@@ -34,12 +34,12 @@ static inline int all_fronts(const Scen *sc, const State *s, int u) {
 static inline int is_disc(int t) { return t == T_WOODS || t == T_VILLAGE || t == T_CASTLE; }
 
 static inline int side_hand(const Scen *sc, const State *s, int side) {
-  return __builtin_popcountll(s->hand & side_cards(sc, side));
+  return __builtin_popcountll(s->cards.hand & side_cards(sc, side));
 }
 
 /* is there an enemy leader alone at sq (it blocks entry like a unit) */
 static inline int enemy_leader_at(const State *s, int side, int sq) {
-  return side == FRENCH ? s->leader[1] == sq : s->leader[0] == sq;
+  return side == FRENCH ? s->units.leader[1] == sq : s->units.leader[0] == sq;
 }
 
 /* a square a unit of `side` may enter or retreat into: no unit, no enemy leader */

@@ -16,12 +16,41 @@
 #include "num.h"
 
 const StateByte STATE_BYTES[] = {
-#define F(x) {#x, offsetof(State, x)}
-    F(turn), F(phase), F(decider), F(active), F(first), F(ncards), F(last_pass), F(round_army),
-    F(owner), F(entry_sq), F(bid_made), F(card), F(card_army), F(mp), F(moving), F(evade_stop),
-    F(after_battle), F(bkind), F(batt_side), F(bdef_unit), F(bdef_sq), F(battle_army),
-    F(loss_need), F(belite), F(charger), F(last_att), F(last_def), F(turn_first_round),
-    F(rally_first), F(ret_phase), F(ret_decider), F(leader_pending), F(result),
+#define F(key, field)                                                                              \
+  { key, offsetof(State, field) }
+    F("turn", turn.number),
+    F("phase", turn.phase),
+    F("decider", turn.decider),
+    F("active", turn.active),
+    F("first", turn.first),
+    F("ncards", turn.ncards),
+    F("last_pass", turn.last_pass),
+    F("round_army", turn.round_army),
+    F("owner", turn.owner),
+    F("entry_sq", turn.entry_sq),
+    F("bid_made", turn.bid_made),
+    F("card", play.card),
+    F("card_army", play.army),
+    F("mp", play.mp),
+    F("moving", play.moving),
+    F("evade_stop", play.evade_stop),
+    F("after_battle", play.after_battle),
+    F("bkind", battle.kind),
+    F("batt_side", battle.att_side),
+    F("bdef_unit", battle.def_unit),
+    F("bdef_sq", battle.def_sq),
+    F("battle_army", battle.army),
+    F("loss_need", battle.loss_owed),
+    F("belite", battle.elite),
+    F("charger", battle.charger),
+    F("last_att", battle.att_total),
+    F("last_def", battle.def_total),
+    F("turn_first_round", first_round),
+    F("rally_first", interrupt.rally_first),
+    F("ret_phase", interrupt.return_phase),
+    F("ret_decider", interrupt.return_decider),
+    F("leader_pending", interrupt.leader_pending),
+    F("result", score.result),
 #undef F
 };
 const int N_STATE_BYTES = (int)(sizeof STATE_BYTES / sizeof STATE_BYTES[0]);
@@ -71,12 +100,12 @@ char *state_to_json(const Scen *sc, const State *s) {
   ok &= put(o, "description", cJSON_CreateString(desc));
   for (int i = 0; i < N_STATE_BYTES; i++)
     ok &= put(o, STATE_BYTES[i].name, cJSON_CreateNumber(((const uint8_t *)s)[STATE_BYTES[i].off]));
-  ok &= put(o, "hand", cards_json(sc, s->hand));
-  ok &= put(o, "discard", cards_json(sc, s->discard));
-  ok &= put(o, "seen", cards_json(sc, s->seen));
-  ok &= put(o, "pend", cards_json(sc, s->pend));
-  ok &= put(o, "pend_cmd", cards_json(sc, s->pend_cmd));
-  ok &= put(o, "pend_elite", cards_json(sc, s->pend_elite));
+  ok &= put(o, "hand", cards_json(sc, s->cards.hand));
+  ok &= put(o, "discard", cards_json(sc, s->cards.discard));
+  ok &= put(o, "seen", cards_json(sc, s->cards.seen));
+  ok &= put(o, "pend", cards_json(sc, s->cards.pend));
+  ok &= put(o, "pend_cmd", cards_json(sc, s->cards.pend_cmd));
+  ok &= put(o, "pend_elite", cards_json(sc, s->cards.pend_elite));
   cJSON *units = cJSON_CreateArray();
   ok &= put(o, "units", units);
   for (int u = 0; ok && u < sc->nunits; u++) {
@@ -86,26 +115,27 @@ char *state_to_json(const Scen *sc, const State *s) {
       break;
     }
     ok &= put(x, "name", cJSON_CreateString(sc->unit[u].name));
-    ok &= put(x, "square", sq_json(s->usq[u]));
-    char f[2] = {"NESW"[s->uflag[u] & 3], 0};
+    ok &= put(x, "square", sq_json(s->units.sq[u]));
+    char f[2] = {"NESW"[s->units.flag[u] & 3], 0};
     ok &= put(x, "facing", cJSON_CreateString(f));
-    ok &= put(x, "flags", cJSON_CreateNumber(s->uflag[u] & ~UF_FACING));
+    ok &= put(x, "flags", cJSON_CreateNumber(s->units.flag[u] & ~UF_FACING));
   }
-  ok &= put(o, "napoleon", sq_json(s->leader[0]));
-  ok &= put(o, "wellington", sq_json(s->leader[1]));
+  ok &= put(o, "napoleon", sq_json(s->units.leader[0]));
+  ok &= put(o, "wellington", sq_json(s->units.leader[1]));
   cJSON *cdp = cJSON_CreateArray(), *bid = cJSON_CreateArray(), *batt = cJSON_CreateArray();
   ok &= put(o, "cdp", cdp);
-  for (int i = 0; ok && i < MAX_CASTLES; i++) ok &= put(cdp, NULL, cJSON_CreateNumber(s->cdp[i]));
+  for (int i = 0; ok && i < MAX_CASTLES; i++)
+    ok &= put(cdp, NULL, cJSON_CreateNumber(s->turn.cdp[i]));
   ok &= put(o, "bid_card", bid);
-  for (int i = 0; ok && i < 2; i++) ok &= put(bid, NULL, cJSON_CreateNumber(s->bid_card[i]));
+  for (int i = 0; ok && i < 2; i++) ok &= put(bid, NULL, cJSON_CreateNumber(s->turn.bid_card[i]));
   ok &= put(o, "batt", batt);
-  for (int i = 0; ok && i < 4; i++) ok &= put(batt, NULL, cJSON_CreateNumber(s->batt[i]));
+  for (int i = 0; ok && i < 4; i++) ok &= put(batt, NULL, cJSON_CreateNumber(s->battle.att[i]));
   cJSON *ev = cJSON_CreateArray(), *vp = cJSON_CreateArray();
   ok &= put(o, "evaders", ev);
-  for (uint64_t m = s->evaders; ok && m; m &= m - 1)
+  for (uint64_t m = s->interrupt.evaders; ok && m; m &= m - 1)
     ok &= put(ev, NULL, cJSON_CreateString(sc->unit[__builtin_ctzll(m)].name));
   ok &= put(o, "elim_vp", vp);
-  for (int i = 0; ok && i < 2; i++) ok &= put(vp, NULL, cJSON_CreateNumber(s->elim_vp[i]));
+  for (int i = 0; ok && i < 2; i++) ok &= put(vp, NULL, cJSON_CreateNumber(s->score.elim_vp[i]));
   ok &= put(o, "nactions", cJSON_CreateNumber(s->nactions));
   char *text = ok ? cJSON_Print(o) : NULL;
   cJSON_Delete(o);
@@ -189,73 +219,109 @@ static int unit_flags(const cJSON *fl) {
 int state_validate(const Scen *sc, const State *s, char *err, size_t errlen) {
 #define BADF(...) do { snprintf(err, errlen, "state: " __VA_ARGS__); return -1; } while (0)
   const int nu = sc->nunits, nc = sc->ncards;
-  if (s->phase < PH_BID || s->phase > PH_OVER) BADF("'phase' %d is not a phase (1..%d)", s->phase, PH_OVER);
-  if (s->turn < 1 || s->turn > sc->p.turns) BADF("'turn' %d is not 1..%d", s->turn, sc->p.turns);
-  struct { const char *k; int v, hi; } small[] = {
-      {"decider", s->decider, 1}, {"active", s->active, 1}, {"first", s->first, 1},
-      {"last_pass", s->last_pass, 1}, {"evade_stop", s->evade_stop, 1}, {"bkind", s->bkind, 1},
-      {"batt_side", s->batt_side, 1}, {"turn_first_round", s->turn_first_round, 1},
-      {"ret_decider", s->ret_decider, 1}, {"round_army", s->round_army, 2},
-      {"card_army", s->card_army, 2}, {"battle_army", s->battle_army, 2},
-      {"bid_made", s->bid_made, 3}, {"belite", s->belite, 3}, {"leader_pending", s->leader_pending, 3},
-      {"result", s->result, 3}, {"loss_need", s->loss_need, 7}, {"ncards", s->ncards, MAX_CARDS},
-      {"owner", s->owner, (1 << V_COUNT) - 1}};
+  if (s->turn.phase < PH_BID || s->turn.phase > PH_OVER)
+    BADF("'phase' %d is not a phase (1..%d)", s->turn.phase, PH_OVER);
+  if (s->turn.number < 1 || s->turn.number > sc->p.turns)
+    BADF("'turn' %d is not 1..%d", s->turn.number, sc->p.turns);
+  struct {
+    const char *k;
+    int v, hi;
+  } small[] = {{"decider", s->turn.decider, 1},
+               {"active", s->turn.active, 1},
+               {"first", s->turn.first, 1},
+               {"last_pass", s->turn.last_pass, 1},
+               {"evade_stop", s->play.evade_stop, 1},
+               {"bkind", s->battle.kind, 1},
+               {"batt_side", s->battle.att_side, 1},
+               {"turn_first_round", s->first_round, 1},
+               {"ret_decider", s->interrupt.return_decider, 1},
+               {"round_army", s->turn.round_army, 2},
+               {"card_army", s->play.army, 2},
+               {"battle_army", s->battle.army, 2},
+               {"bid_made", s->turn.bid_made, 3},
+               {"belite", s->battle.elite, 3},
+               {"leader_pending", s->interrupt.leader_pending, 3},
+               {"result", s->score.result, 3},
+               {"loss_need", s->battle.loss_owed, 7},
+               {"ncards", s->turn.ncards, MAX_CARDS},
+               {"owner", s->turn.owner, (1 << V_COUNT) - 1}};
   for (size_t i = 0; i < sizeof small / sizeof small[0]; i++)
     if (small[i].v > small[i].hi) BADF("'%s' %d is not 0..%d", small[i].k, small[i].v, small[i].hi);
-  struct { const char *k; int v; } units[] = {{"moving", s->moving}, {"bdef_unit", s->bdef_unit},
-      {"charger", s->charger}, {"rally_first", s->rally_first}, {"batt[0]", s->batt[0]},
-      {"batt[1]", s->batt[1]}, {"batt[2]", s->batt[2]}, {"batt[3]", s->batt[3]}};
+  struct {
+    const char *k;
+    int v;
+  } units[] = {{"moving", s->play.moving},     {"bdef_unit", s->battle.def_unit},
+               {"charger", s->battle.charger}, {"rally_first", s->interrupt.rally_first},
+               {"batt[0]", s->battle.att[0]},  {"batt[1]", s->battle.att[1]},
+               {"batt[2]", s->battle.att[2]},  {"batt[3]", s->battle.att[3]}};
   for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
     if (units[i].v != UNIT_NONE && units[i].v >= nu) BADF("'%s' %d is not a unit (0..%d or 255)", units[i].k, units[i].v, nu - 1);
-  struct { const char *k; int v; } cards[] = {{"card", s->card}, {"bid_card[0]", s->bid_card[0]},
-                                               {"bid_card[1]", s->bid_card[1]}};
+  struct {
+    const char *k;
+    int v;
+  } cards[] = {{"card", s->play.card},
+               {"bid_card[0]", s->turn.bid_card[0]},
+               {"bid_card[1]", s->turn.bid_card[1]}};
   for (size_t i = 0; i < sizeof cards / sizeof cards[0]; i++)
     if (cards[i].v != CARD_NONE && cards[i].v >= nc) BADF("'%s' %d is not a card (0..%d or 255)", cards[i].k, cards[i].v, nc - 1);
-  if (s->bdef_sq != SQ_NONE && s->bdef_sq >= NSQ) BADF("'bdef_sq' %d is not a square", s->bdef_sq);
-  if (s->entry_sq != SQ_NONE) {
+  if (s->battle.def_sq != SQ_NONE && s->battle.def_sq >= NSQ)
+    BADF("'bdef_sq' %d is not a square", s->battle.def_sq);
+  if (s->turn.entry_sq != SQ_NONE) {
     int ok = 0;
     for (int g = 0; g < sc->ngroups; g++)
-      for (int i = 0; i < sc->group[g].nentry; i++) ok |= sc->group[g].entry[i] == s->entry_sq;
-    if (!ok) BADF("'entry_sq' %d is not a Prussian entry square", s->entry_sq);
+      for (int i = 0; i < sc->group[g].nentry; i++) ok |= sc->group[g].entry[i] == s->turn.entry_sq;
+    if (!ok) BADF("'entry_sq' %d is not a Prussian entry square", s->turn.entry_sq);
   }
-  if (s->after_battle && s->after_battle != PH_DECLARE && s->after_battle != PH_REACT)
-    BADF("'after_battle' %d is not 0, %d or %d", s->after_battle, PH_DECLARE, PH_REACT);
-  if (s->ret_phase >= PH_OVER) BADF("'ret_phase' %d is not 0..%d", s->ret_phase, PH_OVER - 1);
-  if ((s->result != 0) != (s->phase == PH_OVER)) BADF("'result' %d does not match 'phase' %d", s->result, s->phase);
+  if (s->play.after_battle && s->play.after_battle != PH_DECLARE &&
+      s->play.after_battle != PH_REACT)
+    BADF("'after_battle' %d is not 0, %d or %d", s->play.after_battle, PH_DECLARE, PH_REACT);
+  if (s->interrupt.return_phase >= PH_OVER)
+    BADF("'ret_phase' %d is not 0..%d", s->interrupt.return_phase, PH_OVER - 1);
+  if ((s->score.result != 0) != (s->turn.phase == PH_OVER))
+    BADF("'result' %d does not match 'phase' %d", s->score.result, s->turn.phase);
   if (s->rng.inc % 2 == 0) BADF("'rng_inc' must be odd");
   uint64_t all_units = nu >= 64 ? ~0ull : (1ull << nu) - 1;
-  if (s->evaders & ~all_units) BADF("'evaders' names no unit");
-  for (uint64_t m = s->evaders; m; m &= m - 1)
+  if (s->interrupt.evaders & ~all_units) BADF("'evaders' names no unit");
+  for (uint64_t m = s->interrupt.evaders; m; m &= m - 1)
     if (sc->unit[__builtin_ctzll(m)].kind != K_CAV) BADF("'evaders' lists %s, not cavalry", sc->unit[__builtin_ctzll(m)].name);
   for (int side = 0; side < 2; side++) {
     int bp = 0;
     for (int u = 0; u < nu; u++)
       if (unit_side(sc, u) != side) bp += sc->unit[u].bp_full;
-    if (s->elim_vp[side] > bp) BADF("'elim_vp' %d is more than the enemy's %d BP", s->elim_vp[side], bp);
+    if (s->score.elim_vp[side] > bp)
+      BADF("'elim_vp' %d is more than the enemy's %d BP", s->score.elim_vp[side], bp);
   }
   /* what each phase needs */
-  int ph = s->phase;
+  int ph = s->turn.phase;
   if (ph >= PH_B_FIRE && ph <= PH_B_ATTLOSS) {
-    if (s->bdef_unit == UNIT_NONE || s->bdef_sq == SQ_NONE) BADF("a battle phase without 'bdef_unit'/'bdef_sq'");
-    if ((s->batt[0] & s->batt[1] & s->batt[2] & s->batt[3]) == UNIT_NONE) BADF("a battle phase without attackers ('batt')");
-    if (!s->after_battle) BADF("a battle phase without 'after_battle'");
+    if (s->battle.def_unit == UNIT_NONE || s->battle.def_sq == SQ_NONE)
+      BADF("a battle phase without 'bdef_unit'/'bdef_sq'");
+    if ((s->battle.att[0] & s->battle.att[1] & s->battle.att[2] & s->battle.att[3]) == UNIT_NONE)
+      BADF("a battle phase without attackers ('batt')");
+    if (!s->play.after_battle) BADF("a battle phase without 'after_battle'");
     for (int d = 0; d < 4; d++)
-      if (s->batt[d] != UNIT_NONE && s->usq[s->batt[d]] >= NSQ)
-        BADF("'batt[%d]' %s is not on the map", d, sc->unit[s->batt[d]].name);
-    if (ph <= PH_B_LOSS && (s->usq[s->bdef_unit] != s->bdef_sq))
-      BADF("'bdef_unit' %s is not on 'bdef_sq'", sc->unit[s->bdef_unit].name);
+      if (s->battle.att[d] != UNIT_NONE && s->units.sq[s->battle.att[d]] >= NSQ)
+        BADF("'batt[%d]' %s is not on the map", d, sc->unit[s->battle.att[d]].name);
+    if (ph <= PH_B_LOSS && (s->units.sq[s->battle.def_unit] != s->battle.def_sq))
+      BADF("'bdef_unit' %s is not on 'bdef_sq'", sc->unit[s->battle.def_unit].name);
   }
-  if ((ph == PH_MOVE || ph == PH_EVADE || ph == PH_DECLARE || ph == PH_RALLY2) && s->card == CARD_NONE)
+  if ((ph == PH_MOVE || ph == PH_EVADE || ph == PH_DECLARE || ph == PH_RALLY2) &&
+      s->play.card == CARD_NONE)
     BADF("phase %s without a 'card'", phase_name(ph));
-  if (ph == PH_EVADE && (s->moving == UNIT_NONE || !s->evaders)) BADF("phase evade without 'moving' and 'evaders'");
-  if (ph == PH_RALLY2 && s->rally_first == UNIT_NONE) BADF("phase rally without 'rally_first'");
-  if (ph == PH_LEADER && (!s->leader_pending || !s->ret_phase)) BADF("phase leader without 'leader_pending' and 'ret_phase'");
+  if (ph == PH_EVADE && (s->play.moving == UNIT_NONE || !s->interrupt.evaders))
+    BADF("phase evade without 'moving' and 'evaders'");
+  if (ph == PH_RALLY2 && s->interrupt.rally_first == UNIT_NONE)
+    BADF("phase rally without 'rally_first'");
+  if (ph == PH_LEADER && (!s->interrupt.leader_pending || !s->interrupt.return_phase))
+    BADF("phase leader without 'leader_pending' and 'ret_phase'");
   for (int u = 0; u < nu; u++) {
-    if (s->usq[u] == SQ_OFF && sc->unit[u].start_sq != SQ_OFF)
+    if (s->units.sq[u] == SQ_OFF && sc->unit[u].start_sq != SQ_OFF)
       BADF("unit %s is off the map but is no reinforcement", sc->unit[u].name);
-    if ((s->uflag[u] & UF_REDUCED) && !sc->unit[u].bp_red) BADF("unit %s has no reduced side", sc->unit[u].name);
+    if ((s->units.flag[u] & UF_REDUCED) && !sc->unit[u].bp_red)
+      BADF("unit %s has no reduced side", sc->unit[u].name);
   }
-  if (s->moving != UNIT_NONE && s->usq[s->moving] >= NSQ) BADF("'moving' unit %s is not on the map", sc->unit[s->moving].name);
+  if (s->play.moving != UNIT_NONE && s->units.sq[s->play.moving] >= NSQ)
+    BADF("'moving' unit %s is not on the map", sc->unit[s->play.moving].name);
   char why[200];
   if (gs_check(sc, s, why, sizeof why)) BADF("%s", why);
   return 0;
@@ -283,8 +349,8 @@ static int units_from_obj(const Scen *sc, const cJSON *units, State *s, char *er
       snprintf(err, errlen, "state: unit %s: bad square, facing or flags", sc->unit[u].name);
       return -1;
     }
-    s->usq[u] = (uint8_t)sq;
-    s->uflag[u] = (uint8_t)(bits | (int)(dp - "NESW"));
+    s->units.sq[u] = (uint8_t)sq;
+    s->units.flag[u] = (uint8_t)(bits | (int)(dp - "NESW"));
   }
   return 0;
 }
@@ -296,8 +362,8 @@ static int extras_from_obj(const Scen *sc, const cJSON *o, State *s, char *err, 
     snprintf(err, errlen, "state: 'napoleon'/'wellington' must be squares of the map or \"dead\"");
     return -1;
   }
-  s->leader[0] = (uint8_t)l0;
-  s->leader[1] = (uint8_t)l1;
+  s->units.leader[0] = (uint8_t)l0;
+  s->units.leader[1] = (uint8_t)l1;
   int v[4];
   if (num_array(cJSON_GetObjectItem(o, "cdp"), 3, 255, v)) {
     snprintf(err, errlen, "state: 'cdp' must be 3 numbers");
@@ -308,22 +374,22 @@ static int extras_from_obj(const Scen *sc, const cJSON *o, State *s, char *err, 
       snprintf(err, errlen, "state: 'cdp' %d of castle %d is above the start (%d)", v[i], i, sc->p.cdp[i]);
       return -1;
     }
-  for (int i = 0; i < 3; i++) s->cdp[i] = (uint8_t)v[i];
+  for (int i = 0; i < 3; i++) s->turn.cdp[i] = (uint8_t)v[i];
   if (num_array(cJSON_GetObjectItem(o, "bid_card"), 2, 255, v)) {
     snprintf(err, errlen, "state: 'bid_card' must be 2 numbers");
     return -1;
   }
-  s->bid_card[0] = (uint8_t)v[0], s->bid_card[1] = (uint8_t)v[1];
+  s->turn.bid_card[0] = (uint8_t)v[0], s->turn.bid_card[1] = (uint8_t)v[1];
   if (num_array(cJSON_GetObjectItem(o, "batt"), 4, 255, v)) {
     snprintf(err, errlen, "state: 'batt' must be 4 numbers");
     return -1;
   }
-  for (int i = 0; i < 4; i++) s->batt[i] = (uint8_t)v[i];
+  for (int i = 0; i < 4; i++) s->battle.att[i] = (uint8_t)v[i];
   if (num_array(cJSON_GetObjectItem(o, "elim_vp"), 2, 65535, v)) {
     snprintf(err, errlen, "state: 'elim_vp' must be 2 numbers");
     return -1;
   }
-  s->elim_vp[0] = (uint16_t)v[0], s->elim_vp[1] = (uint16_t)v[1];
+  s->score.elim_vp[0] = (uint16_t)v[0], s->score.elim_vp[1] = (uint16_t)v[1];
   const cJSON *x, *ev = cJSON_GetObjectItem(o, "evaders");
   if (ev && !cJSON_IsArray(ev)) {
     snprintf(err, errlen, "state: 'evaders' must be a list of unit names");
@@ -336,7 +402,7 @@ static int extras_from_obj(const Scen *sc, const cJSON *o, State *s, char *err, 
         snprintf(err, errlen, "state: unknown evader");
         return -1;
       }
-      s->evaders |= 1ull << u;
+      s->interrupt.evaders |= 1ull << u;
     }
   }
   x = cJSON_GetObjectItem(o, "nactions");
@@ -351,7 +417,7 @@ static int extras_from_obj(const Scen *sc, const cJSON *o, State *s, char *err, 
 
 static int state_from_obj(const Scen *sc, cJSON *o, State *s, char *err, size_t errlen) {
   memset(s, 0, sizeof *s);
-  for (int u = 0; u < MAX_UNITS; u++) s->usq[u] = SQ_DEAD;
+  for (int u = 0; u < MAX_UNITS; u++) s->units.sq[u] = SQ_DEAD;
   const cJSON *x = cJSON_GetObjectItem(o, "rng_state"), *y = cJSON_GetObjectItem(o, "rng_inc");
   if (!cJSON_IsString(x) || !cJSON_IsString(y)) {
     snprintf(err, errlen, "state: rng_state/rng_inc missing");
@@ -369,9 +435,12 @@ static int state_from_obj(const Scen *sc, cJSON *o, State *s, char *err, size_t 
     }
     ((uint8_t *)s)[STATE_BYTES[i].off] = (uint8_t)v;
   }
-  struct { const char *k; uint64_t *m; } masks[] = {
-      {"hand", &s->hand}, {"discard", &s->discard}, {"seen", &s->seen},
-      {"pend", &s->pend}, {"pend_cmd", &s->pend_cmd}, {"pend_elite", &s->pend_elite}};
+  struct {
+    const char *k;
+    uint64_t *m;
+  } masks[] = {{"hand", &s->cards.hand},         {"discard", &s->cards.discard},
+               {"seen", &s->cards.seen},         {"pend", &s->cards.pend},
+               {"pend_cmd", &s->cards.pend_cmd}, {"pend_elite", &s->cards.pend_elite}};
   for (size_t i = 0; i < 6; i++)
     if (card_list(sc, cJSON_GetObjectItem(o, masks[i].k), masks[i].m)) {
       snprintf(err, errlen, "state: '%s' must be a list of card ids", masks[i].k);
@@ -382,11 +451,12 @@ static int state_from_obj(const Scen *sc, cJSON *o, State *s, char *err, size_t 
     return -1;
   gs_rebuild_occ(sc, s);
   for (int u = 0; u < sc->nunits; u++)
-    if (s->usq[u] < NSQ && s->occ[s->usq[u]] != u) {
+    if (s->units.sq[u] < NSQ && s->occ[s->units.sq[u]] != u) {
       snprintf(err, errlen, "state: two units on one square (%s)", sc->unit[u].name);
       return -1;
     }
-  if ((s->hand & s->discard) || (s->hand & s->pend) || (s->pend & s->discard)) {
+  if ((s->cards.hand & s->cards.discard) || (s->cards.hand & s->cards.pend) ||
+      (s->cards.pend & s->cards.discard)) {
     snprintf(err, errlen, "state: a card is in two places ('hand', 'discard', 'pend')");
     return -1;
   }

@@ -39,11 +39,13 @@ int action_format(const Scen *sc, const State *s, Action a, char *buf, size_t le
   char q[4], r[4];
   switch (a.t) {
   case A_END:
-    return snprintf(buf, len, s->phase == PH_ROUND && s->ncards == 0 ? "pass" : "end");
+    return snprintf(buf, len, s->turn.phase == PH_ROUND && s->turn.ncards == 0 ? "pass" : "end");
   case A_PLAY_MOVE: return snprintf(buf, len, "play %s move", card_id(sc, a.a));
   case A_ARTY:                          /* c: 0 across the facing, 1 + side from a castle */
     if (!a.c) return snprintf(buf, len, "play %s fire %s", card_id(sc, a.a), unit_name(sc, a.b));
-    sq_name(a.b < sc->nunits && s->usq[a.b] < NSQ ? sc->nb[s->usq[a.b]][(a.c - 1) & 3] : -1, q);
+    sq_name(a.b < sc->nunits && s->units.sq[a.b] < NSQ ? sc->nb[s->units.sq[a.b]][(a.c - 1) & 3]
+                                                       : -1,
+            q);
     return snprintf(buf, len, "play %s fire %s at %s", card_id(sc, a.a), unit_name(sc, a.b), q);
   case A_CHARGE:
     return snprintf(buf, len, "play %s charge %s %d", card_id(sc, a.a), unit_name(sc, a.b), a.c);
@@ -56,12 +58,12 @@ int action_format(const Scen *sc, const State *s, Action a, char *buf, size_t le
   case A_RESTORE: return snprintf(buf, len, "play %s restore %s", card_id(sc, a.a), unit_name(sc, a.b));
   case A_HEALTH: return snprintf(buf, len, "play %s health", card_id(sc, a.a));
   case A_STEP:
-    sq_name(a.a < sc->nunits && s->usq[a.a] < NSQ ? sc->nb[s->usq[a.a]][a.b & 3] : -1, q);
+    sq_name(a.a < sc->nunits && s->units.sq[a.a] < NSQ ? sc->nb[s->units.sq[a.a]][a.b & 3] : -1, q);
     return snprintf(buf, len, "move %s %s %c", unit_name(sc, a.a), q, DIRS[a.c & 3]);
   case A_TURN: return snprintf(buf, len, "turn %s %c", unit_name(sc, a.a), DIRS[a.b & 3]);
   case A_LEAD: {
-    int l = s->card_army == ARMY_FR ? 0 : 1;
-    sq_name(s->leader[l] < NSQ ? sc->nb[s->leader[l]][a.b & 3] : -1, q);
+    int l = s->play.army == ARMY_FR ? 0 : 1;
+    sq_name(s->units.leader[l] < NSQ ? sc->nb[s->units.leader[l]][a.b & 3] : -1, q);
     return snprintf(buf, len, "leader %s", q);
   }
   case A_ENTER:
@@ -92,10 +94,10 @@ int action_format(const Scen *sc, const State *s, Action a, char *buf, size_t le
     return snprintf(buf, len, "retreat %s %c", q, DIRS[a.b & 3]);
   case A_CDP: return snprintf(buf, len, "castle");
   case A_ADVANCE:
-    sq_name(s->bdef_sq < NSQ ? sc->nb[s->bdef_sq][a.a & 3] : -1, q);
+    sq_name(s->battle.def_sq < NSQ ? sc->nb[s->battle.def_sq][a.a & 3] : -1, q);
     return snprintf(buf, len, "advance %s %c", q, DIRS[a.b & 3]);
   case A_LOSE:
-    sq_name(s->bdef_sq < NSQ ? sc->nb[s->bdef_sq][a.a & 3] : -1, q);
+    sq_name(s->battle.def_sq < NSQ ? sc->nb[s->battle.def_sq][a.a & 3] : -1, q);
     return snprintf(buf, len, "lose %s", q);
   case A_EVADE:
     sq_name(a.b, q);
@@ -158,7 +160,7 @@ int action_parse(const Scen *sc, const State *s, const char *text, Action *a, ch
   }
   free(L);
   snprintf(err, errlen, "'%s' is not a legal action now (%s phase; try 'legal')", text,
-           phase_name(s->phase));
+           phase_name(s->turn.phase));
   return -1;
 }
 
@@ -169,47 +171,51 @@ int gs_event_text(const Scen *sc, const State *b, const State *a, char *buf, siz
   size_t n = 0;
   buf[0] = 0;
 #define ADD(...) (n += (size_t)snprintf(buf + n, n < len ? len - n : 0, __VA_ARGS__))
-  int card_phase = b->phase == PH_B_ATTCARDS || b->phase == PH_B_DEFCARDS;
-  int still = a->phase == PH_B_ATTCARDS || a->phase == PH_B_DEFCARDS;
-  if (card_phase && !still && b->bdef_unit != UNIT_NONE)
-    ADD("battle: attacker %d, defender %d: %s; ", a->last_att, a->last_def,
-        a->last_att > 2 * a->last_def ? "attacker wins by more than double"
-        : a->last_att > a->last_def   ? "attacker wins"
-        : a->last_def > 2 * a->last_att ? "defender wins by more than double"
-                                        : "defender holds");
+  int card_phase = b->turn.phase == PH_B_ATTCARDS || b->turn.phase == PH_B_DEFCARDS;
+  int still = a->turn.phase == PH_B_ATTCARDS || a->turn.phase == PH_B_DEFCARDS;
+  if (card_phase && !still && b->battle.def_unit != UNIT_NONE)
+    ADD("battle: attacker %d, defender %d: %s; ", a->battle.att_total, a->battle.def_total,
+        a->battle.att_total > 2 * a->battle.def_total   ? "attacker wins by more than double"
+        : a->battle.att_total > a->battle.def_total     ? "attacker wins"
+        : a->battle.def_total > 2 * a->battle.att_total ? "defender wins by more than double"
+                                                        : "defender holds");
   for (int u = 0; u < sc->nunits; u++) {
-    if (b->usq[u] < NSQ && a->usq[u] == SQ_DEAD) ADD("%s eliminated; ", sc->unit[u].name);
-    else if (!(b->uflag[u] & UF_REDUCED) && (a->uflag[u] & UF_REDUCED)) ADD("%s reduced; ", sc->unit[u].name);
-    else if (a->usq[u] < NSQ && !(b->uflag[u] & UF_DISORDER) && (a->uflag[u] & UF_DISORDER))
+    if (b->units.sq[u] < NSQ && a->units.sq[u] == SQ_DEAD) ADD("%s eliminated; ", sc->unit[u].name);
+    else if (!(b->units.flag[u] & UF_REDUCED) && (a->units.flag[u] & UF_REDUCED))
+      ADD("%s reduced; ", sc->unit[u].name);
+    else if (a->units.sq[u] < NSQ && !(b->units.flag[u] & UF_DISORDER) &&
+             (a->units.flag[u] & UF_DISORDER))
       ADD("%s disordered; ", sc->unit[u].name);
   }
   for (int c = 0; c < MAX_CASTLES; c++)
-    if (a->cdp[c] < b->cdp[c]) ADD("%s loses a castle point (%d left); ", VNAMES[c + 1], a->cdp[c]);
+    if (a->turn.cdp[c] < b->turn.cdp[c])
+      ADD("%s loses a castle point (%d left); ", VNAMES[c + 1], a->turn.cdp[c]);
   for (int v = 0; v < V_COUNT; v++)
-    if (((a->owner ^ b->owner) >> v) & 1)
-      ADD("%s now held by the %s; ", VNAMES[v], (a->owner >> v) & 1 ? "French" : "Allies");
+    if (((a->turn.owner ^ b->turn.owner) >> v) & 1)
+      ADD("%s now held by the %s; ", VNAMES[v], (a->turn.owner >> v) & 1 ? "French" : "Allies");
 #undef ADD
   if (n >= 2 && n < len) buf[n - 2] = 0;   /* drop the last "; " */
   return buf[0] != 0;
 }
 
 void gs_describe(const Scen *sc, const State *s, char *buf, size_t len) {
-  if (s->phase == PH_OVER) {
+  if (s->turn.phase == PH_OVER) {
     int vp[2];
     gs_score(sc, s, vp);
     if (sc->scenario == SC_LONG)
-      snprintf(buf, len, "game over after turn %d: %s (VP French %d, Allied %d)", s->turn,
-               result_name(s->result), vp[0], vp[1]);
+      snprintf(buf, len, "game over after turn %d: %s (VP French %d, Allied %d)", s->turn.number,
+               result_name(s->score.result), vp[0], vp[1]);
     else
-      snprintf(buf, len, "game over after turn %d: %s", s->turn,
-               result_name(s->result));
+      snprintf(buf, len, "game over after turn %d: %s", s->turn.number,
+               result_name(s->score.result));
     return;
   }
-  snprintf(buf, len, "turn %d/%d, %s round (%d cards played), phase %s, %s to decide; hands: "
-                     "French %d, British %d, Prussian %d",
-           s->turn, sc->p.turns, side_name(s->active), s->ncards, phase_name(s->phase),
-           side_name(s->decider), hand_count(sc, s, ARMY_FR), hand_count(sc, s, ARMY_BR),
-           hand_count(sc, s, ARMY_PR));
+  snprintf(buf, len,
+           "turn %d/%d, %s round (%d cards played), phase %s, %s to decide; hands: "
+           "French %d, British %d, Prussian %d",
+           s->turn.number, sc->p.turns, side_name(s->turn.active), s->turn.ncards,
+           phase_name(s->turn.phase), side_name(s->turn.decider), hand_count(sc, s, ARMY_FR),
+           hand_count(sc, s, ARMY_BR), hand_count(sc, s, ARMY_PR));
 }
 
 /* ---------------------------------------------------------------- the board */
@@ -229,15 +235,15 @@ void board_print(const Scen *sc, const State *s, FILE *f, int col) {
       int sq = r * MAP_W + c;
       int u = unit_at(sc, s, sq);
       char t = TER[sc->terrain[sq]];
-      if (s->leader[0] == sq) t = 'N';
-      if (s->leader[1] == sq) t = 'W';
+      if (s->units.leader[0] == sq) t = 'N';
+      if (s->units.leader[1] == sq) t = 'W';
       if (t == 'N' || t == 'W') color(f, col, "1");
       fputc(t, f);
       if (t == 'N' || t == 'W') color(f, col, "0");
       if (u == UNIT_NONE) {
         int v = sc->vsq_of[sq];
         if (v >= 0 && (sc->vsq_active & (1u << v)))
-          fprintf(f, "%s ", (s->owner >> v) & 1 ? "*f" : "*a");
+          fprintf(f, "%s ", (s->turn.owner >> v) & 1 ? "*f" : "*a");
         else
           fprintf(f, "   ");
       } else {
@@ -245,7 +251,9 @@ void board_print(const Scen *sc, const State *s, FILE *f, int col) {
         color(f, col, army == ARMY_FR ? "34;1" : army == ARMY_BR ? "31;1" : "30;47");
         char kind = sc->unit[u].kind == K_CAV ? "fbp"[army] : "FBP"[army];
         fprintf(f, "%c%d%s", kind, unit_bp(sc, s, u) % 10,
-                sc->terrain[sq] == T_CASTLE && sc->unit[u].kind == K_INF ? "+" : ARROW[s->uflag[u] & 3]);
+                sc->terrain[sq] == T_CASTLE && sc->unit[u].kind == K_INF
+                    ? "+"
+                    : ARROW[s->units.flag[u] & 3]);
         color(f, col, "0");
       }
       /* east edge */

@@ -35,7 +35,7 @@ static void show_hand(Play *P) {
   int n = P->human == FRENCH ? 1 : (sc->p.prussians ? 2 : 1);
   for (int i = 0; i < n; i++) {
     printf("%s hand:", army_name(armies[i]));
-    for (uint64_t m = P->S.s.hand & sc->army_cards[armies[i]]; m; m &= m - 1) {
+    for (uint64_t m = P->S.s.cards.hand & sc->army_cards[armies[i]]; m; m &= m - 1) {
       const CardDef *c = &sc->card[__builtin_ctzll(m)];
       printf("  %s(%d/%d%s%s)", c->id, c->mp, c->bp, c->action ? " " : "",
              c->action ? action_kind_name(c->action) : "");
@@ -87,14 +87,14 @@ static void odds(Play *P) {
     odds_units(P, L->a[i].a, L->a[i].b);
     any = 1;
   }
-  if (P->S.s.bdef_unit != UNIT_NONE) {
+  if (P->S.s.battle.def_unit != UNIT_NONE) {
     int a, d, mask = 0;
-    for (int k = 0; k < 4; k++) mask |= P->S.s.batt[k] != UNIT_NONE ? 1 << k : 0;
-    battle_base_totals(P->sc, &P->S.s, P->S.s.bdef_sq, mask, &a, &d);
+    for (int k = 0; k < 4; k++) mask |= P->S.s.battle.att[k] != UNIT_NONE ? 1 << k : 0;
+    battle_base_totals(P->sc, &P->S.s, P->S.s.battle.def_sq, mask, &a, &d);
     printf("  battle in progress: attacker %d vs defender %d before cards (ties go to the defender)\n", a, d);
-    odds_units(P, P->S.s.bdef_sq, mask);
+    odds_units(P, P->S.s.battle.def_sq, mask);
     int h;
-    if (battle_seen_totals(P->sc, &P->S.s, P->human, &a, &d, &h) == 0 && (P->S.s.pend || h))
+    if (battle_seen_totals(P->sc, &P->S.s, P->human, &a, &d, &h) == 0 && (P->S.s.cards.pend || h))
       printf("  with the cards you have committed: attacker %d vs defender %d; the other side has "
              "committed %d secret card%s\n", a, d, h, h == 1 ? "" : "s");
     any = 1;
@@ -116,7 +116,7 @@ static void print_entries(Play *P, int first) {
       snprintf(line, sizeof line, "    %s", e->events);
       say(P, line);
     }
-    int turn = i + 1 < P->S.nlog ? P->S.log[i + 1].turn : P->S.s.turn;
+    int turn = i + 1 < P->S.nlog ? P->S.log[i + 1].turn : P->S.s.turn.number;
     if (turn != e->turn && !(i + 1 == P->S.nlog && gs_over(&P->S.s))) {
       snprintf(line, sizeof line, "=== turn %d ===", turn);
       say(P, line);
@@ -141,12 +141,15 @@ static void units(Play *P) {
     for (int u = 0; u < sc->nunits; u++) {
       if (unit_side(sc, u) != side || (sc->unit[u].army == ARMY_PR && !sc->p.prussians)) continue;
       char q[4] = "-";
-      if (s->usq[u] < NSQ) sq_name(s->usq[u], q);
-      int f = s->uflag[u];
+      if (s->units.sq[u] < NSQ) sq_name(s->units.sq[u], q);
+      int f = s->units.flag[u];
       printf("  %-14s %-4s %c  BP %d%s%s%s%s%s%s  %s\n", sc->unit[u].name,
-             s->usq[u] == SQ_OFF ? "off" : s->usq[u] == SQ_DEAD ? "dead" : q, "NESW"[f & 3], unit_bp(sc, s, u),
-             sc->unit[u].kind == K_CAV ? " cav" : " inf", sc->unit[u].elite ? " elite" : "",
-             f & UF_REDUCED ? " reduced" : "", f & UF_DISORDER ? " disordered" : "", f & UF_MOVED ? " moved" : "",
+             s->units.sq[u] == SQ_OFF    ? "off"
+             : s->units.sq[u] == SQ_DEAD ? "dead"
+                                         : q,
+             "NESW"[f & 3], unit_bp(sc, s, u), sc -> unit[u].kind == K_CAV ? " cav" : " inf",
+             sc->unit[u].elite ? " elite" : "", f & UF_REDUCED ? " reduced" : "",
+             f & UF_DISORDER ? " disordered" : "", f & UF_MOVED ? " moved" : "",
              f & UF_RALLIED ? " rallied" : "", sc->unit[u].longname);
     }
   }
@@ -276,7 +279,8 @@ static void play_line(Play *P, const char *cmd) {
     else if (nearest_action(P->sc, &P->S.s, cmd, near, sizeof near) >= 0 && near[0])
       printf("  nearest legal action: %s\n", near);
   }
-  if (P->S.s.phase == PH_ROUND && gs_decider(&P->S.s) == P->human && P->S.s.ncards == 0) show(P);
+  if (P->S.s.turn.phase == PH_ROUND && gs_decider(&P->S.s) == P->human && P->S.s.turn.ncards == 0)
+    show(P);
 }
 
 /* one line at the prompt: 1 when the human leaves */
@@ -333,10 +337,13 @@ static void play_end(Play *P) {
   gs_describe(P->sc, &P->S.s, d, sizeof d);
   say(P, d);
   const State *s = &P->S.s;
-  int won = (s->result == RES_FRENCH && P->human == FRENCH) || (s->result == RES_ALLIED && P->human == ALLIED);
+  int won = (s->score.result == RES_FRENCH && P->human == FRENCH) ||
+            (s->score.result == RES_ALLIED && P->human == ALLIED);
   printf("%s Replay this game with: waterloo play --seed %" PRIu64 " --scenario %s --variant %s\n",
-         s->result == RES_DRAW ? "A draw." : won ? "You won." : "You lost.", P->S.seed, P->sc->scen_name,
-         P->sc->variant_names);
+         s->score.result == RES_DRAW ? "A draw."
+         : won                       ? "You won."
+                                     : "You lost.",
+         P->S.seed, P->sc->scen_name, P->sc->variant_names);
 }
 
 int cmd_play(int argc, char **argv) {
@@ -367,8 +374,9 @@ int cmd_play(int argc, char **argv) {
     }
     gs_legal(P.sc, &P.S.s, P.L);
     char prompt[96], mp[16] = "";
-    if (P.S.s.phase == PH_MOVE) snprintf(mp, sizeof mp, ", %d MP", P.S.s.mp);
-    snprintf(prompt, sizeof prompt, "[turn %d, %s%s] %s> ", P.S.s.turn, phase_name(P.S.s.phase), mp, side_name(P.human));
+    if (P.S.s.turn.phase == PH_MOVE) snprintf(mp, sizeof mp, ", %d MP", P.S.s.play.mp);
+    snprintf(prompt, sizeof prompt, "[turn %d, %s%s] %s> ", P.S.s.turn.number,
+             phase_name(P.S.s.turn.phase), mp, side_name(P.human));
     char *line = read_cmd(prompt);
     if (!line) break;
     int stop = prompt_line(&P, line);

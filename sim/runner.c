@@ -31,32 +31,33 @@ static int is_card_play(int t) {
 }
 
 static void finish_facts(const Scen *sc, const State *s, GameFacts *f) {
-  f->result = s->result;
-  f->turns = s->turn;
-  f->owner = s->owner;
+  f->result = s->score.result;
+  f->turns = s->turn.number;
+  f->owner = s->turn.owner;
   for (int u = 0; u < sc->nunits; u++) {
     int side = unit_side(sc, u);
-    if (s->usq[u] == SQ_DEAD) f->lost[side]++;
-    else if (s->uflag[u] & UF_REDUCED) f->reduced[side]++;
+    if (s->units.sq[u] == SQ_DEAD) f->lost[side]++;
+    else if (s->units.flag[u] & UF_REDUCED) f->reduced[side]++;
   }
   if (sc->scenario == SC_LONG) {
     int vp[2] = {0, 0};
     gs_score(sc, s, vp);
     for (int i = 0; i < 2; i++) {
       f->vp[i] = (int16_t)vp[i];
-      f->vp_elim[i] = (int16_t)s->elim_vp[i];
-      f->vp_sq[i] = (int16_t)(vp[i] - s->elim_vp[i]);
+      f->vp_elim[i] = (int16_t)s->score.elim_vp[i];
+      f->vp_sq[i] = (int16_t)(vp[i] - s->score.elim_vp[i]);
     }
-    f->cond = s->result == RES_FRENCH ? COND_VP_FR : s->result == RES_ALLIED ? COND_VP_AL
-            : s->result == RES_DRAW ? COND_VP_DRAW : COND_NONE;
+    f->cond = s->score.result == RES_FRENCH   ? COND_VP_FR
+              : s->score.result == RES_ALLIED ? COND_VP_AL
+              : s->score.result == RES_DRAW   ? COND_VP_DRAW
+                                              : COND_NONE;
   } else {
     int castles = 0;
     for (int c = 0; c < MAX_CASTLES; c++)
-      if (s->owner & (1u << (V_HOUGOUMONT + c))) castles++;
-    if (s->result == RES_FRENCH)
+      if (s->turn.owner & (1u << (V_HOUGOUMONT + c))) castles++;
+    if (s->score.result == RES_FRENCH)
       f->cond = castles >= MAX_CASTLES ? COND_3CASTLES : COND_2CASTLES_MSJ;
-    else if (s->result == RES_ALLIED)
-      f->cond = COND_HOLD;
+    else if (s->score.result == RES_ALLIED) f->cond = COND_HOLD;
     else
       f->cond = COND_NONE;
   }
@@ -74,20 +75,23 @@ typedef struct {
 } RunCtx;
 
 static void log_headers(RunCtx *r, const State *s) {
-  if (s->phase == PH_ROUND && (s->turn != r->last_turn || s->active != r->last_active)) {
-    if (s->turn != r->last_turn) {
+  if (s->turn.phase == PH_ROUND &&
+      (s->turn.number != r->last_turn || s->turn.active != r->last_active)) {
+    if (s->turn.number != r->last_turn) {
       r->round_no = 0;
-      if (r->log) fprintf(r->log, "== Turn %d ==\n", s->turn);
+      if (r->log) fprintf(r->log, "== Turn %d ==\n", s->turn.number);
     }
     r->round_no++;
     r->f->rounds++;
-    r->last_turn = s->turn;
-    r->last_active = s->active;
-    if (r->log) fprintf(r->log, "-- Turn %d round %d: %s --\n", s->turn, r->round_no, side_name(s->active));
-  } else if (r->log && s->turn != r->last_turn && s->phase == PH_BID) {
+    r->last_turn = s->turn.number;
+    r->last_active = s->turn.active;
+    if (r->log)
+      fprintf(r->log, "-- Turn %d round %d: %s --\n", s->turn.number, r->round_no,
+              side_name(s->turn.active));
+  } else if (r->log && s->turn.number != r->last_turn && s->turn.phase == PH_BID) {
     /* bidding happens before the first round of a turn */
-    fprintf(r->log, "== Turn %d ==\n", s->turn);
-    r->last_turn = s->turn;
+    fprintf(r->log, "== Turn %d ==\n", s->turn.number);
+    r->last_turn = s->turn.number;
     r->last_active = -1;
     r->round_no = 0;
   }
@@ -114,7 +118,7 @@ static void run_after(void *ctx, const State *before, Action a, const State *s) 
   if (is_card_play(a.t)) f->cards[side]++;
   if (a.t == A_BID && a.a != CARD_NONE) f->bids[side]++;
   if (a.t == A_DECLARE) f->battles[side]++;
-  if (a.t == A_END && before->ncards == 0) f->passes++;
+  if (a.t == A_END && before->turn.ncards == 0) f->passes++;
   if (r->rec) gamerec_push(r->rec, a);
   if (r->log) {
     char ev[512];
@@ -122,9 +126,9 @@ static void run_after(void *ctx, const State *before, Action a, const State *s) 
   }
   f->decisions++;
   f->decisions_side[side]++;
-  uint8_t newly = (uint8_t)(s->owner & ~before->owner);
+  uint8_t newly = (uint8_t)(s->turn.owner & ~before->turn.owner);
   for (int v = 0; v < V_COUNT; v++)
-    if ((newly & (1u << v)) && !f->fall[v]) f->fall[v] = s->turn ? s->turn : 1;
+    if ((newly & (1u << v)) && !f->fall[v]) f->fall[v] = s->turn.number ? s->turn.number : 1;
 }
 
 int run_game(const Scen *sc, Player *fr, Player *al, uint64_t seed, uint64_t index,

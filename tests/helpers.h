@@ -3,7 +3,7 @@
  *
  * Positions are built the same way in every test: gs_init, then edit the State
  * directly (squares, flags, hands, phase) and rebuild the square table.  Every helper that
- * writes usq calls gs_rebuild_occ itself. */
+ * writes units.sq calls gs_rebuild_occ itself. */
 #ifndef WATERLOO_TEST_HELPERS_H
 #define WATERLOO_TEST_HELPERS_H
 
@@ -85,7 +85,7 @@ typedef struct {
 
 static inline Action th_random_choose(void *ctx, const State *s, const ActList *L) {
   ThRandom *t = ctx;
-  cr_assert_gt(L->n, 0, "no legal action in phase %s", phase_name(s->phase));
+  cr_assert_gt(L->n, 0, "no legal action in phase %s", phase_name(s->turn.phase));
   if (t->f) t->f(t->sc, s, t->arg);
   return L->a[rng_below(&t->pol, (uint32_t)L->n)];
 }
@@ -169,15 +169,16 @@ static inline int th_edit(const char *dir, const char *file, const char *prefix,
  * leaders parked in the far corners (Napoleon A13, Wellington R1), no battle, no interrupt. */
 static inline void th_clear(const Scen *sc, State *s) {
   for (int u = 0; u < sc->nunits; u++) {
-    s->usq[u] = sc->unit[u].army == ARMY_PR ? SQ_OFF : SQ_DEAD;
-    s->uflag[u] = 0;
+    s->units.sq[u] = sc->unit[u].army == ARMY_PR ? SQ_OFF : SQ_DEAD;
+    s->units.flag[u] = 0;
   }
-  s->leader[0] = (uint8_t)th_sq(sc, "A13");
-  s->leader[1] = (uint8_t)th_sq(sc, "R1");
-  s->hand = s->discard = s->seen = s->pend = s->pend_cmd = s->pend_elite = 0;
-  s->leader_pending = 0;
-  s->evaders = 0;
-  s->ret_phase = 0;
+  s->units.leader[0] = (uint8_t)th_sq(sc, "A13");
+  s->units.leader[1] = (uint8_t)th_sq(sc, "R1");
+  s->cards.hand = s->cards.discard = s->cards.seen = s->cards.pend = s->cards.pend_cmd =
+      s->cards.pend_elite = 0;
+  s->interrupt.leader_pending = 0;
+  s->interrupt.evaders = 0;
+  s->interrupt.return_phase = 0;
   gs_rebuild_occ(sc, s);
 }
 
@@ -190,14 +191,14 @@ static inline void th_empty(const Scen *sc, State *s, uint64_t seed) {
 /* put a unit on a square with a facing (clears its flags) */
 static inline int th_put(const Scen *sc, State *s, const char *unit, const char *sq, int facing) {
   int u = th_unit(sc, unit);
-  s->usq[u] = (uint8_t)th_sq(sc, sq);
-  s->uflag[u] = (uint8_t)(facing & 3);
+  s->units.sq[u] = (uint8_t)th_sq(sc, sq);
+  s->units.flag[u] = (uint8_t)(facing & 3);
   gs_rebuild_occ(sc, s);
   return u;
 }
 
 static inline void th_leader(const Scen *sc, State *s, int l, const char *sq) {
-  s->leader[l] = (uint8_t)th_sq(sc, sq);
+  s->units.leader[l] = (uint8_t)th_sq(sc, sq);
 }
 
 /* add cards to the hands: "F01 F04 B10" */
@@ -206,25 +207,25 @@ static inline void th_give(const Scen *sc, State *s, const char *ids) {
   snprintf(buf, sizeof buf, "%s", ids);
   for (char *t = strtok_r(buf, " ,", &save); t; t = strtok_r(NULL, " ,", &save)) {
     uint64_t b = th_bit(sc, t);
-    s->hand |= b;
-    s->discard &= ~b;
-    s->seen &= ~b;
-    s->pend &= ~b;
+    s->cards.hand |= b;
+    s->cards.discard &= ~b;
+    s->cards.seen &= ~b;
+    s->cards.pend &= ~b;
   }
 }
 
 /* the start of a round of `side`, no card played yet */
 static inline void th_round(State *s, int side) {
-  s->phase = PH_ROUND;
-  s->decider = s->active = (uint8_t)side;
-  s->ncards = 0;
-  s->card = CARD_NONE;
-  s->round_army = 0;
-  s->last_pass = 0;
-  s->turn_first_round = 0;
-  s->moving = UNIT_NONE;
-  s->evade_stop = 0;
-  s->mp = 0;
+  s->turn.phase = PH_ROUND;
+  s->turn.decider = s->turn.active = (uint8_t)side;
+  s->turn.ncards = 0;
+  s->play.card = CARD_NONE;
+  s->turn.round_army = 0;
+  s->turn.last_pass = 0;
+  s->first_round = 0;
+  s->play.moving = UNIT_NONE;
+  s->play.evade_stop = 0;
+  s->play.mp = 0;
 }
 
 /* ---------------------------------------------------------------- actions */
@@ -252,7 +253,8 @@ static inline const char *th_legal_text(const Scen *sc, const State *s) {
   static __thread char out[4096];
   ActList *L = malloc(sizeof *L);
   gs_legal(sc, s, L);
-  size_t n = (size_t)snprintf(out, sizeof out, "[%s, decider %d]", phase_name(s->phase), s->decider);
+  size_t n = (size_t)snprintf(out, sizeof out, "[%s, decider %d]", phase_name(s->turn.phase),
+                              s->turn.decider);
   for (int i = 0; i < L->n && n < sizeof out - 64; i++) {
     char b[96];
     action_format(sc, s, L->a[i], b, sizeof b);
@@ -273,25 +275,25 @@ static inline const char *th_legal_text(const Scen *sc, const State *s) {
 
 /* decline any artillery reaction window of the non-active side */
 static inline void th_skip_react(const Scen *sc, State *s) {
-  while (s->phase == PH_REACT) gs_apply(sc, s, th_a(A_NOFIRE, 0, 0, 0));
+  while (s->turn.phase == PH_REACT) gs_apply(sc, s, th_a(A_NOFIRE, 0, 0, 0));
 }
 
 /* The active side plays `card` for movement and is in the movement phase. */
 static inline void th_play_move(const Scen *sc, State *s, const char *card) {
   int c = th_card(sc, card);
   TH_DO(sc, s, A_PLAY_MOVE, c, 0, 0);
-  cr_assert_eq(s->phase, PH_MOVE);
-  cr_assert_eq(s->mp, sc->card[c].mp);
+  cr_assert_eq(s->turn.phase, PH_MOVE);
+  cr_assert_eq(s->play.mp, sc->card[c].mp);
 }
 
 /* A battle right of `side` with a card of `army` (as after a movement card that moved
  * nothing): the declare phase, one card counted. */
 static inline void th_declare_phase(State *s, int side, int army) {
   th_round(s, side);
-  s->phase = PH_DECLARE;
-  s->card_army = (uint8_t)army;
-  s->ncards = 1;
-  s->after_battle = PH_REACT;
+  s->turn.phase = PH_DECLARE;
+  s->play.army = (uint8_t)army;
+  s->turn.ncards = 1;
+  s->play.after_battle = PH_REACT;
 }
 
 /* commit battle cards: "F01 F07:c F19:e" (":c" command, ":e" elite, else battle points),
@@ -324,11 +326,13 @@ static inline void th_bcards(const Scen *sc, State *s, const char *ids) {
 static inline void th_battle(const Scen *sc, State *s, int def_sq, int mask, const char *att,
                              const char *def) {
   TH_DO(sc, s, A_DECLARE, def_sq, mask, 0);
-  if (s->phase == PH_B_FIRE) TH_DO(sc, s, A_NOFIRE, 0, 0, 0);
-  if (s->phase == PH_B_ATTCARDS) th_bcards(sc, s, att);
-  else cr_assert(att == NULL || !*att, "attacker had no card phase (%s)", phase_name(s->phase));
-  if (s->phase == PH_B_DEFCARDS) th_bcards(sc, s, def);
-  else cr_assert(def == NULL || !*def, "defender had no card phase (%s)", phase_name(s->phase));
+  if (s->turn.phase == PH_B_FIRE) TH_DO(sc, s, A_NOFIRE, 0, 0, 0);
+  if (s->turn.phase == PH_B_ATTCARDS) th_bcards(sc, s, att);
+  else
+    cr_assert(att == NULL || !*att, "attacker had no card phase (%s)", phase_name(s->turn.phase));
+  if (s->turn.phase == PH_B_DEFCARDS) th_bcards(sc, s, def);
+  else
+    cr_assert(def == NULL || !*def, "defender had no card phase (%s)", phase_name(s->turn.phase));
 }
 
 /* direction bit */

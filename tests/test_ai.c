@@ -21,10 +21,14 @@ static void legal_everywhere(const char *scen, int games) {
     int n = 0;
     while (!gs_over(&s)) {
       Action a = player_act(r, &s), b = player_act(h, &s), c = player_act(he, &s);
-      cr_assert(gs_is_legal(sc, &s, a), "random: illegal action in phase %s", phase_name(s.phase));
-      cr_assert(gs_is_legal(sc, &s, b), "heuristic: illegal action in phase %s", phase_name(s.phase));
-      cr_assert(gs_is_legal(sc, &s, c), "heuristic eps: illegal action in phase %s", phase_name(s.phase));
-      Action pick = (g & 1) ? (s.decider == FRENCH ? b : a) : (s.decider == FRENCH ? a : c);
+      cr_assert(gs_is_legal(sc, &s, a), "random: illegal action in phase %s",
+                phase_name(s.turn.phase));
+      cr_assert(gs_is_legal(sc, &s, b), "heuristic: illegal action in phase %s",
+                phase_name(s.turn.phase));
+      cr_assert(gs_is_legal(sc, &s, c), "heuristic eps: illegal action in phase %s",
+                phase_name(s.turn.phase));
+      Action pick =
+          (g & 1) ? (s.turn.decider == FRENCH ? b : a) : (s.turn.decider == FRENCH ? a : c);
       gs_apply(sc, &s, pick);
       cr_assert_lt(++n, 50000, "game does not end");
     }
@@ -212,7 +216,7 @@ static void checked_ai_games(const char *scen, const char *spec, int from, int g
     gs_init(sc, &s, (uint64_t)g, 0);
     int n = 0;
     while (!gs_over(&s)) {
-      gs_apply(sc, &s, player_act(p[s.decider], &s));
+      gs_apply(sc, &s, player_act(p[s.turn.decider], &s));
       if (gs_check(sc, &s, why, sizeof why))
         cr_assert_fail("%s %s game %d action %d: %s", scen, spec, g, n, why);
       cr_assert_lt(++n, 50000, "game does not end");

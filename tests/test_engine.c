@@ -26,7 +26,9 @@ static void checked_game(const Scen *sc, uint64_t seed, ActList *L, GameStats *s
   long n = 0;
   while (!gs_over(&s)) {
     gs_legal(sc, &s, L);
-    if (L->n <= 0) cr_assert_fail("seed %lu: no legal action in phase %s", (unsigned long)seed, phase_name(s.phase));
+    if (L->n <= 0)
+      cr_assert_fail("seed %lu: no legal action in phase %s", (unsigned long)seed,
+                     phase_name(s.turn.phase));
     Action a = L->a[rng_below(&r, (uint32_t)L->n)];
     action_format(sc, &s, a, buf, sizeof buf);
     Action b;
@@ -41,12 +43,13 @@ static void checked_game(const Scen *sc, uint64_t seed, ActList *L, GameStats *s
       cr_assert_fail("seed %lu after action %ld ('%s'): %s", (unsigned long)seed, n, buf, why);
     if (n > 100000) cr_assert_fail("seed %lu: the game does not end", (unsigned long)seed);
   }
-  if (s.turn != sc->p.turns) cr_assert_fail("seed %lu: ended on turn %d", (unsigned long)seed, s.turn);
-  if (s.result < 1 || s.result > (sc->scenario == SC_LONG ? 3 : 2))
-    cr_assert_fail("seed %lu: result %d", (unsigned long)seed, s.result);
+  if (s.turn.number != sc->p.turns)
+    cr_assert_fail("seed %lu: ended on turn %d", (unsigned long)seed, s.turn.number);
+  if (s.score.result < 1 || s.score.result > (sc->scenario == SC_LONG ? 3 : 2))
+    cr_assert_fail("seed %lu: result %d", (unsigned long)seed, s.score.result);
   st->actions += n;
   st->games++;
-  st->results[s.result]++;
+  st->results[s.score.result]++;
 }
 
 static void property_run(const char *scen, const char *variants, uint64_t first, int games) {
@@ -84,24 +87,24 @@ Test(engine, gs_check_rejects_broken_positions) {
   th_check(sc, &s);
   char why[256];
   t = s; /* two units on one square */
-  t.usq[1] = t.usq[0];
+  t.units.sq[1] = t.units.sq[0];
   gs_rebuild_occ(sc, &t);
   cr_assert_neq(gs_check(sc, &t, why, sizeof why), 0);
   t = s; /* a card in the hand and the discards */
-  t.discard |= t.hand & (~t.hand + 1);
+  t.cards.discard |= t.cards.hand & (~t.cards.hand + 1);
   cr_assert_neq(gs_check(sc, &t, why, sizeof why), 0);
   t = s; /* a castle point too many */
-  t.cdp[1] = 3;
+  t.turn.cdp[1] = 3;
   cr_assert_neq(gs_check(sc, &t, why, sizeof why), 0);
   t = s; /* a moved marker at the start of a round */
-  t.uflag[0] |= UF_MOVED;
+  t.units.flag[0] |= UF_MOVED;
   cr_assert_neq(gs_check(sc, &t, why, sizeof why), 0);
   t = s; /* Napoleon with a British unit */
-  t.leader[0] = t.usq[th_unit(sc, "br-3/I")];
+  t.units.leader[0] = t.units.sq[th_unit(sc, "br-3/I")];
   cr_assert_neq(gs_check(sc, &t, why, sizeof why), 0);
   t = s; /* over too early */
-  t.phase = PH_OVER;
-  t.result = 1;
+  t.turn.phase = PH_OVER;
+  t.score.result = 1;
   cr_assert_neq(gs_check(sc, &t, why, sizeof why), 0);
   free(sc);
 }
@@ -139,7 +142,7 @@ static void json_round_trip(const Scen *sc, const State *s, void *arg) {
     const uint8_t *a = (const uint8_t *)s, *b = (const uint8_t *)&t;
     size_t i = 0;
     while (a[i] == b[i]) i++;
-    cr_assert_fail("round trip differs at byte %zu (phase %s)", i, phase_name(s->phase));
+    cr_assert_fail("round trip differs at byte %zu (phase %s)", i, phase_name(s->turn.phase));
   }
   free(text);
   (*count)++;
@@ -216,7 +219,7 @@ Test(engine, game_save_load_replays_to_the_same_state) {
     /* a saved position that the actions do not reach is refused */
     if (g.n > 10) {
       State other = s;
-      other.cdp[0] ^= 1;
+      other.turn.cdp[0] ^= 1;
       cr_assert_eq(game_save(sc, &g, &other, path, err, sizeof err), 0, "%s", err);
       cr_assert_neq(game_load(sc2, "scenarios", path, &g2, &s2, err, sizeof err), 0);
     }
@@ -265,13 +268,13 @@ Test(engine, game_load_reports_an_illegal_action) {
  * observation for the other side */
 static int swap_hidden(const Scen *sc, State *s, int army) {
   uint64_t mine = sc->army_cards[army];
-  uint64_t und = mine & ~(s->hand | s->discard | s->pend);
-  uint64_t held = mine & (s->hand | (s->discard & ~s->seen));
+  uint64_t und = mine & ~(s->cards.hand | s->cards.discard | s->cards.pend);
+  uint64_t held = mine & (s->cards.hand | (s->cards.discard & ~s->cards.seen));
   if (!und || !held) return 0;
   int in = __builtin_ctzll(held), out = 63 - __builtin_clzll(und);
   uint64_t bi = 1ull << in, bo = 1ull << out;
-  if (s->hand & bi) s->hand = (s->hand & ~bi) | bo;
-  else s->discard = (s->discard & ~bi) | bo;
+  if (s->cards.hand & bi) s->cards.hand = (s->cards.hand & ~bi) | bo;
+  else s->cards.discard = (s->cards.discard & ~bi) | bo;
   return 1;
 }
 
@@ -280,7 +283,7 @@ typedef struct { int n, swapped, differ; } DetStats;
 static void det_checks(const Scen *sc, const State *s, void *arg) {
   DetStats *st = arg;
   if (gs_over(s)) return;
-  int side = s->decider, other = side ^ 1;
+  int side = s->turn.decider, other = side ^ 1;
   uint64_t own = side_cards_mask(sc, side);
   char why[256];
   Rng r1, r2;
@@ -292,27 +295,34 @@ static void det_checks(const Scen *sc, const State *s, void *arg) {
   if (gs_check(sc, &d1, why, sizeof why)) cr_assert_fail("determinized state: %s", why);
   if (memcmp(&d1, &d2, sizeof d1)) cr_assert_fail("determinization not reproducible by seed");
   /* own cards and commitments kept */
-  if ((d1.hand & own) != (s->hand & own)) cr_assert_fail("own hand changed");
-  if ((d1.pend & own) != (s->pend & own) || (d1.pend_cmd & own) != (s->pend_cmd & own) ||
-      (d1.pend_elite & own) != (s->pend_elite & own))
+  if ((d1.cards.hand & own) != (s->cards.hand & own)) cr_assert_fail("own hand changed");
+  if ((d1.cards.pend & own) != (s->cards.pend & own) ||
+      (d1.cards.pend_cmd & own) != (s->cards.pend_cmd & own) ||
+      (d1.cards.pend_elite & own) != (s->cards.pend_elite & own))
     cr_assert_fail("own commitments changed");
-  if ((d1.discard & own) != (s->discard & own)) cr_assert_fail("own discards changed");
+  if ((d1.cards.discard & own) != (s->cards.discard & own)) cr_assert_fail("own discards changed");
   /* public information kept */
-  if (memcmp(d1.usq, s->usq, sizeof d1.usq) || memcmp(d1.uflag, s->uflag, sizeof d1.uflag) ||
-      memcmp(d1.leader, s->leader, sizeof d1.leader) || memcmp(d1.occ, s->occ, sizeof d1.occ))
+  if (memcmp(d1.units.sq, s->units.sq, sizeof d1.units.sq) ||
+      memcmp(d1.units.flag, s->units.flag, sizeof d1.units.flag) ||
+      memcmp(d1.units.leader, s->units.leader, sizeof d1.units.leader) ||
+      memcmp(d1.occ, s->occ, sizeof d1.occ))
     cr_assert_fail("the board changed");
-  if (d1.seen != s->seen || (d1.discard & d1.seen) != (s->discard & s->seen))
+  if (d1.cards.seen != s->cards.seen ||
+      (d1.cards.discard & d1.cards.seen) != (s->cards.discard & s->cards.seen))
     cr_assert_fail("the seen discards changed");
-  if (d1.turn != s->turn || d1.phase != s->phase || d1.decider != s->decider || d1.active != s->active ||
-      d1.ncards != s->ncards || d1.owner != s->owner || memcmp(d1.cdp, s->cdp, sizeof d1.cdp) ||
-      d1.mp != s->mp || d1.bdef_unit != s->bdef_unit || memcmp(d1.batt, s->batt, sizeof d1.batt) ||
-      d1.elim_vp[0] != s->elim_vp[0] || d1.elim_vp[1] != s->elim_vp[1])
+  if (d1.turn.number != s->turn.number || d1.turn.phase != s->turn.phase ||
+      d1.turn.decider != s->turn.decider || d1.turn.active != s->turn.active ||
+      d1.turn.ncards != s->turn.ncards || d1.turn.owner != s->turn.owner ||
+      memcmp(d1.turn.cdp, s->turn.cdp, sizeof d1.turn.cdp) || d1.play.mp != s->play.mp ||
+      d1.battle.def_unit != s->battle.def_unit ||
+      memcmp(d1.battle.att, s->battle.att, sizeof d1.battle.att) ||
+      d1.score.elim_vp[0] != s->score.elim_vp[0] || d1.score.elim_vp[1] != s->score.elim_vp[1])
     cr_assert_fail("public state changed");
   for (int a = 0; a < 3; a++) {
     uint64_t m = sc->army_cards[a];
     if (hand_count(sc, &d1, a) != hand_count(sc, s, a)) cr_assert_fail("hand count of army %d changed", a);
-    if (__builtin_popcountll(d1.pend & m) != __builtin_popcountll(s->pend & m) ||
-        __builtin_popcountll(d1.discard & m) != __builtin_popcountll(s->discard & m))
+    if (__builtin_popcountll(d1.cards.pend & m) != __builtin_popcountll(s->cards.pend & m) ||
+        __builtin_popcountll(d1.cards.discard & m) != __builtin_popcountll(s->cards.discard & m))
       cr_assert_fail("committed or discarded count of army %d changed", a);
   }
   /* the decider's choices are the same in the sampled world */
@@ -320,7 +330,8 @@ static void det_checks(const Scen *sc, const State *s, void *arg) {
   gs_legal(sc, s, L1);
   gs_legal(sc, &d1, L2);
   if (L1->n != L2->n || memcmp(L1->a, L2->a, (size_t)L1->n * sizeof L1->a[0]))
-    cr_assert_fail("the decider's legal actions differ in a determinization (phase %s)", phase_name(s->phase));
+    cr_assert_fail("the decider's legal actions differ in a determinization (phase %s)",
+                   phase_name(s->turn.phase));
   free(L1);
   free(L2);
   /* hidden cards of the other side: observation and determinization do not see them */
@@ -338,14 +349,15 @@ static void det_checks(const Scen *sc, const State *s, void *arg) {
   if (memcmp(&d1, &d3, sizeof d1)) cr_assert_fail("the determinization depends on hidden cards");
   st->swapped += sw;
   /* other seeds give other worlds, when the opponent holds hidden cards */
-  uint64_t opp_hidden = side_cards_mask(sc, other) & ~s->seen;
-  if (hand_count(sc, s, armies[0]) + (armies[1] != armies[0] ? hand_count(sc, s, armies[1]) : 0) > 0 &&
-      (opp_hidden & ~(s->hand | s->pend | s->discard))) {
+  uint64_t opp_hidden = side_cards_mask(sc, other) & ~s->cards.seen;
+  if (hand_count(sc, s, armies[0]) + (armies[1] != armies[0] ? hand_count(sc, s, armies[1]) : 0) >
+          0 &&
+      (opp_hidden & ~(s->cards.hand | s->cards.pend | s->cards.discard))) {
     Rng r4;
     rng_seed(&r4, 999 + (uint64_t)st->n, 2);
     State d4;
     gs_determinize(sc, s, side, &r4, &d4);
-    st->differ += d4.hand != d1.hand;
+    st->differ += d4.cards.hand != d1.cards.hand;
   }
   st->n++;
 }
@@ -372,7 +384,7 @@ Test(engine, observation_hides_the_opponent_hand) {
   gs_observe(sc, &s, FRENCH, &o);
   cr_assert_eq(o.rng.state, 0);
   cr_assert_eq(o.rng.inc, 0);
-  cr_assert_eq(o.hand & sc->army_cards[ARMY_FR], s.hand & sc->army_cards[ARMY_FR]);
+  cr_assert_eq(o.cards.hand & sc->army_cards[ARMY_FR], s.cards.hand & sc->army_cards[ARMY_FR]);
   cr_assert_eq(hand_count(sc, &o, ARMY_BR), 12);
   /* every British hand of the same size gives the same observation */
   for (int seed = 45; seed < 60; seed++) {
@@ -381,7 +393,7 @@ Test(engine, observation_hides_the_opponent_hand) {
     rng_seed(&r, (uint64_t)seed, 0);
     uint64_t br = sc->army_cards[ARMY_BR], h = 0;
     for (int i = 0; i < 12; i++) h |= 1ull << mask_pick(&r, br & ~h);
-    t.hand = (t.hand & ~br) | h;
+    t.cards.hand = (t.cards.hand & ~br) | h;
     gs_observe(sc, &t, FRENCH, &ot);
     cr_assert_eq(memcmp(&o, &ot, sizeof o), 0);
   }

@@ -31,8 +31,8 @@ static void perft_table(char *buf, size_t len) {
       while (!gs_over(&s)) {
         gs_legal(sc, &s, &L);
         cr_assert(L.n > 0);
-        pos[s.phase]++;
-        legal[s.phase] += L.n;
+        pos[s.turn.phase]++;
+        legal[s.turn.phase] += L.n;
         gs_apply(sc, &s, L.a[rng_below(&r, (uint32_t)L.n)]);
       }
     }

@@ -14,7 +14,7 @@ static void round_trip(const Scen *sc, const State *s, void *arg) {
   State a = *s;
   /* padding bytes carry no information */
   memset(a.pad, 0, sizeof a.pad), memset(t.pad, 0, sizeof t.pad);
-  memset(a.pad2, 0, sizeof a.pad2), memset(t.pad2, 0, sizeof t.pad2);
+  memset(a.pad, 0, sizeof a.pad), memset(t.pad, 0, sizeof t.pad);
   cr_assert_eq(memcmp(&a, &t, sizeof a), 0, "state differs after a round trip: %s", text);
   (*count)++;
 }
@@ -42,15 +42,15 @@ Test(position, partial_text_is_the_setup_with_fields_over_it) {
                               &s, err, sizeof err), 0, "%s", err);
   gs_init(sc, &init, 7, 0);
   int u = th_unit(sc, "fr-4/I");
-  cr_assert_eq(s.usq[u], th_sq(sc, "F6"));
-  cr_assert_eq(s.uflag[u], DIR_E | UF_DISORDER);
+  cr_assert_eq(s.units.sq[u], th_sq(sc, "F6"));
+  cr_assert_eq(s.units.flag[u], DIR_E | UF_DISORDER);
   cr_assert_eq(unit_at(sc, &s, th_sq(sc, "F6")), u, "the square table follows the units");
-  cr_assert_eq(s.cdp[0], 1);
-  cr_assert_eq(s.cdp[2], 0);
-  cr_assert_eq(s.hand, th_bit(sc, "F01") | th_bit(sc, "F12") | th_bit(sc, "B03"));
+  cr_assert_eq(s.turn.cdp[0], 1);
+  cr_assert_eq(s.turn.cdp[2], 0);
+  cr_assert_eq(s.cards.hand, th_bit(sc, "F01") | th_bit(sc, "F12") | th_bit(sc, "B03"));
   int v = th_unit(sc, "br-3/I");
-  cr_assert_eq(s.usq[v], init.usq[v], "units not named keep their set-up square");
-  cr_assert_eq(s.turn, init.turn);
+  cr_assert_eq(s.units.sq[v], init.units.sq[v], "units not named keep their set-up square");
+  cr_assert_eq(s.turn.number, init.turn.number);
   free(sc);
 }
 

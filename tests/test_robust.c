@@ -337,13 +337,13 @@ Test(robust, load_validates_every_field_of_the_position) {
       /* the first French unit on the map goes onto a British unit's square, or Napoleon does */
       int fr = -1, br = -1;
       for (int u = 0; u < sc->nunits; u++) {
-        if (s.usq[u] >= NSQ) continue;
+        if (s.units.sq[u] >= NSQ) continue;
         if (sc->unit[u].army == ARMY_FR && fr < 0) fr = u;
         if (sc->unit[u].army == ARMY_BR && br < 0) br = u;
       }
       cr_assert(fr >= 0 && br >= 0);
       char q[4];
-      sq_name(s.usq[br], q);
+      sq_name(s.units.sq[br], q);
       if (!strcmp(w, "stack"))
         cJSON_ReplaceItemInObject(cJSON_GetArrayItem(units, fr), "square", cJSON_CreateString(q));
       else cJSON_ReplaceItemInObject(st, "napoleon", cJSON_CreateString(q));
@@ -408,7 +408,7 @@ Test(robust, battle_totals_of_an_empty_square_are_zero) {
     }
   battle_base_totals(sc, &s, SQ_NONE, 15, &a, &d);
   cr_assert(a == 0 && d == 0);
-  /* the `odds` case: after the defender retreated its square is empty while bdef_unit is set */
+  /* the `odds` case: after the defender retreated its square is empty while battle.def_unit is set */
   Rng r;
   rng_seed(&r, 11, 2);
   ActList L;
@@ -416,14 +416,15 @@ Test(robust, battle_totals_of_an_empty_square_are_zero) {
   for (uint64_t seed = 1; seed < 200 && !found; seed++) {
     gs_init(sc, &s, seed, 0);
     while (!gs_over(&s) && !found) {
-      if (s.bdef_unit != UNIT_NONE && s.usq[s.bdef_unit] >= NSQ) {
+      if (s.battle.def_unit != UNIT_NONE && s.units.sq[s.battle.def_unit] >= NSQ) {
         /* the defender eliminated, the advance to choose: no battle left to weigh (found by
          * fuzzing: totals read the dead defender's square) */
         int h;
-        cr_assert_eq(battle_seen_totals(sc, &s, s.decider, &a, &d, &h), -1);
+        cr_assert_eq(battle_seen_totals(sc, &s, s.turn.decider, &a, &d, &h), -1);
       }
-      if (s.bdef_unit != UNIT_NONE && s.bdef_sq < NSQ && s.occ[s.bdef_sq] == UNIT_NONE) {
-        battle_base_totals(sc, &s, s.bdef_sq, 15, &a, &d);
+      if (s.battle.def_unit != UNIT_NONE && s.battle.def_sq < NSQ &&
+          s.occ[s.battle.def_sq] == UNIT_NONE) {
+        battle_base_totals(sc, &s, s.battle.def_sq, 15, &a, &d);
         cr_assert(a == 0 && d == 0);
         found = 1;
       }

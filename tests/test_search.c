@@ -19,9 +19,10 @@ static void light_games(const char *scen, int games) {
     gs_init(sc, &s, 700 + g, g);
     int n = 0;
     while (!gs_over(&s)) {
-      Player *p = s.decider == (g & 1) ? a : b;
+      Player *p = s.turn.decider == (g & 1) ? a : b;
       Action x = player_act(p, &s);
-      cr_assert(gs_is_legal(sc, &s, x), "light: illegal action in phase %s", phase_name(s.phase));
+      cr_assert(gs_is_legal(sc, &s, x), "light: illegal action in phase %s",
+                phase_name(s.turn.phase));
       gs_apply(sc, &s, x);
       cr_assert_lt(++n, 50000, "game does not end");
     }

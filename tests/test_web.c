@@ -52,7 +52,8 @@ static void check_obs(const Scen *sc, const State *s, void *ctx) {
     char *b = cJSON_PrintUnformatted(o2);
     cr_assert_str_eq(a, b, "observation of the %s depends on hidden cards at action %u", side_name(side), s->nactions);
     /* no hidden card of the other side is named anywhere in it */
-    uint64_t hidden = (s->hand | s->pend | s->discard) & side_cards_mask(sc, !side) & ~s->seen;
+    uint64_t hidden = (s->cards.hand | s->cards.pend | s->cards.discard) &
+                      side_cards_mask(sc, !side) & ~s->cards.seen;
     for (uint64_t m = hidden; m; m &= m - 1) {
       char q[16];
       snprintf(q, sizeof q, "\"%s\"", sc->card[__builtin_ctzll(m)].id);
@@ -79,11 +80,11 @@ Test(web, observation_never_holds_the_other_sides_hidden_cards) {
 }
 
 static void check_reach(const Scen *sc, const State *s, void *ctx) {
-  if (s->phase != PH_MOVE) return;
+  if (s->turn.phase != PH_MOVE) return;
   int *count = ctx;
   Reach *r = malloc(sizeof *r);
   for (int u = 0; u < sc->nunits; u++) {
-    if (sc->unit[u].army != s->card_army) continue;
+    if (sc->unit[u].army != s->play.army) continue;
     gs_reach(sc, s, u, r);
     for (int q = 0; q < NSQ; q++)
       for (int f = 0; f < 4; f++) {
@@ -93,17 +94,17 @@ static void check_reach(const Scen *sc, const State *s, void *ctx) {
           cr_assert(gs_is_legal(sc, &t, r->path[q][f][i]), "step %d of %s's path is not legal", i, sc->unit[u].name);
           gs_apply(sc, &t, r->path[q][f][i]);
         }
-        cr_assert_eq(t.usq[u], q);
-        cr_assert_eq((int)(t.uflag[u] & UF_FACING), f);
-        cr_assert_eq(s->mp - t.mp, r->cost[q][f], "path cost");
+        cr_assert_eq(t.units.sq[u], q);
+        cr_assert_eq((int)(t.units.flag[u] & UF_FACING), f);
+        cr_assert_eq(s->play.mp - t.play.mp, r->cost[q][f], "path cost");
         (*count)++;
       }
     /* the page is never offered the square and facing the unit already has */
-    if (s->usq[u] < NSQ) {
+    if (s->units.sq[u] < NSQ) {
       cJSON *rj = reach_json(sc, s, u), *x;
       char here[4];
-      sq_name(s->usq[u], here);
-      const char f0[2] = {"NESW"[s->uflag[u] & 3], 0};
+      sq_name(s->units.sq[u], here);
+      const char f0[2] = {"NESW"[s->units.flag[u] & 3], 0};
       cJSON_ArrayForEach(x, cJSON_GetObjectItem(rj, "squares")) {
         if (strcmp(cJSON_GetObjectItem(x, "sq")->valuestring, here)) continue;
         cr_assert_null(cJSON_GetObjectItem(cJSON_GetObjectItem(x, "facings"), f0), "%s offered a move to where it stands",
@@ -119,8 +120,8 @@ static void check_reach(const Scen *sc, const State *s, void *ctx) {
       if (!((a.t == A_STEP || a.t == A_TURN || a.t == A_ENTER) && a.a == u)) continue;
       State t = *s;
       gs_apply(sc, &t, a);
-      if (t.usq[u] >= NSQ) continue;
-      cr_assert_leq(r->cost[t.usq[u]][t.uflag[u] & UF_FACING], s->mp - t.mp);
+      if (t.units.sq[u] >= NSQ) continue;
+      cr_assert_leq(r->cost[t.units.sq[u]][t.units.flag[u] & UF_FACING], s->play.mp - t.play.mp);
     }
     free(L);
   }
@@ -142,7 +143,8 @@ Test(web, session_undo_stays_within_the_humans_decisions) {
   cr_assert(session_humans_turn(&S));
   cr_assert_eq(session_undo(&S), -1, "nothing to undo at the start");
   /* play a movement card and move a unit: both undoable, back to the start of the round */
-  Action a = {A_PLAY_MOVE, (uint8_t)__builtin_ctzll(S.s.hand & S.sc->army_cards[ARMY_FR]), 0, 0};
+  Action a = {A_PLAY_MOVE, (uint8_t)__builtin_ctzll(S.s.cards.hand & S.sc->army_cards[ARMY_FR]), 0,
+              0};
   cr_assert(gs_is_legal(S.sc, &S.s, a));
   session_apply(&S, a, 1);
   State after_card = S.s;
@@ -156,7 +158,7 @@ Test(web, session_undo_stays_within_the_humans_decisions) {
   free(r);
   cr_assert(to >= 0, "a destination three actions away");
   cr_assert_eq(session_move_to(&S, u, to, tf, err, sizeof err), 0, "%s", err);
-  cr_assert_eq(S.s.usq[u], to);
+  cr_assert_eq(S.s.units.sq[u], to);
   cr_assert_geq(S.g.n, 4);
   int k = S.g.n;
   cr_assert_eq(session_undo(&S), 1, "undo the whole destination move (%d actions), back to the card", k - 1);
@@ -192,7 +194,7 @@ Test(web, engine_state_side_hides_the_other_hand_and_play_answers_events) {
   cr_assert_not_null(end);
   *end = 0;
   cr_assert_not_null(strstr(st, "\"hand\":[\"B"), "the Allied hand is shown");
-  for (uint64_t m = s.hand & sc->army_cards[ARMY_FR]; m; m &= m - 1) {
+  for (uint64_t m = s.cards.hand & sc->army_cards[ARMY_FR]; m; m &= m - 1) {
     char q[16];
     snprintf(q, sizeof q, "\"%s\"", sc->card[__builtin_ctzll(m)].id);
     cr_assert_null(card_mention(st, q), "state allied names the French card %s", q);

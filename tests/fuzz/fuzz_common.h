@@ -37,8 +37,8 @@ static inline void fz_walk(const Scen *sc, State s, unsigned pick, int steps) {
     Action a = L.a[(pick = pick * 1103515245u + 12345u) % (unsigned)L.n];
     action_format(sc, &s, a, buf, sizeof buf);
     int att, def, hid;
-    battle_base_totals(sc, &s, s.bdef_sq, 15, &att, &def);
-    battle_seen_totals(sc, &s, s.decider, &att, &def, &hid);
+    battle_base_totals(sc, &s, s.battle.def_sq, 15, &att, &def);
+    battle_seen_totals(sc, &s, s.turn.decider, &att, &def, &hid);
     gs_apply(sc, &s, a);
     if (gs_check(sc, &s, buf, sizeof buf)) {
       fprintf(stderr, "invariant broken after a legal action: %s\n", buf);

@@ -19,7 +19,7 @@ Test(rules, R_1_1_two_sides_british_and_prussian_armies_are_allied) {
   /* the Allied side decides for both armies: its round offers British and Prussian cards */
   State s;
   th_empty(sc, &s, 3);
-  s.turn = 3;
+  s.turn.number = 3;
   th_put(sc, &s, "br-3/I", "H4", DIR_S);
   th_put(sc, &s, "pr-13", "Q8", DIR_W);
   th_give(sc, &s, "B01 P01");
@@ -42,11 +42,12 @@ Test(rules, R_1_2_one_allied_side_decides_two_player_card_rule_default) {
   ActList *L = malloc(sizeof *L);
   int steps = 0, allied_pr = 0;
   while (!gs_over(&s) && steps < 100000) {
-    cr_assert(s.decider == FRENCH || s.decider == ALLIED);
+    cr_assert(s.turn.decider == FRENCH || s.turn.decider == ALLIED);
     gs_legal(sc, &s, L);
     cr_assert_gt(L->n, 0);
     Action a = L->a[rng_below(&r, (uint32_t)L->n)];
-    if (s.decider == ALLIED && a.t == A_PLAY_MOVE && sc->card[a.a].army == ARMY_PR) allied_pr++;
+    if (s.turn.decider == ALLIED && a.t == A_PLAY_MOVE && sc->card[a.a].army == ARMY_PR)
+      allied_pr++;
     gs_apply(sc, &s, a);
     steps++;
   }
@@ -66,10 +67,10 @@ Test(rules, R_1_3_short_four_turns_no_prussians_long_seven_turns) {
   State s;
   for (int g = 0; g < 3; g++) {
     random_game(sh, &s, 40 + g, no_prussians);
-    cr_assert_eq(s.turn, 4);
+    cr_assert_eq(s.turn.number, 4);
   }
   random_game(lg, &s, 50, NULL);
-  cr_assert_eq(s.turn, 7);
+  cr_assert_eq(s.turn.number, 7);
   free(sh);
   free(lg);
 }
@@ -78,12 +79,12 @@ Test(rules, R_1_4_turn_one_is_the_first_of_consecutive_turns) {
   Scen *sc = th_load("short", "base");
   State s;
   gs_init(sc, &s, 9, 0);
-  cr_assert_eq(s.turn, 1, "the game starts with turn 1 (11:30)");
+  cr_assert_eq(s.turn.number, 1, "the game starts with turn 1 (11:30)");
   for (int t = 1; t <= 4; t++) {
-    cr_assert_eq(s.turn, t);
+    cr_assert_eq(s.turn.number, t);
     pass_turn(sc, &s);
   }
   cr_assert(gs_over(&s));
-  cr_assert_eq(s.turn, 4, "4 turns of 90 minutes: 11:30 to 17:30");
+  cr_assert_eq(s.turn.number, 4, "4 turns of 90 minutes: 11:30 to 17:30");
   free(sc);
 }

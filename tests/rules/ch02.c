@@ -15,7 +15,7 @@ Test(rules, R_2_1_units_are_infantry_or_cavalry_only_cavalry_charges) {
   th_give(sc, &s, "F15");
   th_round(&s, FRENCH);
   cr_assert_eq(th_count(sc, &s, A_CHARGE, -1), 0);
-  s.usq[inf] = SQ_DEAD;
+  s.units.sq[inf] = SQ_DEAD;
   int cav = th_put(sc, &s, "fr-gd-heavy", "J9", DIR_N);
   cr_assert(th_legal(sc, &s, A_CHARGE, th_card(sc, "F15"), cav, 2));
   free(sc);
@@ -32,20 +32,20 @@ Test(rules, R_2_2_full_reduced_sides_one_bp_unit_has_none) {
   int d = th_put(sc, &s, "br-3/I", "H6", DIR_S);
   th_declare_phase(&s, FRENCH, ARMY_FR);
   th_battle(sc, &s, th_sq(sc, "H6"), DB(DIR_S), NULL, NULL); /* 5 vs 4 */
-  cr_assert_eq(s.phase, PH_B_LOSS);
+  cr_assert_eq(s.turn.phase, PH_B_LOSS);
   TH_DO(sc, &s, A_REDUCE, 0, 0, 0);
-  cr_assert(s.uflag[d] & UF_REDUCED);
+  cr_assert(s.units.flag[d] & UF_REDUCED);
   cr_assert_eq(unit_bp(sc, &s, d), 2);
-  cr_assert_eq(s.usq[d], th_sq(sc, "H6"));
+  cr_assert_eq(s.units.sq[d], th_sq(sc, "H6"));
   /* the one-sided 1-BP unit is eliminated by its first reduction */
   th_empty(sc, &s, 2);
   th_put(sc, &s, "fr-1/I", "H7", DIR_N);
   int one = th_put(sc, &s, "br-4/II", "H6", DIR_S);
   th_declare_phase(&s, FRENCH, ARMY_FR);
   th_battle(sc, &s, th_sq(sc, "H6"), DB(DIR_S), NULL, NULL); /* 3 vs 1: more than double */
-  cr_assert_eq(s.phase, PH_B_LOSS);
+  cr_assert_eq(s.turn.phase, PH_B_LOSS);
   TH_DO(sc, &s, A_REDUCE, 0, 0, 0);
-  cr_assert_eq(s.usq[one], SQ_DEAD);
+  cr_assert_eq(s.units.sq[one], SQ_DEAD);
   free(sc);
 }
 
@@ -71,7 +71,7 @@ Test(rules, R_2_3_elite_only_french_british_prussian_cavalry_light) {
     th_give(sc, &s, "F15");
     th_round(&s, FRENCH);
     TH_DO(sc, &s, A_CHARGE, th_card(sc, "F15"), c, 2);
-    res[k] = s.last_att;
+    res[k] = s.battle.att_total;
   }
   cr_assert_eq(res[0], 3 * 3 * 2, "heavy: 3 x 3 (charge) x 2 (flank)");
   cr_assert_eq(res[1], 3 * 2 * 2, "light: 3 x 2 (charge) x 2 (flank)");
@@ -93,9 +93,9 @@ Test(rules, R_2_4_facing_front_flanks_rear) {
     /* it may attack only while its front is the defender's square */
     th_declare_phase(&s, FRENCH, ARMY_FR);
     cr_assert(th_legal(sc, &s, A_DECLARE, th_sq(sc, "I6"), DB(d), 0));
-    s.uflag[u] = (uint8_t)((s.uflag[u] & ~UF_FACING) | (unsigned)d); /* facing away */
+    s.units.flag[u] = (uint8_t)((s.units.flag[u] & ~UF_FACING) | (unsigned)d); /* facing away */
     cr_assert(!th_legal(sc, &s, A_DECLARE, th_sq(sc, "I6"), DB(d), 0));
-    s.usq[u] = SQ_DEAD;
+    s.units.sq[u] = SQ_DEAD;
     gs_rebuild_occ(sc, &s);
   }
   free(sc);
@@ -105,10 +105,10 @@ Test(rules, R_2_5_two_leaders_no_prussian_leader) {
   Scen *sc = th_load("long", "base");
   State s;
   gs_init(sc, &s, 1, 0);
-  cr_assert_eq(s.leader[0], th_sq(sc, "G8"));
-  cr_assert_eq(s.leader[1], th_sq(sc, "F4"));
+  cr_assert_eq(s.units.leader[0], th_sq(sc, "G8"));
+  cr_assert_eq(s.units.leader[1], th_sq(sc, "F4"));
   th_clear(sc, &s);
-  s.turn = 3;
+  s.turn.number = 3;
   th_leader(sc, &s, 0, "K7");
   th_leader(sc, &s, 1, "H2");
   th_give(sc, &s, "F01 B01 P01");
@@ -117,7 +117,7 @@ Test(rules, R_2_5_two_leaders_no_prussian_leader) {
   th_play_move(sc, &s, "F01");
   cr_assert_eq(th_count(sc, &s, A_LEAD, -1), 4);
   TH_DO(sc, &s, A_LEAD, 0, DIR_N, 0);
-  cr_assert_eq(s.leader[0], th_sq(sc, "K6"));
+  cr_assert_eq(s.units.leader[0], th_sq(sc, "K6"));
   th_round(&s, ALLIED);
   th_play_move(sc, &s, "B01");
   cr_assert_eq(th_count(sc, &s, A_LEAD, -1), 4);
@@ -132,30 +132,30 @@ Test(rules, R_2_6_markers_moved_rallied_disordered_attacked_cdp_owner) {
   int a = th_put(sc, &s, "fr-1/I", "H8", DIR_N);
   int d = th_put(sc, &s, "br-3/I", "H6", DIR_S);
   int r = th_put(sc, &s, "fr-2/I", "K9", DIR_N);
-  s.uflag[r] |= UF_DISORDER;
+  s.units.flag[r] |= UF_DISORDER;
   th_give(sc, &s, "F01 F21 F10");
   th_round(&s, FRENCH);
   /* rallied */
   TH_DO(sc, &s, A_RALLY, th_card(sc, "F21"), r, 0);
-  if (s.phase == PH_RALLY2) TH_DO(sc, &s, A_RALLY_DONE, 0, 0, 0);
-  cr_assert(s.uflag[r] & UF_RALLIED);
-  cr_assert(!(s.uflag[r] & UF_DISORDER));
+  if (s.turn.phase == PH_RALLY2) TH_DO(sc, &s, A_RALLY_DONE, 0, 0, 0);
+  cr_assert(s.units.flag[r] & UF_RALLIED);
+  cr_assert(!(s.units.flag[r] & UF_DISORDER));
   th_skip_react(sc, &s);
   /* moved */
   th_play_move(sc, &s, "F01");
   TH_DO(sc, &s, A_STEP, a, DIR_N, DIR_N);
-  cr_assert(s.uflag[a] & UF_MOVED);
+  cr_assert(s.units.flag[a] & UF_MOVED);
   TH_DO(sc, &s, A_DONE, 0, 0, 0);
   /* attacked */
-  cr_assert_eq(s.phase, PH_DECLARE);
+  cr_assert_eq(s.turn.phase, PH_DECLARE);
   th_battle(sc, &s, th_sq(sc, "H6"), DB(DIR_S), NULL, NULL);
-  cr_assert(s.uflag[a] & UF_ATTACKED);
+  cr_assert(s.units.flag[a] & UF_ATTACKED);
   th_skip_react(sc, &s);
   /* disordered */
   TH_DO(sc, &s, A_ARTY, th_card(sc, "F10"), a, 0);
-  cr_assert(s.uflag[d] & UF_DISORDER);
+  cr_assert(s.units.flag[d] & UF_DISORDER);
   /* castle points and ownership are state too */
-  cr_assert_eq(s.cdp[0], 4);
-  cr_assert_eq(s.owner, 0);
+  cr_assert_eq(s.turn.cdp[0], 4);
+  cr_assert_eq(s.turn.owner, 0);
   free(sc);
 }

@@ -44,16 +44,17 @@ Test(rules, R_3_1_units_and_leaders_start_on_their_squares_british_south_french_
   gs_init(sc, &s, 1, 0);
   for (int u = 0; u < sc->nunits; u++) {
     if (sc->unit[u].army == ARMY_PR) continue;
-    cr_assert_eq(s.usq[u], sc->unit[u].start_sq, "%s", sc->unit[u].name);
-    cr_assert_eq(s.uflag[u], sc->unit[u].start_facing, "%s: facing and no markers", sc->unit[u].name);
-    cr_assert_eq(s.uflag[u] & UF_FACING, sc->unit[u].army == ARMY_BR ? DIR_S : DIR_N, "%s",
+    cr_assert_eq(s.units.sq[u], sc->unit[u].start_sq, "%s", sc->unit[u].name);
+    cr_assert_eq(s.units.flag[u], sc->unit[u].start_facing, "%s: facing and no markers",
                  sc->unit[u].name);
-    cr_assert_eq(unit_at(sc, &s, s.usq[u]), u);
+    cr_assert_eq(s.units.flag[u] & UF_FACING, sc->unit[u].army == ARMY_BR ? DIR_S : DIR_N, "%s",
+                 sc->unit[u].name);
+    cr_assert_eq(unit_at(sc, &s, s.units.sq[u]), u);
   }
-  cr_assert_eq(s.usq[th_unit(sc, "fr-4/I")], th_sq(sc, "K7"));
-  cr_assert_eq(s.usq[th_unit(sc, "br-3/I")], th_sq(sc, "E4"));
-  cr_assert_eq(s.leader[0], sc->leader_start[0]);
-  cr_assert_eq(s.leader[1], sc->leader_start[1]);
+  cr_assert_eq(s.units.sq[th_unit(sc, "fr-4/I")], th_sq(sc, "K7"));
+  cr_assert_eq(s.units.sq[th_unit(sc, "br-3/I")], th_sq(sc, "E4"));
+  cr_assert_eq(s.units.leader[0], sc->leader_start[0]);
+  cr_assert_eq(s.units.leader[1], sc->leader_start[1]);
   th_check(sc, &s);
   free(sc);
 }
@@ -72,12 +73,12 @@ Test(rules, R_3_2_victory_squares_start_allied_owned) {
   State s;
   int vp[2];
   gs_init(sh, &s, 1, 0);
-  cr_assert_eq(s.owner, 0, "all Allied-owned");
+  cr_assert_eq(s.turn.owner, 0, "all Allied-owned");
   gs_score(sh, &s, vp);
   cr_assert_eq(vp[FRENCH], 0);
   cr_assert_eq(vp[ALLIED], 1);
   gs_init(lg, &s, 1, 0);
-  cr_assert_eq(s.owner, 0);
+  cr_assert_eq(s.turn.owner, 0);
   gs_score(lg, &s, vp);
   cr_assert_eq(vp[FRENCH], 0);
   cr_assert_eq(vp[ALLIED], 0 + 10 + 5 + 3 * 2, "MSJ 0, Hougoumont 10, LHS 5, Plancenoit 3 x 2");
@@ -92,12 +93,12 @@ Test(rules, R_3_3_castles_start_with_damage_points) {
   cr_assert_eq(sc->castle_sq[0], th_sq(sc, "C7"));
   cr_assert_eq(sc->castle_sq[1], th_sq(sc, "F5"));
   cr_assert_eq(sc->castle_sq[2], th_sq(sc, "M5"));
-  cr_assert_eq(s.cdp[0], 4);
-  cr_assert_eq(s.cdp[1], 2);
-  cr_assert_eq(s.cdp[2], 1);
+  cr_assert_eq(s.turn.cdp[0], 4);
+  cr_assert_eq(s.turn.cdp[1], 2);
+  cr_assert_eq(s.turn.cdp[2], 1);
   Scen *v = th_load("short", "strong-hougoumont");
   gs_init(v, &s, 1, 0);
-  cr_assert_eq(s.cdp[0], 6);
+  cr_assert_eq(s.turn.cdp[0], 6);
   free(sc);
   free(v);
 }
@@ -109,7 +110,7 @@ Test(rules, R_3_4_prussians_start_off_the_map) {
   int n = 0;
   for (int u = 0; u < sc->nunits; u++)
     if (sc->unit[u].army == ARMY_PR) {
-      cr_assert_eq(s.usq[u], SQ_OFF, "%s", sc->unit[u].name);
+      cr_assert_eq(s.units.sq[u], SQ_OFF, "%s", sc->unit[u].name);
       cr_assert_geq(sc->unit[u].group, 0);
       n++;
     }

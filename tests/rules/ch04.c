@@ -10,17 +10,17 @@ Test(rules, R_4_1_each_turn_fresh_hands_of_15_12_and_prussian_by_turn) {
   State s;
   gs_init(sc, &s, 21, 0);
   for (int t = 1; t <= 7; t++) {
-    cr_assert_eq(s.turn, t);
+    cr_assert_eq(s.turn.number, t);
     cr_assert_eq(hand_count(sc, &s, ARMY_FR), 15, "turn %d", t);
     cr_assert_eq(hand_count(sc, &s, ARMY_BR), 12, "turn %d", t);
     cr_assert_eq(hand_count(sc, &s, ARMY_PR), pr[t], "turn %d", t);
-    cr_assert_eq(s.discard, 0, "nothing carries over");
-    cr_assert_eq(s.pend, 0);
+    cr_assert_eq(s.cards.discard, 0, "nothing carries over");
+    cr_assert_eq(s.cards.pend, 0);
     if (t == 1) {
       /* play a card on turn 1: it is not lost for turn 2 */
-      th_play_move(sc, &s, sc->card[__builtin_ctzll(s.hand & sc->army_cards[ARMY_FR])].id);
+      th_play_move(sc, &s, sc->card[__builtin_ctzll(s.cards.hand & sc->army_cards[ARMY_FR])].id);
       TH_DO(sc, &s, A_DONE, 0, 0, 0);
-      if (s.phase == PH_DECLARE) TH_DO(sc, &s, A_NOBATTLE, 0, 0, 0);
+      if (s.turn.phase == PH_DECLARE) TH_DO(sc, &s, A_NOBATTLE, 0, 0, 0);
       th_skip_react(sc, &s);
       TH_DO(sc, &s, A_END, 0, 0, 0);
       cr_assert_eq(hand_count(sc, &s, ARMY_FR), 14);
@@ -37,23 +37,23 @@ Test(rules, R_4_2_higher_bid_goes_first_bids_discarded_not_counted) {
   uint64_t fr = sc->army_cards[ARMY_FR], br = sc->army_cards[ARMY_BR];
   bid_position(sc, &s, fr | br);
   TH_DO(sc, &s, A_BID, th_card(sc, "F03"), 0, 0); /* 6 MP */
-  cr_assert_eq(s.phase, PH_BID);
-  cr_assert_eq(s.decider, ALLIED);
+  cr_assert_eq(s.turn.phase, PH_BID);
+  cr_assert_eq(s.turn.decider, ALLIED);
   cr_assert(!th_legal(sc, &s, A_BID, th_card(sc, "F01"), 0, 0), "the Allies bid their own cards");
   TH_DO(sc, &s, A_BID, th_card(sc, "B08"), 0, 0); /* 2 MP */
-  cr_assert_eq(s.phase, PH_ROUND);
-  cr_assert_eq(s.active, FRENCH);
-  cr_assert_eq(s.first, FRENCH);
-  cr_assert_eq(s.ncards, 0, "bid cards do not count against the limit");
+  cr_assert_eq(s.turn.phase, PH_ROUND);
+  cr_assert_eq(s.turn.active, FRENCH);
+  cr_assert_eq(s.turn.first, FRENCH);
+  cr_assert_eq(s.turn.ncards, 0, "bid cards do not count against the limit");
   uint64_t both = th_bit(sc, "F03") | th_bit(sc, "B08");
-  cr_assert_eq(s.discard & both, both);
-  cr_assert_eq(s.hand & both, 0);
+  cr_assert_eq(s.cards.discard & both, both);
+  cr_assert_eq(s.cards.hand & both, 0);
   /* the other way round */
   bid_position(sc, &s, fr | br);
   TH_DO(sc, &s, A_BID, th_card(sc, "F12"), 0, 0); /* 2 MP */
   TH_DO(sc, &s, A_BID, th_card(sc, "B03"), 0, 0); /* 6 MP */
-  cr_assert_eq(s.active, ALLIED);
-  cr_assert_eq(s.decider, ALLIED);
+  cr_assert_eq(s.turn.active, ALLIED);
+  cr_assert_eq(s.turn.decider, ALLIED);
   th_check(sc, &s);
   free(sc);
 }
@@ -65,11 +65,11 @@ Test(rules, R_4_2_a_card_beats_no_card) {
   bid_position(sc, &s, all);
   TH_DO(sc, &s, A_BID, CARD_NONE, 0, 0);
   TH_DO(sc, &s, A_BID, th_card(sc, "B08"), 0, 0); /* the lowest value still wins */
-  cr_assert_eq(s.active, ALLIED);
+  cr_assert_eq(s.turn.active, ALLIED);
   bid_position(sc, &s, all);
   TH_DO(sc, &s, A_BID, th_card(sc, "F07"), 0, 0);
   TH_DO(sc, &s, A_BID, CARD_NONE, 0, 0);
-  cr_assert_eq(s.active, FRENCH);
+  cr_assert_eq(s.turn.active, FRENCH);
   free(sc);
 }
 
@@ -84,18 +84,18 @@ Test(rules, R_4_2_ties_broken_by_draws_from_undrawn_cards_put_back) {
     s.rng.state += (uint64_t)seed * 7919;
     TH_DO(sc, &s, A_BID, CARD_NONE, 0, 0);
     TH_DO(sc, &s, A_BID, CARD_NONE, 0, 0);
-    cr_assert_eq(s.active, FRENCH);
-    cr_assert_eq(s.hand, hand, "tie-break draws are put back");
+    cr_assert_eq(s.turn.active, FRENCH);
+    cr_assert_eq(s.cards.hand, hand, "tie-break draws are put back");
     /* equal bids (5 MP each) tie too: now the British undrawn cards are higher */
     hand = (fr & ~cards_mp(sc, ARMY_FR, 2)) | (br & ~cards_mp(sc, ARMY_BR, 6));
     bid_position(sc, &s, hand);
     s.rng.state += (uint64_t)seed * 7919;
     TH_DO(sc, &s, A_BID, th_card(sc, "F01"), 0, 0);
     TH_DO(sc, &s, A_BID, th_card(sc, "B01"), 0, 0);
-    cr_assert_eq(s.active, ALLIED);
+    cr_assert_eq(s.turn.active, ALLIED);
     uint64_t bids = th_bit(sc, "F01") | th_bit(sc, "B01");
-    cr_assert_eq(s.hand, hand & ~bids);
-    cr_assert_eq(s.discard, bids);
+    cr_assert_eq(s.cards.hand, hand & ~bids);
+    cr_assert_eq(s.cards.discard, bids);
   }
   free(sc);
 }
@@ -112,8 +112,8 @@ Test(rules, R_4_2_allied_prussian_bid_tie_breaks_with_prussian_undrawn) {
     s.rng.state += (uint64_t)seed * 104729;
     TH_DO(sc, &s, A_BID, th_card(sc, "F26"), 0, 0); /* 4 MP */
     TH_DO(sc, &s, A_BID, th_card(sc, "P02"), 0, 0); /* 4 MP: tie */
-    cr_assert_eq(s.active, ALLIED, "the Prussian undrawn cards break the tie");
-    cr_assert_eq(s.round_army, ARMY_PR);
+    cr_assert_eq(s.turn.active, ALLIED, "the Prussian undrawn cards break the tie");
+    cr_assert_eq(s.turn.round_army, ARMY_PR);
   }
   free(sc);
 }
@@ -126,7 +126,7 @@ Test(rules, R_4_3_bid_won_with_british_card_first_round_british_only) {
     bid_position(sc, &s, all);
     TH_DO(sc, &s, A_BID, th_card(sc, "F07"), 0, 0); /* 2 MP */
     TH_DO(sc, &s, A_BID, th_card(sc, k == 0 ? "B03" : "P03"), 0, 0); /* 6 MP */
-    cr_assert_eq(s.active, ALLIED);
+    cr_assert_eq(s.turn.active, ALLIED);
     int allowed = k == 0 ? ARMY_BR : ARMY_PR, other = k == 0 ? ARMY_PR : ARMY_BR;
     int n_allowed = 0;
     ActList L;
@@ -143,12 +143,12 @@ Test(rules, R_4_3_bid_won_with_british_card_first_round_british_only) {
   TH_DO(sc, &s, A_BID, th_card(sc, "F07"), 0, 0);
   TH_DO(sc, &s, A_BID, th_card(sc, "B03"), 0, 0);
   TH_DO(sc, &s, A_END, 0, 0, 0);                                   /* Allied pass */
-  cr_assert_eq(s.active, FRENCH);
+  cr_assert_eq(s.turn.active, FRENCH);
   th_play_move(sc, &s, "F01");
   TH_DO(sc, &s, A_DONE, 0, 0, 0);
   th_skip_react(sc, &s);
   TH_DO(sc, &s, A_END, 0, 0, 0);
-  cr_assert_eq(s.active, ALLIED);
+  cr_assert_eq(s.turn.active, ALLIED);
   cr_assert(th_legal(sc, &s, A_PLAY_MOVE, th_card(sc, "P01"), 0, 0));
   cr_assert(th_legal(sc, &s, A_PLAY_MOVE, th_card(sc, "B01"), 0, 0));
   free(sc);
@@ -162,19 +162,19 @@ Test(rules, R_4_4_one_to_five_cards_per_round_then_markers_removed) {
   TH_DO(sc, &s, A_STEP, u, DIR_N, DIR_N);
   TH_DO(sc, &s, A_DONE, 0, 0, 0);
   th_skip_react(sc, &s);
-  cr_assert(s.uflag[u] & UF_MOVED);
+  cr_assert(s.units.flag[u] & UF_MOVED);
   const char *more[4] = {"F02", "F03", "F04", "F05"};
   for (int i = 0; i < 4; i++) play_and_done(sc, &s, more[i]);
-  cr_assert_eq(s.ncards, 5);
+  cr_assert_eq(s.turn.ncards, 5);
   ActList L;
   gs_legal(sc, &s, &L);
   cr_assert_eq(L.n, 1, "after 5 cards only the end of the round: %s", th_legal_text(sc, &s));
   cr_assert_eq(L.a[0].t, A_END);
   TH_DO(sc, &s, A_END, 0, 0, 0);
-  cr_assert_eq(s.active, ALLIED);
-  cr_assert_eq(s.phase, PH_ROUND);
-  cr_assert_eq(s.ncards, 0);
-  cr_assert_eq(s.uflag[u] & (UF_MOVED | UF_RALLIED | UF_ATTACKED), 0, "markers removed");
+  cr_assert_eq(s.turn.active, ALLIED);
+  cr_assert_eq(s.turn.phase, PH_ROUND);
+  cr_assert_eq(s.turn.ncards, 0);
+  cr_assert_eq(s.units.flag[u] & (UF_MOVED | UF_RALLIED | UF_ATTACKED), 0, "markers removed");
   th_check(sc, &s);
   free(sc);
 }
@@ -182,21 +182,21 @@ Test(rules, R_4_4_one_to_five_cards_per_round_then_markers_removed) {
 Test(rules, R_4_5_two_passes_in_a_row_end_the_turn) {
   SETUP("short");
   quiet_round(sc, &s, "F01 F02", "B01 B02");
-  s.turn = 2;
+  s.turn.number = 2;
   TH_DO(sc, &s, A_END, 0, 0, 0); /* French pass */
-  cr_assert_eq(s.turn, 2);
-  cr_assert_eq(s.active, ALLIED);
+  cr_assert_eq(s.turn.number, 2);
+  cr_assert_eq(s.turn.active, ALLIED);
   play_and_done(sc, &s, "B01"); /* the Allies play: no turn end */
   TH_DO(sc, &s, A_END, 0, 0, 0);
-  cr_assert_eq(s.turn, 2);
-  cr_assert_eq(s.active, FRENCH);
+  cr_assert_eq(s.turn.number, 2);
+  cr_assert_eq(s.turn.active, FRENCH);
   /* the French passed before, may play again */
   cr_assert(th_legal(sc, &s, A_PLAY_MOVE, th_card(sc, "F01"), 0, 0));
   TH_DO(sc, &s, A_END, 0, 0, 0); /* pass */
-  cr_assert_eq(s.turn, 2);
+  cr_assert_eq(s.turn.number, 2);
   TH_DO(sc, &s, A_END, 0, 0, 0); /* pass right after: the turn ends with cards in hand */
-  cr_assert_eq(s.turn, 3);
-  cr_assert_eq(s.phase, PH_BID);
+  cr_assert_eq(s.turn.number, 3);
+  cr_assert_eq(s.turn.phase, PH_BID);
   th_check(sc, &s);
   free(sc);
 }
@@ -206,7 +206,7 @@ Test(rules, R_4_6_no_round_limit_when_the_other_side_has_no_cards) {
   quiet_round(sc, &s, "F01 F02 F03 F04 F05 F06 F23", NULL);
   const char *cards[7] = {"F01", "F02", "F03", "F04", "F05", "F06", "F23"};
   for (int i = 0; i < 7; i++) play_and_done(sc, &s, cards[i]);
-  cr_assert_eq(s.ncards, 7);
+  cr_assert_eq(s.turn.ncards, 7);
   /* with a card left to the Allies the limit is back */
   quiet_round(sc, &s, "F01 F02 F03 F04 F05 F06 F23", "B01");
   for (int i = 0; i < 5; i++) play_and_done(sc, &s, cards[i]);
@@ -218,31 +218,31 @@ Test(rules, R_4_7_game_ends_after_the_last_turn) {
   Scen *sh = th_load("short", "base"), *lg = th_load("long", "base");
   State s;
   quiet_round(sh, &s, "F01", "B01");
-  s.turn = 3;
-  s.last_pass = 1;
+  s.turn.number = 3;
+  s.turn.last_pass = 1;
   TH_DO(sh, &s, A_END, 0, 0, 0);
   cr_assert(!gs_over(&s));
-  cr_assert_eq(s.turn, 4);
+  cr_assert_eq(s.turn.number, 4);
   quiet_round(sh, &s, "F01", "B01");
-  s.turn = 4;
-  s.last_pass = 1;
+  s.turn.number = 4;
+  s.turn.last_pass = 1;
   TH_DO(sh, &s, A_END, 0, 0, 0);
   cr_assert(gs_over(&s));
-  cr_assert_eq(s.turn, 4);
-  cr_assert(s.result == 1 || s.result == 2);
+  cr_assert_eq(s.turn.number, 4);
+  cr_assert(s.score.result == 1 || s.score.result == 2);
   th_check(sh, &s);
   quiet_round(lg, &s, "F01", "B01");
-  s.turn = 6;
-  s.last_pass = 1;
+  s.turn.number = 6;
+  s.turn.last_pass = 1;
   TH_DO(lg, &s, A_END, 0, 0, 0);
   cr_assert(!gs_over(&s));
-  cr_assert_eq(s.turn, 7);
+  cr_assert_eq(s.turn.number, 7);
   quiet_round(lg, &s, "F01", "B01");
-  s.turn = 7;
-  s.last_pass = 1;
+  s.turn.number = 7;
+  s.turn.last_pass = 1;
   TH_DO(lg, &s, A_END, 0, 0, 0);
   cr_assert(gs_over(&s));
-  cr_assert(s.result >= 1 && s.result <= 3);
+  cr_assert(s.score.result >= 1 && s.score.result <= 3);
   free(sh);
   free(lg);
 }
@@ -264,7 +264,7 @@ Test(rules, R_4_3_three_player_rule_first_round_still_limited_to_the_bid_army) {
   bid_position(sc, &s, all);
   TH_DO(sc, &s, A_BID, th_card(sc, "F07"), 0, 0);
   TH_DO(sc, &s, A_BID, th_card(sc, "P03"), 0, 0);
-  cr_assert_eq(s.active, ALLIED);
+  cr_assert_eq(s.turn.active, ALLIED);
   cr_assert(th_legal(sc, &s, A_PLAY_MOVE, th_card(sc, "P01"), 0, 0));
   cr_assert(!th_legal(sc, &s, A_PLAY_MOVE, th_card(sc, "B01"), 0, 0));
   free(sc);

@@ -30,7 +30,7 @@ Test(rules, R_5_1_cards_have_mp_bp_and_an_action) {
   cr_assert(th_legal(sc, &s, A_PLAY_MOVE, th_card(sc, "F10"), 0, 0));
   cr_assert(th_legal(sc, &s, A_ARTY, th_card(sc, "F10"), th_unit(sc, "fr-1/I"), 0));
   th_play_move(sc, &s, "F10"); /* its MP: 3 */
-  cr_assert_eq(s.mp, 3);
+  cr_assert_eq(s.play.mp, 3);
   free(sc);
 }
 
@@ -42,19 +42,19 @@ Test(rules, R_5_2_card_played_for_one_purpose_then_discarded) {
   th_round(&s, FRENCH);
   int c = th_card(sc, "F10");
   th_play_move(sc, &s, "F10");
-  cr_assert_eq(s.hand & (1ull << c), 0);
-  cr_assert(s.discard & (1ull << c));
+  cr_assert_eq(s.cards.hand & (1ull << c), 0);
+  cr_assert(s.cards.discard & (1ull << c));
   TH_DO(sc, &s, A_DONE, 0, 0, 0);
-  if (s.phase == PH_DECLARE) TH_DO(sc, &s, A_NOBATTLE, 0, 0, 0);
+  if (s.turn.phase == PH_DECLARE) TH_DO(sc, &s, A_NOBATTLE, 0, 0, 0);
   th_skip_react(sc, &s);
-  cr_assert_eq(s.phase, PH_ROUND);
+  cr_assert_eq(s.turn.phase, PH_ROUND);
   cr_assert(!th_legal(sc, &s, A_ARTY, c, a, 0), "the card was used for its movement");
   /* played for its action: no movement points */
   int c2 = th_card(sc, "F11");
   TH_DO(sc, &s, A_ARTY, c2, a, 0);
-  cr_assert_neq(s.phase, PH_MOVE);
-  cr_assert(s.discard & (1ull << c2));
-  cr_assert_eq(s.hand, 0);
+  cr_assert_neq(s.turn.phase, PH_MOVE);
+  cr_assert(s.cards.discard & (1ull << c2));
+  cr_assert_eq(s.cards.hand, 0);
   free(sc);
 }
 
@@ -68,22 +68,22 @@ Test(rules, R_5_3_one_battle_per_movement_or_action_card_unused_right_lost) {
   /* movement card: a battle right */
   th_play_move(sc, &s, "F01");
   TH_DO(sc, &s, A_DONE, 0, 0, 0);
-  cr_assert_eq(s.phase, PH_DECLARE);
+  cr_assert_eq(s.turn.phase, PH_DECLARE);
   TH_DO(sc, &s, A_NOBATTLE, 0, 0, 0);
   th_skip_react(sc, &s);
-  cr_assert_eq(s.phase, PH_ROUND);
+  cr_assert_eq(s.turn.phase, PH_ROUND);
   cr_assert_eq(th_count(sc, &s, A_DECLARE, -1), 0, "the right is lost");
   /* one battle only: after it, no second declaration with the same card */
   th_play_move(sc, &s, "F02");
   TH_DO(sc, &s, A_DONE, 0, 0, 0);
-  cr_assert_eq(s.phase, PH_DECLARE);
+  cr_assert_eq(s.turn.phase, PH_DECLARE);
   th_battle(sc, &s, th_sq(sc, "H6"), DB(DIR_S), NULL, NULL); /* 3 vs 4: nothing happens */
-  cr_assert_eq(s.usq[a], th_sq(sc, "H7"));
+  cr_assert_eq(s.units.sq[a], th_sq(sc, "H7"));
   th_skip_react(sc, &s);
-  cr_assert_eq(s.phase, PH_ROUND, "fr-2/I could still attack, but the card's battle is used");
+  cr_assert_eq(s.turn.phase, PH_ROUND, "fr-2/I could still attack, but the card's battle is used");
   /* an action card gives a battle right too, to units that have not attacked */
   TH_DO(sc, &s, A_ARTY, th_card(sc, "F10"), a, 0);
-  cr_assert_eq(s.phase, PH_DECLARE);
+  cr_assert_eq(s.turn.phase, PH_DECLARE);
   cr_assert(th_legal(sc, &s, A_DECLARE, th_sq(sc, "H6"), DB(DIR_W), 0));
   cr_assert(!th_legal(sc, &s, A_DECLARE, th_sq(sc, "H6"), DB(DIR_S), 0), "fr-1/I attacked already");
   (void)b;
@@ -98,28 +98,28 @@ Test(rules, R_5_4_defender_and_reaction_cards_do_not_count) {
   th_round(&s, FRENCH);
   th_play_move(sc, &s, "F01");
   TH_DO(sc, &s, A_DONE, 0, 0, 0);
-  cr_assert_eq(s.ncards, 1);
+  cr_assert_eq(s.turn.ncards, 1);
   TH_DO(sc, &s, A_DECLARE, th_sq(sc, "H6"), DB(DIR_S), 0);
-  cr_assert_eq(s.phase, PH_B_FIRE, "br-3/I faces the attacker");
+  cr_assert_eq(s.turn.phase, PH_B_FIRE, "br-3/I faces the attacker");
   TH_DO(sc, &s, A_NOFIRE, 0, 0, 0);
   TH_DO(sc, &s, A_BCARD, th_card(sc, "F05"), BP_POINTS, 0);
-  cr_assert_eq(s.ncards, 2, "the attacker's battle card counts");
+  cr_assert_eq(s.turn.ncards, 2, "the attacker's battle card counts");
   TH_DO(sc, &s, A_BDONE, 0, 0, 0);
   TH_DO(sc, &s, A_BCARD, th_card(sc, "B01"), BP_POINTS, 0);
   TH_DO(sc, &s, A_BCARD, th_card(sc, "B04"), BP_POINTS, 0);
-  cr_assert_eq(s.ncards, 2, "the defender's do not");
+  cr_assert_eq(s.turn.ncards, 2, "the defender's do not");
   TH_DO(sc, &s, A_BDONE, 0, 0, 0);
-  cr_assert_eq(s.last_att, 3 + 5);
-  cr_assert_eq(s.last_def, 4 + 3 + 5, "4 + B01 3 + B04 5");
-  cr_assert(s.discard & th_bit(sc, "B01"));
-  cr_assert(s.discard & th_bit(sc, "B04"));
+  cr_assert_eq(s.battle.att_total, 3 + 5);
+  cr_assert_eq(s.battle.def_total, 4 + 3 + 5, "4 + B01 3 + B04 5");
+  cr_assert(s.cards.discard & th_bit(sc, "B01"));
+  cr_assert(s.cards.discard & th_bit(sc, "B04"));
   /* a reaction after the card: artillery, discarded, not counted */
-  cr_assert_eq(s.phase, PH_REACT);
-  cr_assert_eq(s.decider, ALLIED);
+  cr_assert_eq(s.turn.phase, PH_REACT);
+  cr_assert_eq(s.turn.decider, ALLIED);
   TH_DO(sc, &s, A_ARTY, th_card(sc, "B08"), d, 0);
-  cr_assert(s.uflag[a] & UF_DISORDER);
-  cr_assert_eq(s.ncards, 2);
-  cr_assert(s.discard & th_bit(sc, "B08"));
+  cr_assert(s.units.flag[a] & UF_DISORDER);
+  cr_assert_eq(s.turn.ncards, 2);
+  cr_assert(s.cards.discard & th_bit(sc, "B08"));
   free(sc);
 }
 
@@ -127,7 +127,7 @@ Test(rules, R_5_5_british_cards_command_british_units_prussian_cards_prussian_un
   Scen *sc = th_load("long", "base");
   State s;
   th_empty(sc, &s, 5);
-  s.turn = 3;
+  s.turn.number = 3;
   int br = th_put(sc, &s, "br-3/I", "H5", DIR_E);
   int pr = th_put(sc, &s, "pr-13", "J5", DIR_W);
   th_put(sc, &s, "fr-1/I", "I5", DIR_S);
@@ -148,7 +148,7 @@ Test(rules, R_5_5_british_cards_command_british_units_prussian_cards_prussian_un
   cr_assert(!th_legal(sc, &s, A_DECLARE, dsq, DB(DIR_E), 0));
   cr_assert(!th_legal(sc, &s, A_DECLARE, dsq, DB(DIR_E) | DB(DIR_W), 0), "never together");
   TH_DO(sc, &s, A_DECLARE, dsq, DB(DIR_W), 0);
-  cr_assert_eq(s.phase, PH_B_ATTCARDS);
+  cr_assert_eq(s.turn.phase, PH_B_ATTCARDS);
   cr_assert(th_legal(sc, &s, A_BCARD, th_card(sc, "B04"), BP_POINTS, 0));
   cr_assert(!th_legal(sc, &s, A_BCARD, th_card(sc, "P04"), BP_POINTS, 0));
   /* the Prussian card commands the Prussian unit only */
@@ -165,14 +165,14 @@ Test(rules, R_5_5_defending_army_plays_its_own_cards) {
   Scen *sc = th_load("long", "base");
   State s;
   th_empty(sc, &s, 5);
-  s.turn = 3;
+  s.turn.number = 3;
   th_put(sc, &s, "fr-1/I", "I6", DIR_N);
   th_put(sc, &s, "pr-13", "I5", DIR_E);
   th_give(sc, &s, "F01 B04 P04");
   th_declare_phase(&s, FRENCH, ARMY_FR);
   TH_DO(sc, &s, A_DECLARE, th_sq(sc, "I5"), DB(DIR_S), 0);
   TH_DO(sc, &s, A_BDONE, 0, 0, 0);
-  cr_assert_eq(s.phase, PH_B_DEFCARDS);
+  cr_assert_eq(s.turn.phase, PH_B_DEFCARDS);
   cr_assert(th_legal(sc, &s, A_BCARD, th_card(sc, "P04"), BP_POINTS, 0));
   cr_assert(!th_legal(sc, &s, A_BCARD, th_card(sc, "B04"), BP_POINTS, 0));
   free(sc);
@@ -183,7 +183,7 @@ Test(rules, R_5_6_two_player_allied_round_one_army_three_player_mixes) {
     Scen *sc = th_load("long", v ? "three-player" : "base");
     State s;
     th_empty(sc, &s, 6);
-    s.turn = 3;
+    s.turn.number = 3;
     th_put(sc, &s, "br-3/I", "H2", DIR_S);
     th_give(sc, &s, "B01 B02 P01");
     th_round(&s, ALLIED);
@@ -204,17 +204,17 @@ Test(rules, R_5_7_hands_secret_counts_public) {
   pass_turn(sc, &s); /* turn 3: Prussian cards in hand */
   gs_observe(sc, &s, FRENCH, &o);
   for (int a = 0; a < 3; a++) cr_assert_eq(hand_count(sc, &o, a), hand_count(sc, &s, a));
-  cr_assert_eq(o.hand & sc->army_cards[ARMY_FR], s.hand & sc->army_cards[ARMY_FR]);
+  cr_assert_eq(o.cards.hand & sc->army_cards[ARMY_FR], s.cards.hand & sc->army_cards[ARMY_FR]);
   /* the observation does not depend on which British cards are held */
   State s2 = s, o2;
-  uint64_t und = sc->army_cards[ARMY_BR] & ~(s.hand | s.discard | s.pend);
-  int in = __builtin_ctzll(s.hand & sc->army_cards[ARMY_BR]), out = __builtin_ctzll(und);
-  s2.hand = (s2.hand & ~(1ull << in)) | (1ull << out);
+  uint64_t und = sc->army_cards[ARMY_BR] & ~(s.cards.hand | s.cards.discard | s.cards.pend);
+  int in = __builtin_ctzll(s.cards.hand & sc->army_cards[ARMY_BR]), out = __builtin_ctzll(und);
+  s2.cards.hand = (s2.cards.hand & ~(1ull << in)) | (1ull << out);
   gs_observe(sc, &s2, FRENCH, &o2);
   cr_assert_eq(memcmp(&o, &o2, sizeof o), 0);
   /* secret commitments are not seen by the other side */
-  cr_assert_eq(gs_action_public(sc, &s, th_a(A_BID, 0, 0, 0), s.decider ^ 1), 0);
-  cr_assert_eq(gs_action_public(sc, &s, th_a(A_BCARD, 0, 0, 0), s.decider ^ 1), 0);
-  cr_assert_eq(gs_action_public(sc, &s, th_a(A_PLAY_MOVE, 0, 0, 0), s.decider ^ 1), 1);
+  cr_assert_eq(gs_action_public(sc, &s, th_a(A_BID, 0, 0, 0), s.turn.decider ^ 1), 0);
+  cr_assert_eq(gs_action_public(sc, &s, th_a(A_BCARD, 0, 0, 0), s.turn.decider ^ 1), 0);
+  cr_assert_eq(gs_action_public(sc, &s, th_a(A_PLAY_MOVE, 0, 0, 0), s.turn.decider ^ 1), 1);
   free(sc);
 }

@@ -12,15 +12,15 @@ Test(rules, R_6_1_movement_points_split_between_units_and_leader_rest_lost) {
   TH_DO(sc, &s, A_STEP, a, DIR_N, DIR_N);
   TH_DO(sc, &s, A_STEP, b, DIR_N, DIR_N);
   TH_DO(sc, &s, A_LEAD, 0, DIR_N, 0);
-  cr_assert_eq(s.mp, 2);
-  cr_assert_eq(s.usq[a], th_sq(sc, "H6"));
-  cr_assert_eq(s.usq[b], th_sq(sc, "J6"));
-  cr_assert_eq(s.leader[0], th_sq(sc, "K6"));
+  cr_assert_eq(s.play.mp, 2);
+  cr_assert_eq(s.units.sq[a], th_sq(sc, "H6"));
+  cr_assert_eq(s.units.sq[b], th_sq(sc, "J6"));
+  cr_assert_eq(s.units.leader[0], th_sq(sc, "K6"));
   TH_DO(sc, &s, A_DONE, 0, 0, 0);
-  cr_assert_eq(s.mp, 0, "unspent MP are lost");
+  cr_assert_eq(s.play.mp, 0, "unspent MP are lost");
   th_skip_react(sc, &s);
   th_play_move(sc, &s, "F02");
-  cr_assert_eq(s.mp, 5, "the next card brings only its own MP");
+  cr_assert_eq(s.play.mp, 5, "the next card brings only its own MP");
   free(sc);
 }
 
@@ -37,9 +37,9 @@ Test(rules, R_6_2_forward_only_turning_costs_one_and_marks_moved) {
   cr_assert(!th_legal(sc, &s, A_STEP, u, DIR_S, DIR_S));
   cr_assert_eq(th_count(sc, &s, A_TURN, u), 3);
   TH_DO(sc, &s, A_TURN, u, DIR_E, 0);
-  cr_assert_eq(s.mp, 4, "1 MP whatever the terrain");
-  cr_assert_eq(s.uflag[u] & UF_FACING, DIR_E);
-  cr_assert(s.uflag[u] & UF_MOVED, "turning only is moving");
+  cr_assert_eq(s.play.mp, 4, "1 MP whatever the terrain");
+  cr_assert_eq(s.units.flag[u] & UF_FACING, DIR_E);
+  cr_assert(s.units.flag[u] & UF_MOVED, "turning only is moving");
   cr_assert(th_legal(sc, &s, A_STEP, u, DIR_E, DIR_E));
   cr_assert(!th_legal(sc, &s, A_STEP, u, DIR_N, DIR_N));
   free(sc);
@@ -73,7 +73,7 @@ Test(rules, R_6_4_one_unit_per_square_enough_mp_no_zones_of_control) {
   th_round(&s, FRENCH);
   th_play_move(sc, &s, "F01");
   cr_assert(!th_legal(sc, &s, A_STEP, u, DIR_N, DIR_N), "a friend in the way");
-  s.usq[f] = SQ_DEAD;
+  s.units.sq[f] = SQ_DEAD;
   th_put(sc, &s, "br-3/I", "H6", DIR_S);
   cr_assert(!th_legal(sc, &s, A_STEP, u, DIR_N, DIR_N), "an enemy in the way");
   /* no zones of control: from next to an enemy to next to another enemy, and on */
@@ -86,7 +86,7 @@ Test(rules, R_6_4_one_unit_per_square_enough_mp_no_zones_of_control) {
   th_play_move(sc, &s, "F01");
   TH_DO(sc, &s, A_STEP, u, DIR_N, DIR_N);
   TH_DO(sc, &s, A_STEP, u, DIR_N, DIR_N);
-  cr_assert_eq(s.usq[u], th_sq(sc, "H5"));
+  cr_assert_eq(s.units.sq[u], th_sq(sc, "H5"));
   /* not enough MP: 1 left, woods cost 2 */
   th_empty(sc, &s, 3);
   u = th_put(sc, &s, "fr-1/I", "O8", DIR_N);
@@ -94,7 +94,7 @@ Test(rules, R_6_4_one_unit_per_square_enough_mp_no_zones_of_control) {
   th_round(&s, FRENCH);
   th_play_move(sc, &s, "F12"); /* 2 MP */
   TH_DO(sc, &s, A_STEP, u, DIR_N, DIR_N); /* O7 clear: 1 */
-  cr_assert_eq(s.mp, 1);
+  cr_assert_eq(s.play.mp, 1);
   cr_assert(!th_legal(sc, &s, A_STEP, u, DIR_N, DIR_N), "O6 is woods: 2 MP");
   cr_assert(th_legal(sc, &s, A_TURN, u, DIR_E, 0));
   free(sc);
@@ -140,9 +140,9 @@ Test(rules, R_6_6_unit_in_castle_leaves_across_any_side_with_any_facing) {
     for (int f = 0; f < 4; f++)
       cr_assert(th_legal(sc, &s, A_STEP, u, d, f), "leave across %c facing %c", "NESW"[d], "NESW"[f]);
   TH_DO(sc, &s, A_STEP, u, DIR_N, DIR_E); /* out to C6 (clear) facing east, for free */
-  cr_assert_eq(s.usq[u], th_sq(sc, "C6"));
-  cr_assert_eq(s.uflag[u] & UF_FACING, DIR_E);
-  cr_assert_eq(s.mp, 5);
+  cr_assert_eq(s.units.sq[u], th_sq(sc, "C6"));
+  cr_assert_eq(s.units.flag[u] & UF_FACING, DIR_E);
+  cr_assert_eq(s.play.mp, 5);
   /* outside the castle: forward only again */
   cr_assert_eq(th_count(sc, &s, A_STEP, u), 1);
   free(sc);
@@ -171,13 +171,13 @@ Test(rules, R_6_6_cavalry_in_a_castle_moves_forward_only_and_turns_for_one_mp) {
                    "leave across %c facing %c", "NESW"[d], "NESW"[f]);
   cr_assert_eq(th_count(sc, &s, A_TURN, u), 3, "it turns like any unit");
   TH_DO(sc, &s, A_TURN, u, DIR_E, 0);
-  cr_assert_eq(s.mp, 5, "a turn costs 1 MP");
-  cr_assert_eq(s.usq[u], th_sq(sc, "C7"));
+  cr_assert_eq(s.play.mp, 5, "a turn costs 1 MP");
+  cr_assert_eq(s.units.sq[u], th_sq(sc, "C7"));
   cr_assert_eq(th_count(sc, &s, A_STEP, u), 4, "now only across its new front, east");
   TH_DO(sc, &s, A_STEP, u, DIR_E, DIR_S); /* out to D7 (clear, 1 MP) facing south, for free */
-  cr_assert_eq(s.usq[u], th_sq(sc, "D7"));
-  cr_assert_eq(s.uflag[u] & UF_FACING, DIR_S);
-  cr_assert_eq(s.mp, 4);
+  cr_assert_eq(s.units.sq[u], th_sq(sc, "D7"));
+  cr_assert_eq(s.units.flag[u] & UF_FACING, DIR_S);
+  cr_assert_eq(s.play.mp, 4);
   free(sc);
 }
 
@@ -193,7 +193,7 @@ Test(rules, R_6_6_cavalry_in_a_castle_attacks_only_the_enemy_in_front) {
   cr_assert(!th_legal(sc, &s, A_DECLARE, th_sq(sc, "B7"), DB(DIR_E), 0), "not at its flank");
   cr_assert_eq(th_count(sc, &s, A_DECLARE, -1), 1);
   /* infantry in the castle: every adjacent enemy (R-10.2, R-7.1) */
-  s.usq[cav] = SQ_DEAD;
+  s.units.sq[cav] = SQ_DEAD;
   th_put(sc, &s, "fr-1/I", "C7", DIR_N);
   th_declare_phase(&s, FRENCH, ARMY_FR);
   cr_assert(th_legal(sc, &s, A_DECLARE, th_sq(sc, "C6"), DB(DIR_S), 0));
@@ -213,10 +213,10 @@ Test(rules, R_6_6_cavalry_may_charge_out_of_a_castle) {
   cr_assert(th_legal(sc, &s, A_CHARGE, k, cav, 1), "%s", th_legal_text(sc, &s));
   cr_assert(!th_legal(sc, &s, A_CHARGE, k, cav, 2), "the target is one square beyond C6");
   TH_DO(sc, &s, A_CHARGE, k, cav, 1);
-  cr_assert_eq(s.usq[cav], th_sq(sc, "C6"), "straight ahead out of the castle");
-  cr_assert_eq(s.uflag[cav] & UF_FACING, DIR_N, "without turning");
-  cr_assert_eq(s.bkind, BK_CHARGE);
-  cr_assert_eq(s.bdef_unit, t);
+  cr_assert_eq(s.units.sq[cav], th_sq(sc, "C6"), "straight ahead out of the castle");
+  cr_assert_eq(s.units.flag[cav] & UF_FACING, DIR_N, "without turning");
+  cr_assert_eq(s.battle.kind, BK_CHARGE);
+  cr_assert_eq(s.battle.def_unit, t);
   int a, d;
   battle_base_totals(sc, &s, th_sq(sc, "C5"), DB(DIR_S), &a, &d);
   cr_assert_eq(a, 3 * 3 * 2, "heavy x3 on the flank x2");
@@ -235,12 +235,12 @@ Test(rules, R_6_7_leaders_one_mp_any_terrain_share_with_friend_never_enemy) {
   cr_assert(!th_legal(sc, &s, A_LEAD, 0, DIR_W, 0), "never with an enemy unit");
   cr_assert(th_legal(sc, &s, A_LEAD, 0, DIR_N, 0), "with a friendly unit");
   TH_DO(sc, &s, A_LEAD, 0, DIR_E, 0); /* Q7: woods, 1 MP */
-  cr_assert_eq(s.mp, 4);
+  cr_assert_eq(s.play.mp, 4);
   TH_DO(sc, &s, A_STEP, u, DIR_N, DIR_N);
   TH_DO(sc, &s, A_LEAD, 0, DIR_W, 0); /* back: several moves in a round */
   TH_DO(sc, &s, A_LEAD, 0, DIR_N, 0); /* P6, with fr-1/I */
-  cr_assert_eq(s.leader[0], th_sq(sc, "P6"));
-  cr_assert_eq(s.mp, 1);
+  cr_assert_eq(s.units.leader[0], th_sq(sc, "P6"));
+  cr_assert_eq(s.play.mp, 1);
   th_check(sc, &s);
   (void)e;
   /* ponds stop leaders too: Wellington at Mont St. Jean (E2), the pond to the west */
@@ -258,32 +258,32 @@ Test(rules, R_6_8_cavalry_evades_infantry_which_may_step_once_more) {
   SETUP("short");
   int inf, cav;
   evasion_position(sc, &s, &inf, &cav);
-  cr_assert_eq(s.phase, PH_EVADE);
-  cr_assert_eq(s.decider, ALLIED);
+  cr_assert_eq(s.turn.phase, PH_EVADE);
+  cr_assert_eq(s.turn.decider, ALLIED);
   /* retreat rules: not across its front (H5, where the infantry is) */
   cr_assert(th_legal(sc, &s, A_EVADE, cav, th_sq(sc, "H3"), DIR_S));
   cr_assert(th_legal(sc, &s, A_EVADE, cav, th_sq(sc, "G4"), DIR_N));
   cr_assert(th_legal(sc, &s, A_EVADE, cav, th_sq(sc, "I4"), DIR_W));
   cr_assert(th_legal(sc, &s, A_NOEVADE, 0, 0, 0));
   TH_DO(sc, &s, A_EVADE, cav, th_sq(sc, "H3"), DIR_S);
-  cr_assert_eq(s.usq[cav], th_sq(sc, "H3"));
-  cr_assert_eq(s.uflag[cav] & UF_MOVED, 0, "evasion is no move");
-  cr_assert_eq(s.phase, PH_MOVE);
-  cr_assert_eq(s.decider, FRENCH);
-  cr_assert_eq(s.mp, 4);
+  cr_assert_eq(s.units.sq[cav], th_sq(sc, "H3"));
+  cr_assert_eq(s.units.flag[cav] & UF_MOVED, 0, "evasion is no move");
+  cr_assert_eq(s.turn.phase, PH_MOVE);
+  cr_assert_eq(s.turn.decider, FRENCH);
+  cr_assert_eq(s.play.mp, 4);
   /* one more step into the square the cavalry left (1 + ridge 1), then it stops */
   cr_assert_eq(th_count(sc, &s, A_TURN, inf), 0);
   TH_DO(sc, &s, A_STEP, inf, DIR_N, DIR_N);
-  cr_assert_eq(s.usq[inf], th_sq(sc, "H4"));
-  cr_assert_eq(s.mp, 2);
-  cr_assert_eq(s.phase, PH_MOVE, "no second evasion");
+  cr_assert_eq(s.units.sq[inf], th_sq(sc, "H4"));
+  cr_assert_eq(s.play.mp, 2);
+  cr_assert_eq(s.turn.phase, PH_MOVE, "no second evasion");
   cr_assert_eq(th_count(sc, &s, A_STEP, inf) + th_count(sc, &s, A_TURN, inf), 0, "its move has ended");
   /* declining the evasion: the infantry moves on as usual */
   evasion_position(sc, &s, &inf, &cav);
   TH_DO(sc, &s, A_NOEVADE, 0, 0, 0);
-  cr_assert_eq(s.phase, PH_MOVE);
+  cr_assert_eq(s.turn.phase, PH_MOVE);
   cr_assert(th_legal(sc, &s, A_TURN, inf, DIR_E, 0));
-  cr_assert_eq(s.usq[cav], th_sq(sc, "H4"));
+  cr_assert_eq(s.units.sq[cav], th_sq(sc, "H4"));
   free(sc);
 }
 
@@ -294,15 +294,15 @@ Test(rules, R_6_8_no_evasion_after_a_battle_advance) {
   int cav = th_put(sc, &s, "br-vivian", "H4", DIR_S);
   th_declare_phase(&s, FRENCH, ARMY_FR);
   th_battle(sc, &s, th_sq(sc, "H5"), DB(DIR_S), NULL, NULL); /* 5 vs 4 */
-  cr_assert_eq(s.phase, PH_B_LOSS);
+  cr_assert_eq(s.turn.phase, PH_B_LOSS);
   TH_DO(sc, &s, A_RETREAT, th_sq(sc, "G5"), DIR_N, DIR_N);
-  cr_assert_eq(s.usq[d], th_sq(sc, "G5"));
-  cr_assert_eq(s.phase, PH_B_ADVANCE);
+  cr_assert_eq(s.units.sq[d], th_sq(sc, "G5"));
+  cr_assert_eq(s.turn.phase, PH_B_ADVANCE);
   TH_DO(sc, &s, A_ADVANCE, DIR_S, DIR_N, 0);
-  cr_assert_eq(s.usq[a], th_sq(sc, "H5"), "advanced next to the cavalry");
-  cr_assert_neq(s.phase, PH_EVADE);
-  cr_assert_eq(s.evaders, 0);
-  cr_assert_eq(s.usq[cav], th_sq(sc, "H4"));
+  cr_assert_eq(s.units.sq[a], th_sq(sc, "H5"), "advanced next to the cavalry");
+  cr_assert_neq(s.turn.phase, PH_EVADE);
+  cr_assert_eq(s.interrupt.evaders, 0);
+  cr_assert_eq(s.units.sq[cav], th_sq(sc, "H4"));
   free(sc);
 }
 
@@ -326,14 +326,14 @@ Test(rules, R_6_9_worked_example_village_across_stream_turn_bridge_five_mp) {
     th_round(&s, FRENCH);
     th_play_move(sc, &s, "F01"); /* 5 MP */
     TH_DO(sc, &s, A_STEP, u, DIR_W, DIR_W);
-    cr_assert_eq(s.mp, 2, "village across a stream: 1 + 2 (MP left %d)", s.mp);
+    cr_assert_eq(s.play.mp, 2, "village across a stream: 1 + 2 (MP left %d)", s.play.mp);
     TH_DO(sc, &s, A_TURN, u, DIR_S, 0);
-    cr_assert_eq(s.mp, 1, "facing south: 1");
+    cr_assert_eq(s.play.mp, 1, "facing south: 1");
     if (bridge) {
       TH_DO(sc, &s, A_STEP, u, DIR_S, DIR_S);
-      cr_assert_eq(s.mp, 0, "clear across a bridged stream: 1; 5 MP in all");
-      cr_assert_eq(s.usq[u], th_sq(sc, "H7"));
-      cr_assert_eq(s.uflag[u] & UF_FACING, DIR_S);
+      cr_assert_eq(s.play.mp, 0, "clear across a bridged stream: 1; 5 MP in all");
+      cr_assert_eq(s.units.sq[u], th_sq(sc, "H7"));
+      cr_assert_eq(s.units.flag[u] & UF_FACING, DIR_S);
     } else {
       cr_assert(!th_legal(sc, &s, A_STEP, u, DIR_S, DIR_S), "without the bridge it would cost 2");
     }
@@ -351,9 +351,9 @@ Test(rules, R_6_8_a_leader_goes_with_the_evading_cavalry) {
   th_play_move(sc, &s, "F03");
   TH_DO(sc, &s, A_STEP, inf, DIR_N, DIR_N);
   TH_DO(sc, &s, A_STEP, inf, DIR_N, DIR_N);
-  cr_assert_eq(s.phase, PH_EVADE);
+  cr_assert_eq(s.turn.phase, PH_EVADE);
   TH_DO(sc, &s, A_EVADE, cav, th_sq(sc, "G4"), DIR_S);
-  cr_assert_eq(s.leader[1], th_sq(sc, "G4"));
+  cr_assert_eq(s.units.leader[1], th_sq(sc, "G4"));
   th_check(sc, &s);
   free(sc);
 }
@@ -366,7 +366,7 @@ Test(rules, R_6_7_wellington_shares_with_a_prussian_unit) {
   State s;
   /* Wellington moves onto a Prussian unit */
   th_empty(sc, &s, 8);
-  s.turn = 3;
+  s.turn.number = 3;
   th_put(sc, &s, "pr-13", "H4", DIR_N);
   th_put(sc, &s, "br-3/I", "C3", DIR_S);
   th_leader(sc, &s, 1, "H3");
@@ -374,11 +374,11 @@ Test(rules, R_6_7_wellington_shares_with_a_prussian_unit) {
   th_round(&s, ALLIED);
   th_play_move(sc, &s, "B01");
   TH_DO(sc, &s, A_LEAD, 0, DIR_S, 0);
-  cr_assert_eq(s.leader[1], th_sq(sc, "H4"));
+  cr_assert_eq(s.units.leader[1], th_sq(sc, "H4"));
   th_check(sc, &s);
   /* a Prussian unit moves into Wellington's square */
   th_empty(sc, &s, 9);
-  s.turn = 3;
+  s.turn.number = 3;
   int p = th_put(sc, &s, "pr-13", "H4", DIR_N);
   th_put(sc, &s, "br-3/I", "C3", DIR_S);
   th_leader(sc, &s, 1, "H3");
@@ -389,7 +389,7 @@ Test(rules, R_6_7_wellington_shares_with_a_prussian_unit) {
   th_check(sc, &s);
   /* it retreats with the Prussian unit; when that is eliminated he goes to a British unit */
   th_empty(sc, &s, 10);
-  s.turn = 3;
+  s.turn.number = 3;
   p = th_put(sc, &s, "pr-13", "H6", DIR_S);
   th_put(sc, &s, "fr-6/II", "H7", DIR_N);
   th_put(sc, &s, "br-3/I", "C6", DIR_S);
@@ -397,15 +397,15 @@ Test(rules, R_6_7_wellington_shares_with_a_prussian_unit) {
   th_declare_phase(&s, FRENCH, ARMY_FR);
   th_battle(sc, &s, th_sq(sc, "H6"), DB(DIR_S), NULL, NULL); /* 5 vs 4 */
   TH_DO(sc, &s, A_RETREAT, th_sq(sc, "H5"), DIR_S, DIR_S);
-  cr_assert_eq(s.leader[1], th_sq(sc, "H5"));
-  s.uflag[p] |= UF_REDUCED;
+  cr_assert_eq(s.units.leader[1], th_sq(sc, "H5"));
+  s.units.flag[p] |= UF_REDUCED;
   th_put(sc, &s, "fr-6/II", "H6", DIR_N);
-  s.uflag[p] = DIR_S | UF_REDUCED;
+  s.units.flag[p] = DIR_S | UF_REDUCED;
   th_declare_phase(&s, FRENCH, ARMY_FR);
   th_battle(sc, &s, th_sq(sc, "H5"), DB(DIR_S), NULL, NULL); /* 5 vs 2 */
   TH_DO(sc, &s, A_REDUCE, 0, 0, 0);
-  cr_assert_eq(s.usq[p], SQ_DEAD);
-  cr_assert_eq(s.leader[1], th_sq(sc, "C6"), "to the British unit");
+  cr_assert_eq(s.units.sq[p], SQ_DEAD);
+  cr_assert_eq(s.units.leader[1], th_sq(sc, "C6"), "to the British unit");
   th_check(sc, &s);
   free(sc);
 }
@@ -421,7 +421,7 @@ Test(rules, R_6_6_castle_positions_reachable_through_engine_load) {
   th_put(sc, &s, "br-6/R", "D7", DIR_W);           /* east of Hougoumont */
   th_give(sc, &s, "F03 F10 B01");
   th_round(&s, FRENCH);
-  s.cdp[0] = 1;
+  s.turn.cdp[0] = 1;
   char *js = state_to_json(sc, &s);
   /* markers by name, as a person writes them */
   char *at = strstr(js, "\"br-6/R\"");
@@ -460,39 +460,39 @@ Test(rules, R_6_7_leader_whose_army_has_no_unit_left_is_never_overrun) {
   Scen *sc = th_load("long", "base");
   State s;
   th_empty(sc, &s, 11);
-  s.turn = 3;
+  s.turn.number = 3;
   int d = th_put(sc, &s, "br-3/I", "H6", DIR_S); /* the last British unit, reduced */
-  s.uflag[d] |= UF_REDUCED;
+  s.units.flag[d] |= UF_REDUCED;
   int a = th_put(sc, &s, "fr-6/II", "H7", DIR_N);
   th_put(sc, &s, "pr-13", "Q8", DIR_W);
   th_leader(sc, &s, 1, "H6");
   th_declare_phase(&s, FRENCH, ARMY_FR);
   th_battle(sc, &s, th_sq(sc, "H6"), DB(DIR_S), NULL, NULL);
   TH_DO(sc, &s, A_REDUCE, 0, 0, 0);
-  cr_assert_eq(s.usq[d], SQ_DEAD);
-  cr_assert_eq(s.leader[1], th_sq(sc, "Q8"), "Wellington joins the Prussians");
+  cr_assert_eq(s.units.sq[d], SQ_DEAD);
+  cr_assert_eq(s.units.leader[1], th_sq(sc, "Q8"), "Wellington joins the Prussians");
   TH_DO(sc, &s, A_ADVANCE, DIR_S, DIR_N, 0);
-  cr_assert_eq(s.usq[a], th_sq(sc, "H6"));
+  cr_assert_eq(s.units.sq[a], th_sq(sc, "H6"));
   th_check(sc, &s);
   free(sc);
   /* no unit of his side anywhere: removed from the map, and the game goes on */
   sc = th_load("short", "base");
   th_empty(sc, &s, 12);
   d = th_put(sc, &s, "br-3/I", "H6", DIR_S);
-  s.uflag[d] |= UF_REDUCED;
+  s.units.flag[d] |= UF_REDUCED;
   a = th_put(sc, &s, "fr-6/II", "H7", DIR_N);
   th_leader(sc, &s, 1, "H6");
   th_declare_phase(&s, FRENCH, ARMY_FR);
   th_battle(sc, &s, th_sq(sc, "H6"), DB(DIR_S), NULL, NULL);
   TH_DO(sc, &s, A_REDUCE, 0, 0, 0);
-  cr_assert_eq(s.leader[1], SQ_DEAD, "removed");
+  cr_assert_eq(s.units.leader[1], SQ_DEAD, "removed");
   TH_DO(sc, &s, A_ADVANCE, DIR_S, DIR_N, 0);
-  cr_assert_eq(s.usq[a], th_sq(sc, "H6"));
+  cr_assert_eq(s.units.sq[a], th_sq(sc, "H6"));
   th_check(sc, &s);
   char *js = state_to_json(sc, &s), err[200];
   State t;
   cr_assert_eq(state_from_json(sc, js, &t, err, sizeof err), 0, "%s", err);
-  cr_assert_eq(t.leader[1], SQ_DEAD);
+  cr_assert_eq(t.units.leader[1], SQ_DEAD);
   free(js);
   char line[8192];
   cr_assert_geq(position_format(sc, &s, line, sizeof line), 0);
@@ -501,7 +501,7 @@ Test(rules, R_6_7_leader_whose_army_has_no_unit_left_is_never_overrun) {
   cr_assert(!memcmp(&t, &s, sizeof t), "the position text round-trips a removed leader");
   /* gs_check rejects the position the old engine reached: Wellington under a French unit */
   t = s;
-  t.leader[1] = (uint8_t)th_sq(sc, "H6");
+  t.units.leader[1] = (uint8_t)th_sq(sc, "H6");
   char why[256];
   cr_assert_neq(gs_check(sc, &t, why, sizeof why), 0);
   free(sc);
@@ -516,16 +516,17 @@ Test(rules, R_6_8_entering_infantry_next_to_cavalry_lets_it_evade) {
   Scen *sc = th_load("long", "base");
   State s;
   th_empty(sc, &s, 8);
-  s.turn = 3;
+  s.turn.number = 3;
   int cav = th_put(sc, &s, "fr-c-jacq-1", "Q9", DIR_N);
   int p = th_unit(sc, "pr-13");
   th_give(sc, &s, "P01");
   th_round(&s, ALLIED);
   th_play_move(sc, &s, "P01");
   TH_DO(sc, &s, A_ENTER, p, th_sq(sc, "R9"), DIR_W);
-  cr_assert_eq(s.phase, PH_EVADE, "the cavalry at Q9 may evade the entering infantry (phase %s)",
-               phase_name(s.phase));
-  cr_assert_eq(s.decider, FRENCH);
+  cr_assert_eq(s.turn.phase, PH_EVADE,
+               "the cavalry at Q9 may evade the entering infantry (phase %s)",
+               phase_name(s.turn.phase));
+  cr_assert_eq(s.turn.decider, FRENCH);
   cr_assert(th_legal(sc, &s, A_EVADE, cav, th_sq(sc, "P9"), DIR_N));
   free(sc);
 }

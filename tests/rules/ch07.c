@@ -9,20 +9,20 @@ Test(rules, R_7_1_attackers_adjacent_facing_fit_at_most_four) {
   th_put(sc, &s, "fr-2/I", "G6", DIR_E);            /* W side, facing it      */
   int c = th_put(sc, &s, "fr-3/I", "I6", DIR_N);    /* E side, facing away    */
   int d = th_put(sc, &s, "fr-4/I", "H5", DIR_S);    /* N side, but disordered */
-  s.uflag[d] |= UF_DISORDER;
+  s.units.flag[d] |= UF_DISORDER;
   th_declare_phase(&s, FRENCH, ARMY_FR);
   cr_assert_eq(th_count(sc, &s, A_DECLARE, dsq), 3, "%s", th_legal_text(sc, &s));
   cr_assert(th_legal(sc, &s, A_DECLARE, dsq, DB(DIR_S), 0));
   cr_assert(th_legal(sc, &s, A_DECLARE, dsq, DB(DIR_W), 0));
   cr_assert(th_legal(sc, &s, A_DECLARE, dsq, DB(DIR_S) | DB(DIR_W), 0));
   /* all four sides */
-  s.uflag[c] = DIR_W;
-  s.uflag[d] = DIR_S;
+  s.units.flag[c] = DIR_W;
+  s.units.flag[d] = DIR_S;
   cr_assert_eq(th_count(sc, &s, A_DECLARE, dsq), 15);
   cr_assert(th_legal(sc, &s, A_DECLARE, dsq, 15, 0));
   /* rallied or already attacked: out */
-  s.uflag[c] |= UF_RALLIED;
-  s.uflag[d] |= UF_ATTACKED;
+  s.units.flag[c] |= UF_RALLIED;
+  s.units.flag[d] |= UF_ATTACKED;
   cr_assert_eq(th_count(sc, &s, A_DECLARE, dsq), 3);
   /* the limit of 4 attackers is the max_attackers parameter: with 3, no 4-unit attack */
   char dir[64];
@@ -31,8 +31,8 @@ Test(rules, R_7_1_attackers_adjacent_facing_fit_at_most_four) {
   Scen *p3 = th_load_dir(dir, "short", "max3");
   th_rmdir(dir);
   cr_assert_eq(p3->p.max_attackers, 3);
-  s.uflag[c] = DIR_W;
-  s.uflag[d] = DIR_S;
+  s.units.flag[c] = DIR_W;
+  s.units.flag[d] = DIR_S;
   cr_assert(!th_legal(p3, &s, A_DECLARE, dsq, 15, 0));
   cr_assert_eq(th_count(p3, &s, A_DECLARE, dsq), 14);
   free(p3);
@@ -49,16 +49,16 @@ Test(rules, R_7_1_attack_after_moving_once_per_round) {
   TH_DO(sc, &s, A_STEP, u, DIR_N, DIR_N);
   TH_DO(sc, &s, A_TURN, u, DIR_E, 0);
   TH_DO(sc, &s, A_DONE, 0, 0, 0);
-  cr_assert_eq(s.phase, PH_DECLARE);
+  cr_assert_eq(s.turn.phase, PH_DECLARE);
   th_battle(sc, &s, th_sq(sc, "H6"), DB(DIR_W), NULL, NULL); /* 6 vs 4: flank */
-  cr_assert_eq(s.last_att, 6);
+  cr_assert_eq(s.battle.att_total, 6);
   TH_DO(sc, &s, A_REDUCE, 0, 0, 0);
   th_skip_react(sc, &s);
-  cr_assert_eq(s.phase, PH_ROUND);
+  cr_assert_eq(s.turn.phase, PH_ROUND);
   /* a second card: the unit has attacked this round */
   th_play_move(sc, &s, "F02");
   TH_DO(sc, &s, A_DONE, 0, 0, 0);
-  cr_assert_neq(s.phase, PH_DECLARE);
+  cr_assert_neq(s.turn.phase, PH_DECLARE);
   free(sc);
 }
 
@@ -66,7 +66,7 @@ Test(rules, R_7_1_british_and_prussian_units_never_attack_together) {
   Scen *sc = th_load("long", "base");
   State s;
   th_empty(sc, &s, 5);
-  s.turn = 3;
+  s.turn.number = 3;
   th_put(sc, &s, "fr-1/I", "I5", DIR_S);
   th_put(sc, &s, "br-3/I", "H5", DIR_E);
   th_put(sc, &s, "br-5/R", "I4", DIR_S);
@@ -91,27 +91,27 @@ Test(rules, R_7_2_defender_fires_before_reveal_attacker_drops_out) {
   int a = th_unit(sc, "fr-1/I"), d = th_unit(sc, "br-3/I");
   fire_battle_position(sc, &s, 1);
   TH_DO(sc, &s, A_DECLARE, th_sq(sc, "H6"), DB(DIR_S) | DB(DIR_W), 0);
-  cr_assert_eq(s.phase, PH_B_FIRE);
-  cr_assert_eq(s.decider, ALLIED);
+  cr_assert_eq(s.turn.phase, PH_B_FIRE);
+  cr_assert_eq(s.turn.decider, ALLIED);
   TH_DO(sc, &s, A_ARTY, th_card(sc, "B08"), d, 0);
-  cr_assert(s.uflag[a] & UF_DISORDER);
-  cr_assert_eq(s.batt[DIR_S], UNIT_NONE, "the disordered attacker drops out");
-  cr_assert_eq(s.phase, PH_B_ATTCARDS);
+  cr_assert(s.units.flag[a] & UF_DISORDER);
+  cr_assert_eq(s.battle.att[DIR_S], UNIT_NONE, "the disordered attacker drops out");
+  cr_assert_eq(s.turn.phase, PH_B_ATTCARDS);
   th_bcards(sc, &s, "F05");
   th_bcards(sc, &s, "");
-  cr_assert_eq(s.last_att, 3 * 2 + 5, "only fr-2/I (flank) and the card");
-  cr_assert_eq(s.last_def, 4);
+  cr_assert_eq(s.battle.att_total, 3 * 2 + 5, "only fr-2/I (flank) and the card");
+  cr_assert_eq(s.battle.def_total, 4);
   /* a lone attacker disordered: the battle is off */
   fire_battle_position(sc, &s, 0);
   TH_DO(sc, &s, A_DECLARE, th_sq(sc, "H6"), DB(DIR_S), 0);
   TH_DO(sc, &s, A_ARTY, th_card(sc, "B08"), d, 0);
-  cr_assert_eq(s.bdef_unit, UNIT_NONE);
-  for (int k = 0; k < 4; k++) cr_assert_eq(s.batt[k], UNIT_NONE);
-  cr_assert_eq(s.uflag[a] & UF_INBATTLE, 0);
-  cr_assert(s.hand & th_bit(sc, "F05"), "no battle card was played");
-  cr_assert_eq(s.pend, 0);
-  cr_assert_eq(s.uflag[d] & UF_REDUCED, 0);
-  cr_assert(s.phase == PH_REACT || s.phase == PH_ROUND);
+  cr_assert_eq(s.battle.def_unit, UNIT_NONE);
+  for (int k = 0; k < 4; k++) cr_assert_eq(s.battle.att[k], UNIT_NONE);
+  cr_assert_eq(s.units.flag[a] & UF_INBATTLE, 0);
+  cr_assert(s.cards.hand & th_bit(sc, "F05"), "no battle card was played");
+  cr_assert_eq(s.cards.pend, 0);
+  cr_assert_eq(s.units.flag[d] & UF_REDUCED, 0);
+  cr_assert(s.turn.phase == PH_REACT || s.turn.phase == PH_ROUND);
   free(sc);
 }
 
@@ -121,10 +121,10 @@ Test(rules, R_7_2_each_side_sees_its_own_committed_cards_only) {
   int a, d, h;
   cr_assert_eq(battle_seen_totals(sc, &s, FRENCH, &a, &d, &h), -1, "no battle yet");
   TH_DO(sc, &s, A_DECLARE, th_sq(sc, "H6"), DB(DIR_S), 0);
-  cr_assert_eq(s.phase, PH_B_ATTCARDS);
+  cr_assert_eq(s.turn.phase, PH_B_ATTCARDS);
   TH_DO(sc, &s, A_BCARD, th_card(sc, "F01"), BP_POINTS, 0);
   TH_DO(sc, &s, A_BDONE, 0, 0, 0);
-  cr_assert_eq(s.phase, PH_B_DEFCARDS);
+  cr_assert_eq(s.turn.phase, PH_B_DEFCARDS);
   TH_DO(sc, &s, A_BCARD, th_card(sc, "B01"), BP_POINTS, 0);
   cr_assert_eq(battle_seen_totals(sc, &s, FRENCH, &a, &d, &h), 0);
   cr_assert(a == 3 * 2 + 2 && d == 4 && h == 1, "French view %d %d %d", a, d, h);
@@ -133,18 +133,19 @@ Test(rules, R_7_2_each_side_sees_its_own_committed_cards_only) {
   battle_base_totals(sc, &s, th_sq(sc, "H6"), DB(DIR_S), &a, &d);
   cr_assert(a == 6 && d == 4, "base %d %d", a, d);
   TH_DO(sc, &s, A_BDONE, 0, 0, 0);
-  cr_assert(s.last_att == 8 && s.last_def == 7, "both views add up to the revealed totals");
+  cr_assert(s.battle.att_total == 8 && s.battle.def_total == 7,
+            "both views add up to the revealed totals");
   free(sc);
 }
 
 Test(rules, R_7_2_attacker_cards_count_against_the_limit_defender_unlimited) {
   SETUP("short");
   h6_flank_battle(sc, &s, "F01 F02 F04 F05 F06 B01 B02 B03 B04 B05 B06 B07");
-  s.ncards = 4;
+  s.turn.ncards = 4;
   TH_DO(sc, &s, A_DECLARE, th_sq(sc, "H6"), DB(DIR_S), 0);
-  cr_assert_eq(s.phase, PH_B_ATTCARDS);
+  cr_assert_eq(s.turn.phase, PH_B_ATTCARDS);
   TH_DO(sc, &s, A_BCARD, th_card(sc, "F01"), BP_POINTS, 0);
-  cr_assert_eq(s.ncards, 5);
+  cr_assert_eq(s.turn.ncards, 5);
   ActList L;
   gs_legal(sc, &s, &L);
   cr_assert_eq(L.n, 1, "the fifth card was the last");
@@ -152,17 +153,17 @@ Test(rules, R_7_2_attacker_cards_count_against_the_limit_defender_unlimited) {
   TH_DO(sc, &s, A_BDONE, 0, 0, 0);
   /* the defender plays six */
   th_bcards(sc, &s, "B01 B02 B03 B04 B05 B06");
-  cr_assert_eq(s.last_def, 4 + 3 + 4 + 3 + 5 + 3 + 3);
-  cr_assert_eq(s.last_att, 3 * 2 + 2, "a flank attack (the defender faces east) + F01");
+  cr_assert_eq(s.battle.def_total, 4 + 3 + 4 + 3 + 5 + 3 + 3);
+  cr_assert_eq(s.battle.att_total, 3 * 2 + 2, "a flank attack (the defender faces east) + F01");
   /* cards are secret until the reveal: the other side does not see them committed */
-  cr_assert_eq(s.pend, 0);
-  cr_assert(s.seen & th_bit(sc, "B06"), "revealed after the battle");
+  cr_assert_eq(s.cards.pend, 0);
+  cr_assert(s.cards.seen & th_bit(sc, "B06"), "revealed after the battle");
   /* at the limit already: no attack cards at all */
   th_declare_phase(&s, FRENCH, ARMY_FR);
-  s.ncards = 5;
-  s.uflag[th_unit(sc, "fr-1/I")] &= (uint8_t)~UF_ATTACKED;
+  s.turn.ncards = 5;
+  s.units.flag[th_unit(sc, "fr-1/I")] &= (uint8_t)~UF_ATTACKED;
   TH_DO(sc, &s, A_DECLARE, th_sq(sc, "H6"), DB(DIR_S), 0);
-  cr_assert_eq(s.phase, PH_B_DEFCARDS);
+  cr_assert_eq(s.turn.phase, PH_B_DEFCARDS);
   free(sc);
 }
 
@@ -177,8 +178,8 @@ Test(rules, R_7_3_attacker_total_flank_elite_ridge) {
   cr_assert_eq(a, 3 * 2 - 1);
   cr_assert_eq(d, 4);
   th_battle(sc, &s, th_sq(sc, "H4"), DB(DIR_S), "F05 F19:e", NULL);
-  cr_assert_eq(s.last_att, 3 * 2 * 2 - 1 + 5, "3 x 2 elite x 2 flank - 1 ridge + card 5");
-  cr_assert_eq(s.last_def, 4);
+  cr_assert_eq(s.battle.att_total, 3 * 2 * 2 - 1 + 5, "3 x 2 elite x 2 flank - 1 ridge + card 5");
+  cr_assert_eq(s.battle.def_total, 4);
   free(sc);
 }
 
@@ -213,8 +214,8 @@ Test(rules, R_7_3_rear_and_command_per_unit_near_the_leader) {
   th_give(sc, &s, "F05 F07");
   th_declare_phase(&s, FRENCH, ARMY_FR);
   th_battle(sc, &s, th_sq(sc, "J6"), DB(DIR_S) | DB(DIR_W), "F05 F07:c", NULL);
-  cr_assert_eq(s.last_att, 3 * 3 + (3 * 2 + 2) + 5, "rear 9, flank 6 + command 2, card 5");
-  cr_assert_eq(s.last_def, 4);
+  cr_assert_eq(s.battle.att_total, 3 * 3 + (3 * 2 + 2) + 5, "rear 9, flank 6 + command 2, card 5");
+  cr_assert_eq(s.battle.def_total, 4);
   free(sc);
 }
 
@@ -226,7 +227,7 @@ Test(rules, R_7_3_stream_minus_one_after_command) {
   th_give(sc, &s, "F05 F07");
   th_declare_phase(&s, FRENCH, ARMY_FR);
   th_battle(sc, &s, th_sq(sc, "L4"), DB(DIR_S), "F05 F07:c", NULL);
-  cr_assert_eq(s.last_att, 3 + 2 - 1 + 5);
+  cr_assert_eq(s.battle.att_total, 3 + 2 - 1 + 5);
   /* docs/RULINGS.md R-7.3: a stream crossed at a bridge (M5-M4) gives no -1 */
   th_empty(sc, &s, 2);
   th_put(sc, &s, "br-3/I", "M4", DIR_S);
@@ -272,9 +273,10 @@ Test(rules, R_7_4_defender_elite_command_and_cards) {
   th_give(sc, &s, "B01 B10 B16");
   th_declare_phase(&s, FRENCH, ARMY_FR);
   th_battle(sc, &s, th_sq(sc, "K4"), DB(DIR_S), NULL, "B01 B10:c B16:e");
-  cr_assert_eq(s.last_def, 2 * 2 * 2 + 4 + 3, "2 x 2 elite x 2 village + Wellington 4 + card 3");
-  cr_assert_eq(s.last_att, 3 - 1, "across the Smohain brook (K5-K4)");
-  cr_assert(s.uflag[a] & UF_REDUCED, "15 > 2 x 2: the attacker is reduced (R-7.7)");
+  cr_assert_eq(s.battle.def_total, 2 * 2 * 2 + 4 + 3,
+               "2 x 2 elite x 2 village + Wellington 4 + card 3");
+  cr_assert_eq(s.battle.att_total, 3 - 1, "across the Smohain brook (K5-K4)");
+  cr_assert(s.units.flag[a] & UF_REDUCED, "15 > 2 x 2: the attacker is reduced (R-7.7)");
   free(sc);
 }
 
@@ -284,12 +286,12 @@ Test(rules, R_7_5_a_tie_goes_to_the_defender) {
   int d = th_put(sc, &s, "br-6/R", "H6", DIR_S);
   th_declare_phase(&s, FRENCH, ARMY_FR);
   th_battle(sc, &s, th_sq(sc, "H6"), DB(DIR_S), NULL, NULL);
-  cr_assert_eq(s.last_att, 3);
-  cr_assert_eq(s.last_def, 3);
-  cr_assert_neq(s.phase, PH_B_LOSS);
-  cr_assert_eq(s.usq[d], th_sq(sc, "H6"));
-  cr_assert_eq(s.uflag[d] & UF_REDUCED, 0);
-  cr_assert_eq(s.uflag[a] & UF_REDUCED, 0);
+  cr_assert_eq(s.battle.att_total, 3);
+  cr_assert_eq(s.battle.def_total, 3);
+  cr_assert_neq(s.turn.phase, PH_B_LOSS);
+  cr_assert_eq(s.units.sq[d], th_sq(sc, "H6"));
+  cr_assert_eq(s.units.flag[d] & UF_REDUCED, 0);
+  cr_assert_eq(s.units.flag[a] & UF_REDUCED, 0);
   /* with cards: 3 + 5 against 3 + 5 */
   th_empty(sc, &s, 2);
   th_put(sc, &s, "fr-1/I", "H7", DIR_N);
@@ -297,10 +299,10 @@ Test(rules, R_7_5_a_tie_goes_to_the_defender) {
   th_give(sc, &s, "F05 B04");
   th_declare_phase(&s, FRENCH, ARMY_FR);
   th_battle(sc, &s, th_sq(sc, "H6"), DB(DIR_S), "F05", "B04");
-  cr_assert_eq(s.last_att, 8);
-  cr_assert_eq(s.last_def, 8);
-  cr_assert_neq(s.phase, PH_B_LOSS);
-  cr_assert_eq(s.uflag[d] & UF_REDUCED, 0);
+  cr_assert_eq(s.battle.att_total, 8);
+  cr_assert_eq(s.battle.def_total, 8);
+  cr_assert_neq(s.turn.phase, PH_B_LOSS);
+  cr_assert_eq(s.units.flag[d] & UF_REDUCED, 0);
   free(sc);
 }
 
@@ -311,13 +313,13 @@ Test(rules, R_7_6_attacker_wins_defender_chooses_reduce_or_retreat) {
   cr_assert(th_legal(sc, &s, A_REDUCE, 0, 0, 0));
   cr_assert(th_legal(sc, &s, A_RETREAT, th_sq(sc, "H5"), DIR_N, DIR_N));
   TH_DO(sc, &s, A_REDUCE, 0, 0, 0);
-  cr_assert(s.uflag[d] & UF_REDUCED);
-  cr_assert_eq(s.usq[d], th_sq(sc, "H6"), "reduced and stays");
-  cr_assert_neq(s.phase, PH_B_ADVANCE);
-  cr_assert_eq(s.usq[a], th_sq(sc, "H7"));
+  cr_assert(s.units.flag[d] & UF_REDUCED);
+  cr_assert_eq(s.units.sq[d], th_sq(sc, "H6"), "reduced and stays");
+  cr_assert_neq(s.turn.phase, PH_B_ADVANCE);
+  cr_assert_eq(s.units.sq[a], th_sq(sc, "H7"));
   /* exactly double (8 vs 4) is not more than double: still a choice */
   win_position(sc, &s, "F02");
-  cr_assert_eq(s.last_att, 8);
+  cr_assert_eq(s.battle.att_total, 8);
   cr_assert(th_legal(sc, &s, A_RETREAT, th_sq(sc, "H5"), DIR_N, DIR_N));
   cr_assert(th_legal(sc, &s, A_REDUCE, 0, 0, 0));
   free(sc);
@@ -329,26 +331,26 @@ Test(rules, R_7_6_more_than_double_reduce_and_retreat_then_advance) {
   win_position(sc, &s, "F05"); /* 10 vs 4 */
   cr_assert(!th_legal(sc, &s, A_RETREAT, th_sq(sc, "H5"), DIR_N, DIR_N), "first the reduction");
   TH_DO(sc, &s, A_REDUCE, 0, 0, 0);
-  cr_assert(s.uflag[d] & UF_REDUCED);
-  cr_assert_eq(s.phase, PH_B_LOSS, "and then the retreat");
+  cr_assert(s.units.flag[d] & UF_REDUCED);
+  cr_assert_eq(s.turn.phase, PH_B_LOSS, "and then the retreat");
   cr_assert(!th_legal(sc, &s, A_REDUCE, 0, 0, 0));
   TH_DO(sc, &s, A_RETREAT, th_sq(sc, "H5"), DIR_W, DIR_W);
-  cr_assert_eq(s.usq[d], th_sq(sc, "H5"));
+  cr_assert_eq(s.units.sq[d], th_sq(sc, "H5"));
   /* the square is empty: the attacker must advance, any facing, not marked moved */
-  cr_assert_eq(s.phase, PH_B_ADVANCE);
-  cr_assert_eq(s.decider, FRENCH);
+  cr_assert_eq(s.turn.phase, PH_B_ADVANCE);
+  cr_assert_eq(s.turn.decider, FRENCH);
   cr_assert_eq(th_count(sc, &s, A_ADVANCE, -1), 4);
   TH_DO(sc, &s, A_ADVANCE, DIR_S, DIR_E, 0);
-  cr_assert_eq(s.usq[a], th_sq(sc, "H6"));
-  cr_assert_eq(s.uflag[a] & UF_FACING, DIR_E);
-  cr_assert_eq(s.uflag[a] & UF_MOVED, 0, "advancing is not movement");
+  cr_assert_eq(s.units.sq[a], th_sq(sc, "H6"));
+  cr_assert_eq(s.units.flag[a] & UF_FACING, DIR_E);
+  cr_assert_eq(s.units.flag[a] & UF_MOVED, 0, "advancing is not movement");
   /* a moved unit may advance */
   win_position(sc, &s, "F05");
-  s.uflag[a] |= UF_MOVED;
+  s.units.flag[a] |= UF_MOVED;
   TH_DO(sc, &s, A_REDUCE, 0, 0, 0);
   TH_DO(sc, &s, A_RETREAT, th_sq(sc, "G6"), DIR_N, DIR_N);
   TH_DO(sc, &s, A_ADVANCE, DIR_S, DIR_N, 0);
-  cr_assert_eq(s.usq[a], th_sq(sc, "H6"));
+  cr_assert_eq(s.units.sq[a], th_sq(sc, "H6"));
   free(sc);
 }
 
@@ -362,15 +364,15 @@ Test(rules, R_7_6_elite_bonus_unit_must_be_the_one_to_advance) {
     th_give(sc, &s, "F05 F19");
     th_declare_phase(&s, FRENCH, ARMY_FR);
     th_battle(sc, &s, th_sq(sc, "H6"), DB(DIR_S) | DB(DIR_W), elite ? "F05 F19:e" : "F05", NULL);
-    cr_assert_eq(s.last_att, elite ? 3 + 3 * 2 * 2 + 5 : 3 + 3 * 2 + 5);
+    cr_assert_eq(s.battle.att_total, elite ? 3 + 3 * 2 * 2 + 5 : 3 + 3 * 2 + 5);
     TH_DO(sc, &s, A_REDUCE, 0, 0, 0);
     TH_DO(sc, &s, A_RETREAT, th_sq(sc, "H5"), DIR_S, DIR_S);
-    cr_assert_eq(s.phase, PH_B_ADVANCE);
+    cr_assert_eq(s.turn.phase, PH_B_ADVANCE);
     cr_assert(th_legal(sc, &s, A_ADVANCE, DIR_W, DIR_N, 0));
     cr_assert_eq(th_legal(sc, &s, A_ADVANCE, DIR_S, DIR_N, 0), !elite,
                  "%s", elite ? "the elite unit that got the bonus advances" : "any attacker");
     TH_DO(sc, &s, A_ADVANCE, DIR_W, DIR_N, 0);
-    cr_assert_eq(s.usq[g], th_sq(sc, "H6"));
+    cr_assert_eq(s.units.sq[g], th_sq(sc, "H6"));
   }
   free(sc);
 }
@@ -382,10 +384,10 @@ Test(rules, R_7_6_elimination_vacates_the_square_attacker_advances) {
   th_declare_phase(&s, FRENCH, ARMY_FR);
   th_battle(sc, &s, th_sq(sc, "H6"), DB(DIR_S), NULL, NULL); /* 3 vs 1 */
   TH_DO(sc, &s, A_REDUCE, 0, 0, 0);
-  cr_assert_eq(s.usq[d], SQ_DEAD);
-  cr_assert_eq(s.phase, PH_B_ADVANCE);
+  cr_assert_eq(s.units.sq[d], SQ_DEAD);
+  cr_assert_eq(s.turn.phase, PH_B_ADVANCE);
   TH_DO(sc, &s, A_ADVANCE, DIR_S, DIR_N, 0);
-  cr_assert_eq(s.usq[a], th_sq(sc, "H6"));
+  cr_assert_eq(s.units.sq[a], th_sq(sc, "H6"));
   free(sc);
 }
 
@@ -396,21 +398,21 @@ Test(rules, R_7_7_attacker_loses_reduced_only_if_more_than_double) {
   int d = th_put(sc, &s, "br-3/I", "H6", DIR_S);
   th_declare_phase(&s, FRENCH, ARMY_FR);
   th_battle(sc, &s, th_sq(sc, "H6"), DB(DIR_S), NULL, NULL);
-  cr_assert_eq(s.uflag[a] & UF_REDUCED, 0);
-  cr_assert_eq(s.uflag[d] & UF_REDUCED, 0);
-  cr_assert_eq(s.usq[a], th_sq(sc, "H7"));
-  cr_assert_eq(s.usq[d], th_sq(sc, "H6"));
-  cr_assert(s.phase == PH_ROUND || s.phase == PH_REACT);
+  cr_assert_eq(s.units.flag[a] & UF_REDUCED, 0);
+  cr_assert_eq(s.units.flag[d] & UF_REDUCED, 0);
+  cr_assert_eq(s.units.sq[a], th_sq(sc, "H7"));
+  cr_assert_eq(s.units.sq[d], th_sq(sc, "H6"));
+  cr_assert(s.turn.phase == PH_ROUND || s.turn.phase == PH_REACT);
   /* 2 vs 8 (woods): the attacker is reduced */
   th_empty(sc, &s, 2);
   int c = th_put(sc, &s, "fr-c-jacq-1", "O7", DIR_N);
   d = th_put(sc, &s, "br-3/I", "O6", DIR_S);
   th_declare_phase(&s, FRENCH, ARMY_FR);
   th_battle(sc, &s, th_sq(sc, "O6"), DB(DIR_S), NULL, NULL);
-  cr_assert_eq(s.last_def, 8);
-  cr_assert(s.uflag[c] & UF_REDUCED);
+  cr_assert_eq(s.battle.def_total, 8);
+  cr_assert(s.units.flag[c] & UF_REDUCED);
   cr_assert_eq(unit_bp(sc, &s, c), 1);
-  cr_assert_eq(s.usq[d], th_sq(sc, "O6"));
+  cr_assert_eq(s.units.sq[d], th_sq(sc, "O6"));
   /* the highest printed BP is reduced, not the others */
   th_empty(sc, &s, 3);
   a = th_put(sc, &s, "fr-1/I", "O7", DIR_N);   /* 3, front  */
@@ -419,10 +421,10 @@ Test(rules, R_7_7_attacker_loses_reduced_only_if_more_than_double) {
   th_give(sc, &s, "B04 B02");
   th_declare_phase(&s, FRENCH, ARMY_FR);
   th_battle(sc, &s, th_sq(sc, "O6"), DB(DIR_S) | DB(DIR_W), NULL, "B02 B04"); /* 7 vs 17 */
-  cr_assert_eq(s.last_att, 7);
-  cr_assert_eq(s.last_def, 17);
-  cr_assert(s.uflag[a] & UF_REDUCED);
-  cr_assert_eq(s.uflag[c] & UF_REDUCED, 0);
+  cr_assert_eq(s.battle.att_total, 7);
+  cr_assert_eq(s.battle.def_total, 17);
+  cr_assert(s.units.flag[a] & UF_REDUCED);
+  cr_assert_eq(s.units.flag[c] & UF_REDUCED, 0);
   free(sc);
 }
 
@@ -430,20 +432,20 @@ Test(rules, R_7_7_attacker_picks_among_tied_highest) {
   SETUP("short");
   int a = th_put(sc, &s, "fr-1/I", "N6", DIR_E);
   int b = th_put(sc, &s, "fr-2/I", "P6", DIR_W);
-  s.uflag[a] |= UF_REDUCED;
-  s.uflag[b] |= UF_REDUCED;
+  s.units.flag[a] |= UF_REDUCED;
+  s.units.flag[b] |= UF_REDUCED;
   th_put(sc, &s, "br-3/I", "O6", DIR_S);
   th_give(sc, &s, "B04 B02");
   th_declare_phase(&s, FRENCH, ARMY_FR);
   th_battle(sc, &s, th_sq(sc, "O6"), DB(DIR_E) | DB(DIR_W), NULL, "B02 B04");
-  cr_assert_eq(s.last_att, 2 * 2 + 2 * 2);
-  cr_assert_eq(s.last_def, 4 * 2 + 4 + 5);
-  cr_assert_eq(s.phase, PH_B_ATTLOSS);
-  cr_assert_eq(s.decider, FRENCH);
+  cr_assert_eq(s.battle.att_total, 2 * 2 + 2 * 2);
+  cr_assert_eq(s.battle.def_total, 4 * 2 + 4 + 5);
+  cr_assert_eq(s.turn.phase, PH_B_ATTLOSS);
+  cr_assert_eq(s.turn.decider, FRENCH);
   cr_assert_eq(th_count(sc, &s, A_LOSE, -1), 2);
   TH_DO(sc, &s, A_LOSE, DIR_W, 0, 0);
-  cr_assert_eq(s.usq[a], SQ_DEAD);
-  cr_assert_eq(s.usq[b], th_sq(sc, "P6"));
+  cr_assert_eq(s.units.sq[a], SQ_DEAD);
+  cr_assert_eq(s.units.sq[b], th_sq(sc, "P6"));
   free(sc);
 }
 
@@ -458,15 +460,15 @@ Test(rules, R_7_8_worked_example_14_against_11_british_retreat_north) {
   cr_assert_eq(a, 3 * 2 - 1 + 4 - 1, "3 x 2 - 1 + 4 - 1 = 8");
   cr_assert_eq(df, 4);
   th_battle(sc, &s, h4, DB(DIR_S) | DB(DIR_E), "F01 F04", "B01 B10:c");
-  cr_assert_eq(s.last_att, 14);
-  cr_assert_eq(s.last_def, 11);
-  cr_assert_eq(s.phase, PH_B_LOSS, "14 > 11, not more than double: the British choose");
+  cr_assert_eq(s.battle.att_total, 14);
+  cr_assert_eq(s.battle.def_total, 11);
+  cr_assert_eq(s.turn.phase, PH_B_LOSS, "14 > 11, not more than double: the British choose");
   cr_assert(th_legal(sc, &s, A_REDUCE, 0, 0, 0));
   cr_assert(!th_legal(sc, &s, A_RETREAT, th_sq(sc, "H5"), DIR_N, DIR_N));
   TH_DO(sc, &s, A_RETREAT, th_sq(sc, "H3"), DIR_S, DIR_S);
-  cr_assert_eq(s.usq[d], th_sq(sc, "H3"), "north, into Wellington's square");
-  cr_assert_eq(s.uflag[d] & UF_REDUCED, 0);
-  cr_assert_eq(s.phase, PH_B_ADVANCE);
+  cr_assert_eq(s.units.sq[d], th_sq(sc, "H3"), "north, into Wellington's square");
+  cr_assert_eq(s.units.flag[d] & UF_REDUCED, 0);
+  cr_assert_eq(s.turn.phase, PH_B_ADVANCE);
   th_check(sc, &s);
   free(sc);
 }
@@ -478,15 +480,15 @@ Test(rules, R_7_8_worked_example_artillery_makes_it_11_all_defender_wins) {
   int d = th_unit(sc, "br-3/I"), cav = th_unit(sc, "fr-9/II");
   int h4 = th_sq(sc, "H4");
   TH_DO(sc, &s, A_DECLARE, h4, DB(DIR_S) | DB(DIR_E), 0);
-  cr_assert_eq(s.phase, PH_B_FIRE);
+  cr_assert_eq(s.turn.phase, PH_B_FIRE);
   TH_DO(sc, &s, A_ARTY, th_card(sc, "B08"), d, 0); /* br-3/I fires at 9/II in front */
-  cr_assert(s.uflag[cav] & UF_DISORDER);
+  cr_assert(s.units.flag[cav] & UF_DISORDER);
   th_bcards(sc, &s, "F01 F04");
   th_bcards(sc, &s, "B01 B10:c");
-  cr_assert_eq(s.last_att, 11);
-  cr_assert_eq(s.last_def, 11);
-  cr_assert_neq(s.phase, PH_B_LOSS, "a tie goes to the defender");
-  cr_assert_eq(s.usq[d], h4);
-  cr_assert_eq(s.uflag[d] & UF_REDUCED, 0);
+  cr_assert_eq(s.battle.att_total, 11);
+  cr_assert_eq(s.battle.def_total, 11);
+  cr_assert_neq(s.turn.phase, PH_B_LOSS, "a tie goes to the defender");
+  cr_assert_eq(s.units.sq[d], h4);
+  cr_assert_eq(s.units.flag[d] & UF_REDUCED, 0);
   free(sc);
 }

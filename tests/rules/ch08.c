@@ -5,12 +5,12 @@ Test(rules, R_8_1_reduce_flips_a_reduced_unit_is_eliminated) {
   SETUP("short");
   int d = th_put(sc, &s, "br-3/I", "H6", DIR_S);
   th_put(sc, &s, "fr-6/II", "H7", DIR_N);
-  s.uflag[d] |= UF_REDUCED;
+  s.units.flag[d] |= UF_REDUCED;
   th_declare_phase(&s, FRENCH, ARMY_FR);
   th_battle(sc, &s, th_sq(sc, "H6"), DB(DIR_S), NULL, NULL);
-  cr_assert_eq(s.last_def, 2, "the reduced side");
+  cr_assert_eq(s.battle.def_total, 2, "the reduced side");
   TH_DO(sc, &s, A_REDUCE, 0, 0, 0);
-  cr_assert_eq(s.usq[d], SQ_DEAD);
+  cr_assert_eq(s.units.sq[d], SQ_DEAD);
   cr_assert_eq(unit_at(sc, &s, th_sq(sc, "H6")), UNIT_NONE);
   cr_assert_eq(unit_bp(sc, &s, d), 0);
   th_check(sc, &s);
@@ -23,15 +23,15 @@ Test(rules, R_8_2_eliminated_units_score_their_full_bp) {
   th_empty(sc, &s, 4);
   int d = th_put(sc, &s, "br-3/I", "H6", DIR_S);
   th_put(sc, &s, "fr-6/II", "H7", DIR_N);
-  s.uflag[d] |= UF_REDUCED;
+  s.units.flag[d] |= UF_REDUCED;
   int before[2], after[2];
   gs_score(sc, &s, before);
   th_declare_phase(&s, FRENCH, ARMY_FR);
   th_battle(sc, &s, th_sq(sc, "H6"), DB(DIR_S), NULL, NULL);
   TH_DO(sc, &s, A_REDUCE, 0, 0, 0);
-  cr_assert_eq(s.usq[d], SQ_DEAD);
-  cr_assert_eq(s.elim_vp[FRENCH], 4, "full BP 4, though it died reduced");
-  cr_assert_eq(s.elim_vp[ALLIED], 0);
+  cr_assert_eq(s.units.sq[d], SQ_DEAD);
+  cr_assert_eq(s.score.elim_vp[FRENCH], 4, "full BP 4, though it died reduced");
+  cr_assert_eq(s.score.elim_vp[ALLIED], 0);
   gs_score(sc, &s, after);
   cr_assert_eq(after[FRENCH] - before[FRENCH], 4);
   cr_assert_eq(after[ALLIED], before[ALLIED]);
@@ -42,7 +42,7 @@ Test(rules, R_8_2_eliminated_units_score_their_full_bp) {
   th_declare_phase(&s, FRENCH, ARMY_FR);
   th_battle(sc, &s, th_sq(sc, "H6"), DB(DIR_S), NULL, NULL);
   TH_DO(sc, &s, A_REDUCE, 0, 0, 0);
-  cr_assert_eq(s.elim_vp[FRENCH], 0);
+  cr_assert_eq(s.score.elim_vp[FRENCH], 0);
   free(sc);
 }
 
@@ -53,10 +53,10 @@ Test(rules, R_8_3_disorder_blocks_attack_fire_charge_but_not_move_or_defence) {
   th_give(sc, &s, "F10 F11 B01 B08");
   th_round(&s, FRENCH);
   TH_DO(sc, &s, A_ARTY, th_card(sc, "F10"), f, 0);
-  cr_assert(s.uflag[d] & UF_DISORDER);
-  cr_assert_eq(s.uflag[d] & UF_REDUCED, 0);
+  cr_assert(s.units.flag[d] & UF_DISORDER);
+  cr_assert_eq(s.units.flag[d] & UF_REDUCED, 0);
   /* it still defends */
-  cr_assert_eq(s.phase, PH_DECLARE);
+  cr_assert_eq(s.turn.phase, PH_DECLARE);
   cr_assert(th_legal(sc, &s, A_DECLARE, th_sq(sc, "H6"), DB(DIR_S), 0));
   /* it may not attack or fire, it may move */
   th_declare_phase(&s, ALLIED, ARMY_BR);
@@ -65,15 +65,15 @@ Test(rules, R_8_3_disorder_blocks_attack_fire_charge_but_not_move_or_defence) {
   cr_assert(!th_legal(sc, &s, A_ARTY, th_card(sc, "B08"), d, 0));
   th_play_move(sc, &s, "B01");
   cr_assert(th_legal(sc, &s, A_TURN, d, DIR_E, 0));
-  s.uflag[d] &= (uint8_t)~UF_DISORDER;
+  s.units.flag[d] &= (uint8_t)~UF_DISORDER;
   th_declare_phase(&s, ALLIED, ARMY_BR);
   cr_assert(th_legal(sc, &s, A_DECLARE, th_sq(sc, "H7"), DB(DIR_N), 0), "not disordered: it may");
   /* disorder on a disordered unit: reduced, disorder gone */
-  s.uflag[d] |= UF_DISORDER;
+  s.units.flag[d] |= UF_DISORDER;
   th_round(&s, FRENCH);
   TH_DO(sc, &s, A_ARTY, th_card(sc, "F11"), f, 0);
-  cr_assert(s.uflag[d] & UF_REDUCED);
-  cr_assert_eq(s.uflag[d] & UF_DISORDER, 0);
+  cr_assert(s.units.flag[d] & UF_REDUCED);
+  cr_assert_eq(s.units.flag[d] & UF_DISORDER, 0);
   /* a disordered cavalry unit may not charge */
   th_empty(sc, &s, 2);
   int c = th_put(sc, &s, "fr-gd-heavy", "J9", DIR_N);
@@ -81,7 +81,7 @@ Test(rules, R_8_3_disorder_blocks_attack_fire_charge_but_not_move_or_defence) {
   th_give(sc, &s, "F15");
   th_round(&s, FRENCH);
   cr_assert(th_legal(sc, &s, A_CHARGE, th_card(sc, "F15"), c, 2));
-  s.uflag[c] |= UF_DISORDER;
+  s.units.flag[c] |= UF_DISORDER;
   cr_assert(!th_legal(sc, &s, A_CHARGE, th_card(sc, "F15"), c, 2));
   free(sc);
 }
@@ -94,13 +94,13 @@ Test(rules, R_8_4_artillery_fire_never_eliminates) {
   th_round(&s, FRENCH);
   int c = th_card(sc, "F10");
   cr_assert(th_legal(sc, &s, A_ARTY, c, f, 0), "a first fire disorders it");
-  s.uflag[one] |= UF_DISORDER;
+  s.units.flag[one] |= UF_DISORDER;
   cr_assert(!th_legal(sc, &s, A_ARTY, c, f, 0), "a second could only eliminate it");
-  s.usq[one] = SQ_DEAD;
+  s.units.sq[one] = SQ_DEAD;
   int r = th_put(sc, &s, "br-3/I", "H6", DIR_S);
-  s.uflag[r] |= UF_REDUCED | UF_DISORDER;
+  s.units.flag[r] |= UF_REDUCED | UF_DISORDER;
   cr_assert(!th_legal(sc, &s, A_ARTY, c, f, 0), "a reduced disordered unit neither");
-  s.uflag[r] &= (uint8_t)~UF_DISORDER;
+  s.units.flag[r] &= (uint8_t)~UF_DISORDER;
   cr_assert(th_legal(sc, &s, A_ARTY, c, f, 0));
   free(sc);
 }
@@ -115,8 +115,8 @@ Test(rules, R_8_5_retreat_flank_or_rear_front_only_if_attacked_from_flanks_rear)
   cr_assert(th_legal(sc, &s, A_RETREAT, th_sq(sc, "I6"), DIR_N, DIR_N));
   cr_assert(th_legal(sc, &s, A_RETREAT, th_sq(sc, "H5"), DIR_E, DIR_E));
   TH_DO(sc, &s, A_RETREAT, th_sq(sc, "I6"), DIR_E, DIR_E);
-  cr_assert_eq(s.usq[d], th_sq(sc, "I6"));
-  cr_assert_eq(s.uflag[d] & UF_FACING, DIR_E, "any facing for free");
+  cr_assert_eq(s.units.sq[d], th_sq(sc, "I6"));
+  cr_assert_eq(s.units.flag[d] & UF_FACING, DIR_E, "any facing for free");
   /* attacked only from a flank: the front too; a friendly leader's square is empty, an enemy
    * leader's is not */
   th_empty(sc, &s, 2);
@@ -132,7 +132,7 @@ Test(rules, R_8_5_retreat_flank_or_rear_front_only_if_attacked_from_flanks_rear)
   cr_assert(!th_legal(sc, &s, A_RETREAT, th_sq(sc, "I6"), DIR_S, DIR_S), "Napoleon's square");
   cr_assert_eq(th_count(sc, &s, A_RETREAT, -1), 2 * 4);
   TH_DO(sc, &s, A_RETREAT, th_sq(sc, "H5"), DIR_S, DIR_S);
-  cr_assert_eq(s.leader[1], th_sq(sc, "H5"));
+  cr_assert_eq(s.units.leader[1], th_sq(sc, "H5"));
   /* not across a pond: L5 with the pond on its west side (K5-L5) */
   th_empty(sc, &s, 3);
   th_put(sc, &s, "br-3/I", "L5", DIR_E);
@@ -162,17 +162,17 @@ Test(rules, R_8_6_no_retreat_possible_reduce_instead) {
     cr_assert_eq(L.n, 1);
     cr_assert_eq(L.a[0].t, A_REDUCE);
     TH_DO(sc, &s, A_REDUCE, 0, 0, 0);
-    cr_assert(s.uflag[d] & UF_REDUCED);
+    cr_assert(s.units.flag[d] & UF_REDUCED);
     if (big) {
       /* reduced, then it cannot retreat: reduced again, eliminated */
-      cr_assert_eq(s.phase, PH_B_LOSS);
+      cr_assert_eq(s.turn.phase, PH_B_LOSS);
       gs_legal(sc, &s, &L);
       cr_assert_eq(L.n, 1);
       cr_assert_eq(L.a[0].t, A_REDUCE);
       TH_DO(sc, &s, A_REDUCE, 0, 0, 0);
-      cr_assert_eq(s.usq[d], SQ_DEAD);
+      cr_assert_eq(s.units.sq[d], SQ_DEAD);
     } else {
-      cr_assert_eq(s.usq[d], th_sq(sc, "H6"));
+      cr_assert_eq(s.units.sq[d], th_sq(sc, "H6"));
     }
   }
   free(sc);

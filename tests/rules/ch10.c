@@ -7,11 +7,11 @@ Test(rules, R_10_1_castle_costs_two_an_empty_castle_is_taken) {
   th_give(sc, &s, "F03");
   th_round(&s, FRENCH);
   th_play_move(sc, &s, "F03");
-  cr_assert_eq(s.owner & (1u << V_HOUGOUMONT), 0);
+  cr_assert_eq(s.turn.owner & (1u << V_HOUGOUMONT), 0);
   TH_DO(sc, &s, A_STEP, u, DIR_N, DIR_N);
-  cr_assert_eq(s.mp, 4);
-  cr_assert_eq(s.usq[u], th_sq(sc, "C7"));
-  cr_assert(s.owner & (1u << V_HOUGOUMONT));
+  cr_assert_eq(s.play.mp, 4);
+  cr_assert_eq(s.units.sq[u], th_sq(sc, "C7"));
+  cr_assert(s.turn.owner & (1u << V_HOUGOUMONT));
   free(sc);
 }
 
@@ -50,10 +50,10 @@ Test(rules, R_10_2_castle_infantry_doubles_no_flanks_cavalry_as_village) {
   th_clear(sc, &s);
   th_put(sc, &s, "br-1/I", "C7", DIR_S);
   th_put(sc, &s, "fr-6/II", "C6", DIR_S);
-  s.cdp[0] = 0;
+  s.turn.cdp[0] = 0;
   th_declare_phase(&s, FRENCH, ARMY_FR);
   th_battle(sc, &s, th_sq(sc, "C7"), DB(DIR_N), NULL, NULL); /* 5 vs 4 */
-  cr_assert_eq(s.phase, PH_B_LOSS);
+  cr_assert_eq(s.turn.phase, PH_B_LOSS);
   cr_assert(th_legal(sc, &s, A_RETREAT, th_sq(sc, "C8"), DIR_S, DIR_S), "its 'front' side too");
   cr_assert(th_legal(sc, &s, A_RETREAT, th_sq(sc, "B7"), DIR_S, DIR_S));
   cr_assert(th_legal(sc, &s, A_RETREAT, th_sq(sc, "D7"), DIR_S, DIR_S));
@@ -66,26 +66,26 @@ Test(rules, R_10_3_castle_points_taken_instead_of_reduction_or_retreat) {
   int d = th_unit(sc, "br-1/I");
   castle_position(sc, &s, "br-1/I", NULL, 4); /* 5 vs 4 */
   TH_DO(sc, &s, A_CDP, 0, 0, 0);
-  cr_assert_eq(s.cdp[0], 3);
-  cr_assert_eq(s.usq[d], th_sq(sc, "C7"));
-  cr_assert_eq(s.uflag[d] & UF_REDUCED, 0);
-  cr_assert_neq(s.phase, PH_B_LOSS);
-  cr_assert_neq(s.phase, PH_B_ADVANCE);
+  cr_assert_eq(s.turn.cdp[0], 3);
+  cr_assert_eq(s.units.sq[d], th_sq(sc, "C7"));
+  cr_assert_eq(s.units.flag[d] & UF_REDUCED, 0);
+  cr_assert_neq(s.turn.phase, PH_B_LOSS);
+  cr_assert_neq(s.turn.phase, PH_B_ADVANCE);
   /* more than double (10 vs 4): a point for the reduction and one for the retreat */
   castle_position(sc, &s, "br-1/I", "F05", 4);
   TH_DO(sc, &s, A_CDP, 0, 0, 0);
-  cr_assert_eq(s.phase, PH_B_LOSS);
+  cr_assert_eq(s.turn.phase, PH_B_LOSS);
   TH_DO(sc, &s, A_CDP, 0, 0, 0);
-  cr_assert_eq(s.cdp[0], 2);
-  cr_assert_eq(s.usq[d], th_sq(sc, "C7"));
-  cr_assert_eq(s.uflag[d] & UF_REDUCED, 0);
+  cr_assert_eq(s.turn.cdp[0], 2);
+  cr_assert_eq(s.units.sq[d], th_sq(sc, "C7"));
+  cr_assert_eq(s.units.flag[d] & UF_REDUCED, 0);
   /* one point left: the second loss is suffered */
   castle_position(sc, &s, "br-1/I", "F05", 1);
   TH_DO(sc, &s, A_CDP, 0, 0, 0);
-  cr_assert_eq(s.cdp[0], 0);
+  cr_assert_eq(s.turn.cdp[0], 0);
   cr_assert(!th_legal(sc, &s, A_CDP, 0, 0, 0));
   TH_DO(sc, &s, A_RETREAT, th_sq(sc, "C6"), DIR_S, DIR_S);
-  cr_assert_eq(s.usq[d], th_sq(sc, "C6"));
+  cr_assert_eq(s.units.sq[d], th_sq(sc, "C6"));
   /* no points: no choice */
   castle_position(sc, &s, "br-1/I", NULL, 0);
   cr_assert(!th_legal(sc, &s, A_CDP, 0, 0, 0));
@@ -103,10 +103,10 @@ Test(rules, R_10_4_artillery_has_no_effect_on_a_castle) {
   th_round(&s, FRENCH);
   int k = th_card(sc, "F10");
   cr_assert(!th_legal(sc, &s, A_ARTY, k, f, 0));
-  s.cdp[0] = 0;
+  s.turn.cdp[0] = 0;
   cr_assert(!th_legal(sc, &s, A_ARTY, k, f, 0), "even with 0 CDP");
-  s.usq[d] = th_sq(sc, "D7"); /* the same two units, no castle */
-  s.usq[f] = th_sq(sc, "D8");
+  s.units.sq[d] = th_sq(sc, "D7"); /* the same two units, no castle */
+  s.units.sq[f] = th_sq(sc, "D8");
   gs_rebuild_occ(sc, &s);
   cr_assert(th_legal(sc, &s, A_ARTY, k, f, 0));
   free(sc);

@@ -11,8 +11,8 @@ Test(rules, R_11_1_lone_leader_moves_to_the_nearest_friendly_unit) {
   th_round(&s, FRENCH);
   th_play_move(sc, &s, "F01");
   TH_DO(sc, &s, A_STEP, u, DIR_N, DIR_N); /* H5: next to Wellington */
-  cr_assert_eq(s.leader[1], th_sq(sc, "H2"));
-  cr_assert_eq(s.phase, PH_MOVE);
+  cr_assert_eq(s.units.leader[1], th_sq(sc, "H2"));
+  cr_assert_eq(s.turn.phase, PH_MOVE);
   /* two at the same distance: the owner chooses */
   th_empty(sc, &s, 2);
   u = th_put(sc, &s, "fr-1/I", "H6", DIR_N);
@@ -23,14 +23,14 @@ Test(rules, R_11_1_lone_leader_moves_to_the_nearest_friendly_unit) {
   th_round(&s, FRENCH);
   th_play_move(sc, &s, "F01");
   TH_DO(sc, &s, A_STEP, u, DIR_N, DIR_N);
-  cr_assert_eq(s.phase, PH_LEADER);
-  cr_assert_eq(s.decider, ALLIED);
+  cr_assert_eq(s.turn.phase, PH_LEADER);
+  cr_assert_eq(s.turn.decider, ALLIED);
   cr_assert_eq(th_count(sc, &s, A_PLACE, -1), 2);
   cr_assert(th_legal(sc, &s, A_PLACE, th_sq(sc, "H2"), 0, 0));
   TH_DO(sc, &s, A_PLACE, th_sq(sc, "F4"), 0, 0);
-  cr_assert_eq(s.leader[1], th_sq(sc, "F4"));
-  cr_assert_eq(s.phase, PH_MOVE);
-  cr_assert_eq(s.decider, FRENCH);
+  cr_assert_eq(s.units.leader[1], th_sq(sc, "F4"));
+  cr_assert_eq(s.turn.phase, PH_MOVE);
+  cr_assert_eq(s.turn.decider, FRENCH);
   /* not alone: stays */
   th_empty(sc, &s, 3);
   u = th_put(sc, &s, "fr-1/I", "H6", DIR_N);
@@ -41,14 +41,14 @@ Test(rules, R_11_1_lone_leader_moves_to_the_nearest_friendly_unit) {
   th_round(&s, FRENCH);
   th_play_move(sc, &s, "F01");
   TH_DO(sc, &s, A_STEP, u, DIR_N, DIR_N);
-  cr_assert_eq(s.leader[1], th_sq(sc, "H4"));
+  cr_assert_eq(s.units.leader[1], th_sq(sc, "H4"));
   free(sc);
 }
 
 Test(rules, R_11_2_leader_goes_with_retreat_relocates_on_elimination_never_advances) {
   SETUP("short");
   win_position(sc, &s, NULL);
-  cr_assert_eq(s.leader[1], th_sq(sc, "R1"));
+  cr_assert_eq(s.units.leader[1], th_sq(sc, "R1"));
   /* with Wellington in the defender's square */
   th_empty(sc, &s, 2);
   int d = th_put(sc, &s, "br-3/I", "H6", DIR_S);
@@ -57,12 +57,12 @@ Test(rules, R_11_2_leader_goes_with_retreat_relocates_on_elimination_never_advan
   th_declare_phase(&s, FRENCH, ARMY_FR);
   th_battle(sc, &s, th_sq(sc, "H6"), DB(DIR_S), NULL, NULL);
   TH_DO(sc, &s, A_RETREAT, th_sq(sc, "H5"), DIR_S, DIR_S);
-  cr_assert_eq(s.usq[d], th_sq(sc, "H5"));
-  cr_assert_eq(s.leader[1], th_sq(sc, "H5"), "the leader goes with it");
+  cr_assert_eq(s.units.sq[d], th_sq(sc, "H5"));
+  cr_assert_eq(s.units.leader[1], th_sq(sc, "H5"), "the leader goes with it");
   /* eliminated: to the nearest friendly unit; Napoleon stays behind the advance */
   th_empty(sc, &s, 3);
   d = th_put(sc, &s, "br-3/I", "H6", DIR_S);
-  s.uflag[d] |= UF_REDUCED;
+  s.units.flag[d] |= UF_REDUCED;
   int a = th_put(sc, &s, "fr-6/II", "H7", DIR_N);
   th_put(sc, &s, "br-5/R", "K6", DIR_S);  /* 3 away */
   th_put(sc, &s, "br-6/R", "H2", DIR_S);  /* 4 away */
@@ -71,12 +71,12 @@ Test(rules, R_11_2_leader_goes_with_retreat_relocates_on_elimination_never_advan
   th_declare_phase(&s, FRENCH, ARMY_FR);
   th_battle(sc, &s, th_sq(sc, "H6"), DB(DIR_S), NULL, NULL);
   TH_DO(sc, &s, A_REDUCE, 0, 0, 0);
-  cr_assert_eq(s.usq[d], SQ_DEAD);
-  cr_assert_eq(s.leader[1], th_sq(sc, "K6"), "never eliminated");
-  cr_assert_eq(s.phase, PH_B_ADVANCE);
+  cr_assert_eq(s.units.sq[d], SQ_DEAD);
+  cr_assert_eq(s.units.leader[1], th_sq(sc, "K6"), "never eliminated");
+  cr_assert_eq(s.turn.phase, PH_B_ADVANCE);
   TH_DO(sc, &s, A_ADVANCE, DIR_S, DIR_N, 0);
-  cr_assert_eq(s.usq[a], th_sq(sc, "H6"));
-  cr_assert_eq(s.leader[0], th_sq(sc, "H7"), "leaders never advance");
+  cr_assert_eq(s.units.sq[a], th_sq(sc, "H6"));
+  cr_assert_eq(s.units.leader[0], th_sq(sc, "H7"), "leaders never advance");
   th_check(sc, &s);
   free(sc);
 }
@@ -88,23 +88,23 @@ Test(rules, R_11_3_prussian_reinforcements_enter_by_turn_one_entry_square) {
   int p13 = th_unit(sc, "pr-13"), p14 = th_unit(sc, "pr-14"), p5 = th_unit(sc, "pr-5");
   th_give(sc, &s, "P01 P02 B01");
   /* turn 2: IV Corps not yet */
-  s.turn = 2;
+  s.turn.number = 2;
   th_round(&s, ALLIED);
   th_play_move(sc, &s, "P01");
   cr_assert_eq(th_count(sc, &s, A_ENTER, -1), 0);
   /* turn 3: IV Corps on R8, R9 or R10, any facing; II Corps not yet */
   th_give(sc, &s, "P01");
-  s.turn = 3;
-  s.entry_sq = SQ_NONE;
+  s.turn.number = 3;
+  s.turn.entry_sq = SQ_NONE;
   th_round(&s, ALLIED);
   th_play_move(sc, &s, "P01"); /* 5 MP */
   cr_assert_eq(th_count(sc, &s, A_ENTER, p13), 3 * 4);
   cr_assert_eq(th_count(sc, &s, A_ENTER, p5), 0);
   TH_DO(sc, &s, A_ENTER, p13, th_sq(sc, "R8"), DIR_W); /* woods, but 1 MP */
-  cr_assert_eq(s.mp, 4);
-  cr_assert_eq(s.usq[p13], th_sq(sc, "R8"));
+  cr_assert_eq(s.play.mp, 4);
+  cr_assert_eq(s.units.sq[p13], th_sq(sc, "R8"));
   TH_DO(sc, &s, A_STEP, p13, DIR_W, DIR_W); /* Q8 woods: 2 */
-  cr_assert_eq(s.mp, 2);
+  cr_assert_eq(s.play.mp, 2);
   cr_assert(th_legal(sc, &s, A_ENTER, p14, th_sq(sc, "R8"), DIR_N));
   cr_assert(!th_legal(sc, &s, A_ENTER, p14, th_sq(sc, "R9"), DIR_N), "the same entry square");
   /* a British card does not bring them on */
@@ -113,8 +113,8 @@ Test(rules, R_11_3_prussian_reinforcements_enter_by_turn_one_entry_square) {
   cr_assert_eq(th_count(sc, &s, A_ENTER, -1), 0);
   /* those that did not enter may enter later; II Corps from turn 6 */
   th_give(sc, &s, "P01");
-  s.turn = 6;
-  s.entry_sq = SQ_NONE;
+  s.turn.number = 6;
+  s.turn.entry_sq = SQ_NONE;
   th_round(&s, ALLIED);
   th_play_move(sc, &s, "P01");
   cr_assert_gt(th_count(sc, &s, A_ENTER, p14), 0);
@@ -123,7 +123,7 @@ Test(rules, R_11_3_prussian_reinforcements_enter_by_turn_one_entry_square) {
   Scen *early = th_load("long", "prussians-early");
   th_empty(early, &s, 1);
   th_give(early, &s, "P01");
-  s.turn = 2;
+  s.turn.number = 2;
   th_round(&s, ALLIED);
   th_play_move(early, &s, "P01");
   cr_assert_gt(th_count(early, &s, A_ENTER, p13), 0);
@@ -140,9 +140,9 @@ Test(rules, R_11_1_leader_displaced_by_an_advance_too) {
   th_declare_phase(&s, FRENCH, ARMY_FR);
   th_battle(sc, &s, th_sq(sc, "H6"), DB(DIR_S), NULL, NULL);
   TH_DO(sc, &s, A_REDUCE, 0, 0, 0);
-  cr_assert_eq(s.leader[1], th_sq(sc, "H5"));
+  cr_assert_eq(s.units.leader[1], th_sq(sc, "H5"));
   TH_DO(sc, &s, A_ADVANCE, DIR_S, DIR_N, 0);
-  cr_assert_eq(s.leader[1], th_sq(sc, "H2"), "moved to the nearest British unit");
+  cr_assert_eq(s.units.leader[1], th_sq(sc, "H2"), "moved to the nearest British unit");
   th_check(sc, &s);
   free(sc);
 }

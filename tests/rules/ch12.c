@@ -48,34 +48,34 @@ Test(rules, R_12_3_holder_changes_when_an_enemy_unit_enters) {
   th_round(&s, FRENCH);
   th_play_move(sc, &s, "F01");
   TH_DO(sc, &s, A_STEP, f, DIR_N, DIR_N); /* into La Haye Sainte */
-  cr_assert(s.owner & L);
+  cr_assert(s.turn.owner & L);
   TH_DO(sc, &s, A_STEP, f, DIR_E, DIR_N); /* out again: still French */
-  cr_assert(s.owner & L);
+  cr_assert(s.turn.owner & L);
   th_round(&s, ALLIED);
   th_play_move(sc, &s, "B01");
   TH_DO(sc, &s, A_STEP, b, DIR_S, DIR_S); /* F4 */
   TH_DO(sc, &s, A_STEP, b, DIR_S, DIR_S); /* F5 */
-  cr_assert_eq(s.owner & L, 0);
+  cr_assert_eq(s.turn.owner & L, 0);
   /* by advance: Hougoumont */
   th_empty(sc, &s, 2);
   th_put(sc, &s, "fr-6/II", "C8", DIR_N);
   th_put(sc, &s, "br-4/II", "C7", DIR_S);
-  s.cdp[0] = 0;
+  s.turn.cdp[0] = 0;
   th_declare_phase(&s, FRENCH, ARMY_FR);
   th_battle(sc, &s, th_sq(sc, "C7"), DB(DIR_S), NULL, NULL);
   TH_DO(sc, &s, A_REDUCE, 0, 0, 0);
-  cr_assert_eq(s.owner & (1u << V_HOUGOUMONT), 0);
+  cr_assert_eq(s.turn.owner & (1u << V_HOUGOUMONT), 0);
   TH_DO(sc, &s, A_ADVANCE, DIR_S, DIR_N, 0);
-  cr_assert(s.owner & (1u << V_HOUGOUMONT));
+  cr_assert(s.turn.owner & (1u << V_HOUGOUMONT));
   /* by retreat: Mont St. Jean, French-held, retaken by a retreating British unit */
   th_empty(sc, &s, 3);
-  s.owner = 1u << V_MSJ;
+  s.turn.owner = 1u << V_MSJ;
   th_put(sc, &s, "br-3/I", "E3", DIR_S);
   th_put(sc, &s, "fr-6/II", "E4", DIR_N);
   th_declare_phase(&s, FRENCH, ARMY_FR);
   th_battle(sc, &s, th_sq(sc, "E3"), DB(DIR_S), NULL, NULL);
   TH_DO(sc, &s, A_RETREAT, th_sq(sc, "E2"), DIR_S, DIR_S);
-  cr_assert_eq(s.owner & (1u << V_MSJ), 0);
+  cr_assert_eq(s.turn.owner & (1u << V_MSJ), 0);
   free(sc);
 }
 

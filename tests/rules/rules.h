@@ -41,21 +41,23 @@ static inline void random_game(const Scen *sc, State *s, uint64_t seed, void (*f
 
 static inline void no_prussians(const Scen *sc, const State *s, void *arg) {
   (void)arg;
-  cr_assert_eq(s->hand & sc->army_cards[ARMY_PR], 0, "a Prussian card in hand in the short game");
-  cr_assert_eq(s->discard & sc->army_cards[ARMY_PR], 0);
+  cr_assert_eq(s->cards.hand & sc->army_cards[ARMY_PR], 0,
+               "a Prussian card in hand in the short game");
+  cr_assert_eq(s->cards.discard & sc->army_cards[ARMY_PR], 0);
   for (int u = 0; u < sc->nunits; u++)
-    if (sc->unit[u].army == ARMY_PR) cr_assert_eq(s->usq[u], SQ_OFF, "a Prussian unit entered");
+    if (sc->unit[u].army == ARMY_PR)
+      cr_assert_eq(s->units.sq[u], SQ_OFF, "a Prussian unit entered");
 }
 
 /* both sides pass until the turn changes (bids: none) */
 static inline void pass_turn(const Scen *sc, State *s) {
-  int t = s->turn;
+  int t = s->turn.number;
   int guard = 0;
-  while (!gs_over(s) && s->turn == t) {
-    if (s->phase == PH_BID) TH_DO(sc, s, A_BID, CARD_NONE, 0, 0);
+  while (!gs_over(s) && s->turn.number == t) {
+    if (s->turn.phase == PH_BID) TH_DO(sc, s, A_BID, CARD_NONE, 0, 0);
     else {
-      cr_assert_eq(s->phase, PH_ROUND);
-      cr_assert_eq(s->ncards, 0);
+      cr_assert_eq(s->turn.phase, PH_ROUND);
+      cr_assert_eq(s->turn.ncards, 0);
       TH_DO(sc, s, A_END, 0, 0, 0);
     }
     cr_assert_lt(++guard, 10);
@@ -66,11 +68,11 @@ static inline void pass_turn(const Scen *sc, State *s) {
 static inline void bid_position(const Scen *sc, State *s, uint64_t hand) {
   gs_init(sc, s, 8, 0);
   pass_turn(sc, s);
-  cr_assert_eq(s->turn, 2);
-  cr_assert_eq(s->phase, PH_BID);
-  cr_assert_eq(s->decider, FRENCH);
-  s->hand = hand;
-  s->discard = s->seen = s->pend = 0;
+  cr_assert_eq(s->turn.number, 2);
+  cr_assert_eq(s->turn.phase, PH_BID);
+  cr_assert_eq(s->turn.decider, FRENCH);
+  s->cards.hand = hand;
+  s->cards.discard = s->cards.seen = s->cards.pend = 0;
 }
 
 /* cards of an army with a given movement value */
@@ -95,7 +97,7 @@ static inline void play_and_done(const Scen *sc, State *s, const char *card) {
   th_play_move(sc, s, card);
   TH_DO(sc, s, A_DONE, 0, 0, 0);
   th_skip_react(sc, s);
-  cr_assert_eq(s->phase, PH_ROUND);
+  cr_assert_eq(s->turn.phase, PH_ROUND);
 }
 
 /* MP spent by one step of an infantry unit from `from` across side d, or -1 if not allowed */
@@ -109,8 +111,8 @@ static inline int step_cost(const Scen *sc, const char *from, int d) {
   if (!th_legal(sc, &s, A_STEP, u, d, d)) return -1;
   int to = sc->nb[th_sq(sc, from)][d];
   gs_apply(sc, &s, th_a(A_STEP, u, d, d));
-  cr_assert_eq(s.usq[u], to);
-  return 6 - s.mp;
+  cr_assert_eq(s.units.sq[u], to);
+  return 6 - s.play.mp;
 }
 
 /* infantry fr-1/I marches north from H7 toward British light cavalry at H4 facing south */
@@ -122,7 +124,7 @@ static inline void evasion_position(const Scen *sc, State *s, int *inf, int *cav
   th_round(s, FRENCH);
   th_play_move(sc, s, "F03");
   TH_DO(sc, s, A_STEP, *inf, DIR_N, DIR_N); /* H6: not adjacent */
-  cr_assert_eq(s->phase, PH_MOVE);
+  cr_assert_eq(s->turn.phase, PH_MOVE);
   TH_DO(sc, s, A_STEP, *inf, DIR_N, DIR_N); /* H5: adjacent */
 }
 
@@ -155,8 +157,8 @@ static inline void win_position(const Scen *sc, State *s, const char *fr_cards) 
   if (fr_cards) th_give(sc, s, fr_cards);
   th_declare_phase(s, FRENCH, ARMY_FR);
   th_battle(sc, s, th_sq(sc, "H6"), DB(DIR_S), fr_cards, NULL);
-  cr_assert_eq(s->phase, PH_B_LOSS);
-  cr_assert_eq(s->decider, ALLIED);
+  cr_assert_eq(s->turn.phase, PH_B_LOSS);
+  cr_assert_eq(s->turn.decider, ALLIED);
 }
 
 /* the rulebook's battle (section 9.7): br-3/I (4) at H4 facing south, Wellington next to it;
@@ -195,7 +197,7 @@ static inline int command_total(const Scen *sc, const char *lsq) {
   th_give(sc, &s, "F07");
   th_declare_phase(&s, FRENCH, ARMY_FR);
   th_battle(sc, &s, th_sq(sc, "J6"), DB(DIR_W), "F07:c", NULL);
-  return s.last_att;
+  return s.battle.att_total;
 }
 
 /* French cavalry `cav` at J9 facing north charges 2 squares at `def` on J6 with `facing` */
@@ -213,36 +215,36 @@ static inline void castle_position(const Scen *sc, State *s, const char *def, co
   th_empty(sc, s, 19);
   th_put(sc, s, "fr-6/II", "C8", DIR_N);
   th_put(sc, s, def, "C7", DIR_S);
-  s->cdp[0] = (uint8_t)cdp;
+  s->turn.cdp[0] = (uint8_t)cdp;
   if (cards) th_give(sc, s, cards);
   th_declare_phase(s, FRENCH, ARMY_FR);
   th_battle(sc, s, th_sq(sc, "C7"), DB(DIR_S), cards, NULL);
-  cr_assert_eq(s->phase, PH_B_LOSS);
+  cr_assert_eq(s->turn.phase, PH_B_LOSS);
 }
 
 static inline int short_result(const Scen *sc, uint8_t owner) {
   State s;
   quiet_round(sc, &s, "F01", "B01");
-  s.turn = 4;
-  s.last_pass = 1;
-  s.owner = owner;
+  s.turn.number = 4;
+  s.turn.last_pass = 1;
+  s.turn.owner = owner;
   gs_apply(sc, &s, th_a(A_END, 0, 0, 0));
   cr_assert(gs_over(&s));
-  return s.result;
+  return s.score.result;
 }
 
 static inline int long_result(const Scen *sc, uint8_t owner, int fr_elim, int al_elim, int vp[2]) {
   State s;
   quiet_round(sc, &s, "F01", "B01");
-  s.turn = 7;
-  s.last_pass = 1;
-  s.owner = owner;
-  s.elim_vp[FRENCH] = (uint16_t)fr_elim;
-  s.elim_vp[ALLIED] = (uint16_t)al_elim;
+  s.turn.number = 7;
+  s.turn.last_pass = 1;
+  s.turn.owner = owner;
+  s.score.elim_vp[FRENCH] = (uint16_t)fr_elim;
+  s.score.elim_vp[ALLIED] = (uint16_t)al_elim;
   gs_score(sc, &s, vp);
   gs_apply(sc, &s, th_a(A_END, 0, 0, 0));
   cr_assert(gs_over(&s));
-  return s.result;
+  return s.score.result;
 }
 
 #endif
