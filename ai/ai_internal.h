@@ -59,7 +59,13 @@ double ai_eval_french(const AiCtx *c, const State *s);
  * complete world for rollouts, or an observation for the heuristic player) and never looks at
  * the other side's secret battle commitments beyond their number. */
 void heur_score_all(const AiCtx *c, const State *s, const ActList *L, float *score);
-/* epsilon-greedy choice: index into L */
+/* a policy's scores of every action of L (heur_score_all, light_score_all) */
+typedef void (*AiScoreFn)(const AiCtx *c, const State *s, const ActList *L, float *score);
+/* epsilon-greedy choice by score_all: with probability eps a uniform index into L, else the
+ * best score, ties (within 1e-6) broken uniformly by r */
+int ai_pick_scored(const AiCtx *c, const State *s, const ActList *L, Rng *r, double eps,
+                   AiScoreFn score_all);
+/* epsilon-greedy choice by the heuristic: index into L */
 int heur_pick(const AiCtx *c, const State *s, const ActList *L, Rng *r, double eps);
 
 /* Light policy (light.c): table look-ups in the movement phase, the heuristic elsewhere. */

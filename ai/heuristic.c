@@ -633,15 +633,20 @@ void heur_score_all(const AiCtx *c, const State *s, const ActList *L, float *sco
   }
 }
 
-int heur_pick(const AiCtx *c, const State *s, const ActList *L, Rng *r, double eps) {
+int ai_pick_scored(const AiCtx *c, const State *s, const ActList *L, Rng *r, double eps,
+                   AiScoreFn score_all) {
   if (L->n <= 1) return 0;
   if (eps > 0 && rng_unit(r) < eps) return (int)rng_below(r, (uint32_t)L->n);
   float sc[MAX_ACTIONS];
-  heur_score_all(c, s, L, sc);
+  score_all(c, s, L, sc);
   int best = 0, nb = 1;
   for (int i = 1; i < L->n; i++) {
     if (sc[i] > sc[best] + 1e-6f) { best = i; nb = 1; }
     else if (sc[i] > sc[best] - 1e-6f && rng_below(r, (uint32_t)++nb) == 0) best = i;
   }
   return best;
+}
+
+int heur_pick(const AiCtx *c, const State *s, const ActList *L, Rng *r, double eps) {
+  return ai_pick_scored(c, s, L, r, eps, heur_score_all);
 }

@@ -94,14 +94,5 @@ void light_score_all(const AiCtx *c, const State *s, const ActList *L, float *sc
 }
 
 int light_pick(const AiCtx *c, const State *s, const ActList *L, Rng *r, double eps) {
-  if (L->n <= 1) return 0;
-  if (eps > 0 && rng_unit(r) < eps) return (int)rng_below(r, (uint32_t)L->n);
-  float sc[MAX_ACTIONS];
-  light_score_all(c, s, L, sc);
-  int best = 0, nb = 1;
-  for (int i = 1; i < L->n; i++) {
-    if (sc[i] > sc[best] + 1e-6f) { best = i; nb = 1; }
-    else if (sc[i] > sc[best] - 1e-6f && rng_below(r, (uint32_t)++nb) == 0) best = i;
-  }
-  return best;
+  return ai_pick_scored(c, s, L, r, eps, light_score_all);
 }
