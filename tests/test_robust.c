@@ -177,8 +177,7 @@ Test(robust, R_protocol_long_line_never_runs_its_tail) {
   for (const char *p = out; (p = strstr(p, "\n\n")); p += 2) answers++;
   cr_assert_eq(answers, 5, "one answer per line expected, got %d:\n%.500s", answers, out);
   cr_assert_not_null(strstr(out, "= turn 1/4"), "the engine goes on after a refused line");
-  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-  cr_assert_eq(system(cmd), 0);
+  th_rmdir(dir);
 }
 
 Test(robust, protocol_line_with_nul_is_refused_whole) {
@@ -206,8 +205,7 @@ Test(robust, play_long_line_never_runs_its_tail) {
   cr_assert_neq(access(cmd, F_OK), 0);
   snprintf(cmd, sizeof cmd, "%s/evil2.json", dir);
   cr_assert_neq(access(cmd, F_OK), 0);
-  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-  cr_assert_eq(system(cmd), 0);
+  th_rmdir(dir);
 }
 
 /* ---------------------------------------------------------------- load: the file (item 3) */
@@ -239,9 +237,7 @@ Test(robust, load_opens_only_regular_files_of_bounded_size) {
   cr_assert_neq(game_load(sc, "scenarios", path, &g, &s, err, sizeof err), 0);
   cr_assert_not_null(strstr(err, "too large"), "%s", err);
   free(sc);
-  char cmd[600];
-  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-  cr_assert_eq(system(cmd), 0);
+  th_rmdir(dir);
 }
 
 /* ---------------------------------------------------------------- load: the position (item 4) */
@@ -470,6 +466,21 @@ static void new_game(Scen **scp, GameRec *g, State *s, const char *scen, const c
   *scp = sc;
 }
 
+/* the saved game at path must still be the old one, whole */
+static void assert_intact(const char *path, const char *old) {
+  char *now = slurp(path);
+  cr_assert_not_null(now, "%s lost", path);
+  cr_assert_str_eq(now, old, "%s damaged", path);
+  free(now);
+}
+
+static void no_tmp_left(const char *dir) {
+  char cmd[600], out[256];
+  snprintf(cmd, sizeof cmd, "ls '%s' | grep -c tmp", dir);
+  th_sh(cmd, out, sizeof out);
+  cr_assert_eq(atoi(out), 0, "temporary files left in %s", dir);
+}
+
 Test(robust, save_keeps_a_long_variant_list_whole) {
   const char *vars = "three-player,prussians-early,charge-all-cards,no-bidding,strong-hougoumont";
   cr_assert(strlen(vars) > 64);
@@ -496,9 +507,7 @@ Test(robust, save_keeps_a_long_variant_list_whole) {
   gamerec_free(&g2);
   free(sc);
   free(sc2);
-  char cmd[600];
-  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-  cr_assert_eq(system(cmd), 0);
+  th_rmdir(dir);
 }
 
 Test(robust, save_refuses_a_target_that_is_not_a_regular_file) {
@@ -540,48 +549,48 @@ Test(robust, save_refuses_a_target_that_is_not_a_regular_file) {
   snprintf(path, sizeof path, "%s/ok.json", dir);
   cr_assert_eq(game_save(sc, &g, &s, path, err, sizeof err), 0, "%s", err);
   cr_assert_eq(game_save(sc, &g, &s, path, err, sizeof err), 0, "%s", err);
-  char cmd[700], out[256];
-  snprintf(cmd, sizeof cmd, "ls '%s' | grep -c tmp", dir);
-  th_sh(cmd, out, sizeof out);
-  cr_assert_eq(atoi(out), 0, "temporary files left: %s", out);
+  no_tmp_left(dir);
   gamerec_free(&g);
   free(sc);
-  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-  cr_assert_eq(system(cmd), 0);
+  th_rmdir(dir);
 }
 
 /* ---------------------------------------------------------------- fault injection (writers) */
-/* the saved game at path must still be the old one, whole */
-static void assert_intact(const char *path, const char *old) {
-  char *now = slurp(path);
-  cr_assert_not_null(now, "%s lost", path);
-  cr_assert_str_eq(now, old, "%s damaged", path);
-  free(now);
-}
-
-static void no_tmp_left(const char *dir) {
-  char cmd[600], out[256];
-  snprintf(cmd, sizeof cmd, "ls '%s' | grep -c tmp", dir);
-  th_sh(cmd, out, sizeof out);
-  cr_assert_eq(atoi(out), 0, "temporary files left in %s", dir);
-}
-
-Test(robust, save_on_a_full_disk_keeps_the_old_file) {
+/* a game of n random actions saved as g.json in a new temporary folder; old: the file's text */
+typedef struct {
   Scen *sc;
   GameRec g;
   State s;
-  new_game(&sc, &g, &s, "long", "base", 5);
   char dir[256], path[512], err[512];
-  tmpdir(dir, sizeof dir);
-  snprintf(path, sizeof path, "%s/g.json", dir);
-  cr_assert_eq(game_save(sc, &g, &s, path, err, sizeof err), 0);
-  char *old = slurp(path);
-  State s2 = s;
+  char *old;
+} Saved;
+
+static void saved_open(Saved *v, const char *scen, int n) {
+  new_game(&v->sc, &v->g, &v->s, scen, "base", n);
+  tmpdir(v->dir, sizeof v->dir);
+  snprintf(v->path, sizeof v->path, "%s/g.json", v->dir);
+  cr_assert_eq(game_save(v->sc, &v->g, &v->s, v->path, v->err, sizeof v->err), 0);
+  v->old = slurp(v->path);
+}
+
+/* no temporary file left beside the save; then cleans up */
+static void saved_close(Saved *v) {
+  no_tmp_left(v->dir);
+  free(v->old);
+  gamerec_free(&v->g);
+  free(v->sc);
+  th_rmdir(v->dir);
+}
+
+Test(robust, save_on_a_full_disk_keeps_the_old_file) {
+  Saved v;
+  saved_open(&v, "long", 5);
+  State s2 = v.s;
   ActList L;
   for (int i = 0; i < 200 && !gs_over(&s2); i++) {   /* a longer game: a bigger file */
-    gs_legal(sc, &s2, &L);
-    gs_apply(sc, &s2, L.a[0]);
-    gamerec_push(&g, L.a[0]);
+    gs_legal(v.sc, &s2, &L);
+    gs_apply(v.sc, &s2, L.a[0]);
+    gamerec_push(&v.g, L.a[0]);
   }
   /* the disk fills after 1 KB: the file size limit (SIGXFSZ ignored: write fails EFBIG) */
   pid_t pid = fork();
@@ -589,56 +598,37 @@ Test(robust, save_on_a_full_disk_keeps_the_old_file) {
     signal(SIGXFSZ, SIG_IGN);
     struct rlimit rl = {1024, 1024};
     setrlimit(RLIMIT_FSIZE, &rl);
-    int rc = game_save(sc, &g, &s2, path, err, sizeof err);
-    _exit(rc != 0 && strstr(err, "not saved") && strstr(err, path) ? 0 : 1);
+    int rc = game_save(v.sc, &v.g, &s2, v.path, v.err, sizeof v.err);
+    _exit(rc != 0 && strstr(v.err, "not saved") && strstr(v.err, v.path) ? 0 : 1);
   }
   int st;
   waitpid(pid, &st, 0);
   cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0, "the full disk gave no clear error");
-  assert_intact(path, old);
-  no_tmp_left(dir);
-  free(old);
-  gamerec_free(&g);
-  free(sc);
-  char cmd[600];
-  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-  cr_assert_eq(system(cmd), 0);
+  assert_intact(v.path, v.old);
+  saved_close(&v);
 }
 
 Test(robust, save_into_a_read_only_folder_keeps_the_old_file) {
-  Scen *sc;
-  GameRec g;
-  State s;
-  new_game(&sc, &g, &s, "short", "base", 5);
-  char dir[256], path[512], err[512];
-  tmpdir(dir, sizeof dir);
-  cr_assert_eq(chmod(dir, 0777), 0);
-  snprintf(path, sizeof path, "%s/g.json", dir);
-  cr_assert_eq(game_save(sc, &g, &s, path, err, sizeof err), 0);
-  cr_assert_eq(chmod(path, 0666), 0);
-  char *old = slurp(path);
-  cr_assert_eq(chmod(dir, 0555), 0);
+  Saved v;
+  saved_open(&v, "short", 5);
+  cr_assert_eq(chmod(v.dir, 0777), 0);
+  cr_assert_eq(chmod(v.path, 0666), 0);
+  cr_assert_eq(chmod(v.dir, 0555), 0);
   pid_t pid = fork();
   if (pid == 0) {
     /* root ignores permissions: save as an ordinary user */
     if (getuid() == 0 && setuid(65534) != 0) _exit(3);
-    gamerec_push(&g, (Action){A_END, 0, 0, 0});
-    g.n--;
-    int rc = game_save(sc, &g, &s, path, err, sizeof err);
-    _exit(rc != 0 && strstr(err, path) && strstr(err, "ermission") ? 0 : 1);
+    gamerec_push(&v.g, (Action){A_END, 0, 0, 0});
+    v.g.n--;
+    int rc = game_save(v.sc, &v.g, &v.s, v.path, v.err, sizeof v.err);
+    _exit(rc != 0 && strstr(v.err, v.path) && strstr(v.err, "ermission") ? 0 : 1);
   }
   int st;
   waitpid(pid, &st, 0);
   cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0, "no clear error in a read-only folder (%d)", WEXITSTATUS(st));
-  assert_intact(path, old);
-  cr_assert_eq(chmod(dir, 0700), 0);
-  no_tmp_left(dir);
-  free(old);
-  gamerec_free(&g);
-  free(sc);
-  char cmd[600];
-  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-  cr_assert_eq(system(cmd), 0);
+  assert_intact(v.path, v.old);
+  cr_assert_eq(chmod(v.dir, 0700), 0);
+  saved_close(&v);
 }
 
 /* allocation failure: cJSON's allocator fails at the k-th call, for every k */
@@ -646,44 +636,31 @@ static long fail_at, calls;
 static void *failing_malloc(size_t n) { return ++calls == fail_at ? NULL : malloc(n); }
 
 Test(robust, save_with_allocation_failure_keeps_the_old_file) {
-  Scen *sc;
-  GameRec g;
-  State s;
-  new_game(&sc, &g, &s, "short", "base", 30);
-  char dir[256], path[512], err[512];
-  tmpdir(dir, sizeof dir);
-  snprintf(path, sizeof path, "%s/g.json", dir);
-  cr_assert_eq(game_save(sc, &g, &s, path, err, sizeof err), 0);
-  char *old = slurp(path);
-  State s2 = s;
+  Saved v;
+  saved_open(&v, "short", 30);
+  State s2 = v.s;
   ActList L;
-  gs_legal(sc, &s2, &L);
-  gs_apply(sc, &s2, L.a[0]);
-  gamerec_push(&g, L.a[0]);
+  gs_legal(v.sc, &s2, &L);
+  gs_apply(v.sc, &s2, L.a[0]);
+  gamerec_push(&v.g, L.a[0]);
   cJSON_Hooks h = {failing_malloc, free};
   cJSON_InitHooks(&h);
   int failures = 0;
   for (fail_at = 1;; fail_at++) {
     calls = 0;
-    int rc = game_save(sc, &g, &s2, path, err, sizeof err);
+    int rc = game_save(v.sc, &v.g, &s2, v.path, v.err, sizeof v.err);
     if (calls < fail_at) {            /* no allocation failed: the save went through */
-      cr_assert_eq(rc, 0, "%s", err);
+      cr_assert_eq(rc, 0, "%s", v.err);
       break;
     }
     cr_assert_neq(rc, 0, "allocation %ld failed but the save reported success", fail_at);
     failures++;
-    cr_assert_not_null(strstr(err, path), "%s", err);
-    assert_intact(path, old);
+    cr_assert_not_null(strstr(v.err, v.path), "%s", v.err);
+    assert_intact(v.path, v.old);
   }
   cJSON_InitHooks(NULL);
   cr_assert(failures > 10, "only %d allocation failures were reported", failures);
-  no_tmp_left(dir);
-  free(old);
-  gamerec_free(&g);
-  free(sc);
-  char cmd[600];
-  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-  cr_assert_eq(system(cmd), 0);
+  saved_close(&v);
 }
 
 /* found by fuzzing: an action text with a newline made a load error of two lines */
