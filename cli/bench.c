@@ -45,14 +45,12 @@ static Action pos_choose(void *ctx, const State *s, const ActList *L) {
 }
 
 int cmd_bench(int argc, char **argv) {
-  if (opt_has(argc, argv, "--help")) {
-    printf("usage: waterloo bench [--seconds S] [--engine-only]\n"
-           "Prints sizeof(State), random playouts per second on one core (short and long),\n"
-           "nanoseconds per legal-action generation, a deterministic signature of the rules\n"
-           "(changes only when behaviour does), then the AI and simulator benchmarks.\n");
-    return 0;
-  }
-  if (opt_check(argc, argv, "bench", "--seconds --engine-only!")) return 2;
+  int rc = cli_args(argc, argv, "bench", "--seconds --engine-only!",
+                    "usage: waterloo bench [--seconds S] [--engine-only]\n"
+                    "Prints sizeof(State), random playouts per second on one core (short and long),\n"
+                    "nanoseconds per legal-action generation, a deterministic signature of the rules\n"
+                    "(changes only when behaviour does), then the AI and simulator benchmarks.\n");
+  if (rc >= 0) return rc;
   double secs;
   if (opt_double("bench", "--seconds", opt_get(argc, argv, "--seconds", "2"), 0.01, 3600, &secs)) return 2;
   printf("sizeof(State) = %zu bytes (target <= 512)\n", sizeof(State));

@@ -14,6 +14,10 @@ int cli_scen(Scen *sc, const char *scenario, const char *variant);
 const char *opt_get(int argc, char **argv, const char *name, const char *def);
 int opt_has(int argc, char **argv, const char *name);
 int opt_check(int argc, char **argv, const char *cmd, const char *known);
+/* --help: usage printed, 0; a bad option: one line, 2; else -1 (go on).  Every command starts
+ *   int rc = cli_args(argc, argv, "NAME", "--opt --flag!", "usage: ...");
+ *   if (rc >= 0) return rc; */
+int cli_args(int argc, char **argv, const char *cmd, const char *known, const char *usage);
 #define CLI_MAX_LINE 65536        /* longest protocol / command line */
 long cli_read_line(FILE *f, char **buf, size_t *cap, size_t max);
 void cli_level_spec(const char *level, char *spec, size_t len);

@@ -56,6 +56,16 @@ int opt_check(int argc, char **argv, const char *cmd, const char *known) {
   }
   return 0;
 }
+/* the head of a command: --help anywhere prints usage on stdout (returns 0); an option not in
+ * `known` (opt_check; NULL: none checked) gives one line on stderr (returns 2); else -1: go on */
+int cli_args(int argc, char **argv, const char *cmd, const char *known, const char *usage) {
+  if (opt_has(argc, argv, "--help")) {
+    fputs(usage, stdout);
+    return 0;
+  }
+  if (known && opt_check(argc, argv, cmd, known)) return 2;
+  return -1;
+}
 /* one protocol or command line of any length from f into *buf (grown as needed, without the
  * end of line).  Returns the length, -1 at the end of input, -2 for a line longer than max
  * (read to its end and dropped whole), -3 for a line with a NUL byte (dropped whole). */

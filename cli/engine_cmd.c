@@ -296,33 +296,32 @@ static int engine_line(Session *S, char *line) {
 }
 
 int cmd_engine(int argc, char **argv) {
-  if (opt_has(argc, argv, "--help")) {
-    printf("usage: waterloo engine\n"
-           "Reads one command per line on stdin; answers '= ...' and a blank line, or '? message'.\n"
-           "Commands:\n"
-           "  new short|long [VARIANT ...] [seed N]   start a game\n"
-           "  load FILE / save FILE                   a whole game (JSON)\n"
-           "  show            the board and the position\n"
-           "  legal           the legal actions of the side to decide, one per line\n"
-           "  legaljson       the legal actions in structured form (JSON, docs/API.md)\n"
-           "  play ACTION     play one (notation as printed by legal); answers what it caused\n"
-           "                  (bids and battle cards revealed, totals, losses, squares taken)\n"
-           "  play move UNIT SQUARE [N|E|S|W]   a destination move (its steps and turns)\n"
-           "  reach UNIT      where UNIT can move with the card's MP left, at what cost (JSON)\n"
-           "  state           the position as JSON (everything: both hands, the deck)\n"
-           "  state SIDE      what french or allied sees (JSON, never the other side's cards)\n"
-           "  scenario        map, units, cards and parameters (JSON)\n"
-           "  position        the position as one line of text (KEY=VALUE fields)\n"
-           "  setposition SCENARIO VARIANTS KEY=VALUE ...   start from a position text (the\n"
-           "                  set-up with the fields given written over it; see HACKING.md)\n"
-           "  turn            turn, round, phase and who decides\n"
-           "  result          running, French win, Allied win or draw (with VP)\n"
-           "  undo            take back the last action\n"
-           "  genmove [LEVEL] the AI chooses and plays an action (easy normal hard expert, or a spec)\n"
-           "  analyze [LEVEL] the AI's top candidates with visit share and win rate\n"
-           "  quit\n");
-    return 0;
-  }
+  int rc = cli_args(argc, argv, "engine", NULL,
+                    "usage: waterloo engine\n"
+                    "Reads one command per line on stdin; answers '= ...' and a blank line, or '? message'.\n"
+                    "Commands:\n"
+                    "  new short|long [VARIANT ...] [seed N]   start a game\n"
+                    "  load FILE / save FILE                   a whole game (JSON)\n"
+                    "  show            the board and the position\n"
+                    "  legal           the legal actions of the side to decide, one per line\n"
+                    "  legaljson       the legal actions in structured form (JSON, docs/API.md)\n"
+                    "  play ACTION     play one (notation as printed by legal); answers what it caused\n"
+                    "                  (bids and battle cards revealed, totals, losses, squares taken)\n"
+                    "  play move UNIT SQUARE [N|E|S|W]   a destination move (its steps and turns)\n"
+                    "  reach UNIT      where UNIT can move with the card's MP left, at what cost (JSON)\n"
+                    "  state           the position as JSON (everything: both hands, the deck)\n"
+                    "  state SIDE      what french or allied sees (JSON, never the other side's cards)\n"
+                    "  scenario        map, units, cards and parameters (JSON)\n"
+                    "  position        the position as one line of text (KEY=VALUE fields)\n"
+                    "  setposition SCENARIO VARIANTS KEY=VALUE ...   start from a position text (the\n"
+                    "                  set-up with the fields given written over it; see HACKING.md)\n"
+                    "  turn            turn, round, phase and who decides\n"
+                    "  result          running, French win, Allied win or draw (with VP)\n"
+                    "  undo            take back the last action\n"
+                    "  genmove [LEVEL] the AI chooses and plays an action (easy normal hard expert, or a spec)\n"
+                    "  analyze [LEVEL] the AI's top candidates with visit share and win rate\n"
+                    "  quit\n");
+  if (rc >= 0) return rc;
   Session S;
   memset(&S, 0, sizeof S);
   char *line = NULL;

@@ -10,13 +10,11 @@
 #include "../ai/player.h"
 
 static int cmd_random(int argc, char **argv) {
-  if (opt_has(argc, argv, "--help")) {
-    printf("usage: waterloo random [--scenario short|long] [--variant V[,V...]] [--games N] [--seed S]\n"
-           "Plays games with uniformly random legal actions to the end; prints how each ended and\n"
-           "the totals.\n");
-    return 0;
-  }
-  if (opt_check(argc, argv, "random", "--scenario --variant --games --seed --quiet!")) return 2;
+  int rc = cli_args(argc, argv, "random", "--scenario --variant --games --seed --quiet!",
+                    "usage: waterloo random [--scenario short|long] [--variant V[,V...]] [--games N] [--seed S]\n"
+                    "Plays games with uniformly random legal actions to the end; prints how each ended and\n"
+                    "the totals.\n");
+  if (rc >= 0) return rc;
   Scen *sc = malloc(sizeof *sc);
   if (cli_scen(sc, opt_get(argc, argv, "--scenario", "short"), opt_get(argc, argv, "--variant", "base")))
     return 2;
@@ -50,14 +48,12 @@ static int cmd_random(int argc, char **argv) {
 
 /* ---------------------------------------------------------------- show */
 static int cmd_show(int argc, char **argv) {
-  if (opt_has(argc, argv, "--help")) {
-    printf("usage: waterloo show [--scenario short|long] [--variant V[,V...]] [--color|--no-color] [--data]\n"
-           "Prints the board at set-up, the units, the reinforcements, the decks and the parameters.\n"
-           "--data: the data as tables in the order an owner of the printed game checks them\n"
-           "(counters, set-up, cards, reference table, map), each naming the file to edit.\n");
-    return 0;
-  }
-  if (opt_check(argc, argv, "show", "--scenario --variant --color! --no-color! --data!")) return 2;
+  int rc = cli_args(argc, argv, "show", "--scenario --variant --color! --no-color! --data!",
+                    "usage: waterloo show [--scenario short|long] [--variant V[,V...]] [--color|--no-color] [--data]\n"
+                    "Prints the board at set-up, the units, the reinforcements, the decks and the parameters.\n"
+                    "--data: the data as tables in the order an owner of the printed game checks them\n"
+                    "(counters, set-up, cards, reference table, map), each naming the file to edit.\n");
+  if (rc >= 0) return rc;
   Scen *sc = malloc(sizeof *sc);
   if (cli_scen(sc, opt_get(argc, argv, "--scenario", "short"), opt_get(argc, argv, "--variant", "base")))
     return 2;
@@ -124,13 +120,11 @@ static int cmd_show(int argc, char **argv) {
 
 /* ---------------------------------------------------------------- players */
 static int cmd_players(int argc, char **argv) {
-  if (opt_has(argc, argv, "--help")) {
-    printf("usage: waterloo players [--check SPEC] [--canonical SPEC]\n"
-           "Lists the computer players, their levels and every option with its range and default.\n"
-           "--check SPEC says whether a spec is valid; --canonical SPEC writes it with every option.\n");
-    return 0;
-  }
-  if (opt_check(argc, argv, "players", "--check --canonical")) return 2;
+  int rc = cli_args(argc, argv, "players", "--check --canonical",
+                    "usage: waterloo players [--check SPEC] [--canonical SPEC]\n"
+                    "Lists the computer players, their levels and every option with its range and default.\n"
+                    "--check SPEC says whether a spec is valid; --canonical SPEC writes it with every option.\n");
+  if (rc >= 0) return rc;
   const char *chk = opt_get(argc, argv, "--check", NULL), *can = opt_get(argc, argv, "--canonical", NULL);
   char err[300], out[1024];
   if (chk && player_spec_check(chk, err, sizeof err)) { fprintf(stderr, "waterloo players: %s\n", err); return 2; }

@@ -521,15 +521,13 @@ static void on_signal(int sig) { stop_flag = 1; }
 static void find_web_dir(void) { data_dir("WATERLOO_WEB", "web", "index.html", web_dir, sizeof web_dir); }
 
 int cmd_serve(int argc, char **argv) {
-  if (opt_has(argc, argv, "--help")) {
-    printf("usage: waterloo serve [--port 8815] [--host 127.0.0.1] [--saves DIR]\n"
-           "Serves the board in a web browser: open the address it prints and play against the\n"
-           "computer.  Loopback only unless --host says otherwise.  Saved games go to DIR/NAME.json\n"
-           "(default ./saves).  The page comes from web/ (or $WATERLOO_WEB); the JSON API is in\n"
-           "docs/API.md.  Stop it with Ctrl-C.\n");
-    return 0;
-  }
-  if (opt_check(argc, argv, "serve", "--port --host --saves")) return 2;
+  int rc = cli_args(argc, argv, "serve", "--port --host --saves",
+                    "usage: waterloo serve [--port 8815] [--host 127.0.0.1] [--saves DIR]\n"
+                    "Serves the board in a web browser: open the address it prints and play against the\n"
+                    "computer.  Loopback only unless --host says otherwise.  Saved games go to DIR/NAME.json\n"
+                    "(default ./saves).  The page comes from web/ (or $WATERLOO_WEB); the JSON API is in\n"
+                    "docs/API.md.  Stop it with Ctrl-C.\n");
+  if (rc >= 0) return rc;
   uint64_t port;
   if (opt_u64("serve", "--port", opt_get(argc, argv, "--port", "8815"), &port)) return 2;
   if (port > 65535) {

@@ -82,18 +82,16 @@ static void svg(FILE *f, char scen[2][16], int nsc, Cell cells[2][MAX_LEVELS], i
 }
 
 int cmd_skill(int argc, char **argv) {
-  if (opt_has(argc, argv, "--help")) {
-    printf("usage: waterloo skill [--scenario short,long] [--levels 'A;B;C'] [--games N] [--seed S]\n"
-           "                      [--threads T] [--variant V] [--out DIR]\n"
-           "Balance across skill: for each scenario and each player of the ladder (weak to strong,\n"
-           "';'-separated specs, SPEC@N for N games of that level), N games (default 200) with that\n"
-           "player on both sides, game i from gs_init(seed, i); the French win rate (draws half)\n"
-           "with its 95%% Wilson interval and the CPU seconds per game.  Writes DIR/report.md (the\n"
-           "table and the command) and DIR/skill.svg (the chart).  Default ladder:\n"
-           "random;light;heuristic;mcts:sim;mcts:sim*4.  Results do not depend on --threads.\n");
-    return 0;
-  }
-  if (opt_check(argc, argv, "skill", "--scenario --levels --games --seed --threads --variant --out")) return 2;
+  int rc = cli_args(argc, argv, "skill", "--scenario --levels --games --seed --threads --variant --out",
+                    "usage: waterloo skill [--scenario short,long] [--levels 'A;B;C'] [--games N] [--seed S]\n"
+                    "                      [--threads T] [--variant V] [--out DIR]\n"
+                    "Balance across skill: for each scenario and each player of the ladder (weak to strong,\n"
+                    "';'-separated specs, SPEC@N for N games of that level), N games (default 200) with that\n"
+                    "player on both sides, game i from gs_init(seed, i); the French win rate (draws half)\n"
+                    "with its 95% Wilson interval and the CPU seconds per game.  Writes DIR/report.md (the\n"
+                    "table and the command) and DIR/skill.svg (the chart).  Default ladder:\n"
+                    "random;light;heuristic;mcts:sim;mcts:sim*4.  Results do not depend on --threads.\n");
+  if (rc >= 0) return rc;
   const char *scl = opt_get(argc, argv, "--scenario", "short,long");
   const char *lv = opt_get(argc, argv, "--levels", "random;light;heuristic;mcts:sim;mcts:sim*4");
   const char *var = opt_get(argc, argv, "--variant", "base");

@@ -77,23 +77,20 @@ static void fit_newton(const Sample *S, long n, double lambda, double *w) {
 }
 
 int cmd_train(int argc, char **argv) {
-  if (opt_has(argc, argv, "--help")) {
-    printf("usage: waterloo train --scenario short|long [--variant V] [--games N] [--seed S]\n"
-           "                      [--players SPEC] [--holdout F] [--lambda L] [--out FILE] [--dry-run]\n"
-           "Fits the evaluation used by cut-off rollouts (`mcts:...,eval=fit`) to game outcomes:\n"
-           "plays N games (default 6000) with SPEC on both sides (default light:eps=0.1, the rollout\n"
-           "policy, so the fit predicts how a rollout would end), takes the position at every round\n"
-           "start, and fits a logistic regression of the French result (win 1, draw 0.5) on the\n"
-           "features of ai/fit.c by Newton's method with L2 penalty L (default 1e-4).  The last\n"
-           "share F of the games (default 0.2) is held out: the command prints the log-loss of the\n"
-           "fit, of the hand-written evaluation and of the base rate on them, and the calibration\n"
-           "(predicted against actual French win rate in ten bins).  Writes the weights with the\n"
-           "fingerprint of the scenario data to FILE (default scenarios/eval-<scenario>.ini);\n"
-           "--dry-run writes nothing.\n");
-    return 0;
-  }
-  if (opt_check(argc, argv, "train", "--scenario --variant --games --seed --players --holdout --lambda --out --dry-run!"))
-    return 2;
+  int rc = cli_args(argc, argv, "train", "--scenario --variant --games --seed --players --holdout --lambda --out --dry-run!",
+                    "usage: waterloo train --scenario short|long [--variant V] [--games N] [--seed S]\n"
+                    "                      [--players SPEC] [--holdout F] [--lambda L] [--out FILE] [--dry-run]\n"
+                    "Fits the evaluation used by cut-off rollouts (`mcts:...,eval=fit`) to game outcomes:\n"
+                    "plays N games (default 6000) with SPEC on both sides (default light:eps=0.1, the rollout\n"
+                    "policy, so the fit predicts how a rollout would end), takes the position at every round\n"
+                    "start, and fits a logistic regression of the French result (win 1, draw 0.5) on the\n"
+                    "features of ai/fit.c by Newton's method with L2 penalty L (default 1e-4).  The last\n"
+                    "share F of the games (default 0.2) is held out: the command prints the log-loss of the\n"
+                    "fit, of the hand-written evaluation and of the base rate on them, and the calibration\n"
+                    "(predicted against actual French win rate in ten bins).  Writes the weights with the\n"
+                    "fingerprint of the scenario data to FILE (default scenarios/eval-<scenario>.ini);\n"
+                    "--dry-run writes nothing.\n");
+  if (rc >= 0) return rc;
   const char *scen = opt_get(argc, argv, "--scenario", "short");
   const char *var = opt_get(argc, argv, "--variant", "base");
   Scen *sc = malloc(sizeof *sc);

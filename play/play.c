@@ -347,16 +347,13 @@ static void play_end(Play *P) {
 }
 
 int cmd_play(int argc, char **argv) {
-  if (opt_has(argc, argv, "--help")) {
-    printf("usage: waterloo play [--side french|allied] [--level easy|normal|hard|expert|heuristic]\n"
-           "                     [--scenario short|long] [--variant V[,V...]] [--seed S]\n"
-           "                     [--load FILE] [--log FILE] [--no-color]\n"
-           "A game against the computer. Type `help` at the prompt for the commands.\n"
-           "The computer plays honestly: it never sees your hand or the deck.\n");
-    return 0;
-  }
-  if (opt_check(argc, argv, "play", "--side --level --scenario --variant --seed --load --log --no-color!"))
-    return 2;
+  int rc = cli_args(argc, argv, "play", "--side --level --scenario --variant --seed --load --log --no-color!",
+                    "usage: waterloo play [--side french|allied] [--level easy|normal|hard|expert|heuristic]\n"
+                    "                     [--scenario short|long] [--variant V[,V...]] [--seed S]\n"
+                    "                     [--load FILE] [--log FILE] [--no-color]\n"
+                    "A game against the computer. Type `help` at the prompt for the commands.\n"
+                    "The computer plays honestly: it never sees your hand or the deck.\n");
+  if (rc >= 0) return rc;
   Play P;
   memset(&P, 0, sizeof P);
   if (play_open(&P, argc, argv)) return 2;
