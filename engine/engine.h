@@ -434,6 +434,28 @@ void gs_describe(const Scen *sc, const State *s, char *buf, size_t len);
 typedef struct { const char *name; size_t off; } StateByte;
 extern const StateByte STATE_BYTES[];
 extern const int N_STATE_BYTES;
+/* the card sets of State by name (hand, discard, seen, pend, pend_cmd, pend_elite) */
+typedef struct { const char *name; size_t off; } StateCards;
+extern const StateCards STATE_CARDS[];
+extern const int N_STATE_CARDS;
+static inline uint64_t *state_cards(State *s, const StateCards *f) {
+  return (uint64_t *)((char *)s + f->off);
+}
+static inline uint64_t state_cards_get(const State *s, const StateCards *f) {
+  return *(const uint64_t *)((const char *)s + f->off);
+}
+/* the small number arrays of State by name (cdp, bid_card, batt, elim_vp): n numbers 0..max
+ * of `size` bytes each; form: how the position text writes them (for its errors) */
+typedef struct { const char *name; size_t off; int n, size; unsigned max; const char *form; } StateArray;
+extern const StateArray STATE_ARRAYS[];
+extern const int N_STATE_ARRAYS;
+static inline void state_array_set(State *s, const StateArray *f, const unsigned *v) {
+  for (int i = 0; i < f->n; i++) {
+    char *p = (char *)s + f->off + (size_t)(i * f->size);
+    if (f->size == 1) *(uint8_t *)p = (uint8_t)v[i];
+    else *(uint16_t *)p = (uint16_t)v[i];
+  }
+}
 /* the whole state as one line (engine/position.c documents the format); the length written,
  * or -1 when buf is too small (8 KB is always enough) */
 int position_format(const Scen *sc, const State *s, char *buf, size_t len);

@@ -64,12 +64,8 @@ int position_format(const Scen *sc, const State *s, char *buf, size_t len) {
     if (STATE_BYTES[i].off == offsetof(State, turn.phase)) put(&o, " phase=%s", phase_name(v));
     else put(&o, " %s=%u", STATE_BYTES[i].name, v);
   }
-  put_cards(&o, sc, "hand", s->cards.hand);
-  put_cards(&o, sc, "discard", s->cards.discard);
-  put_cards(&o, sc, "seen", s->cards.seen);
-  put_cards(&o, sc, "pend", s->cards.pend);
-  put_cards(&o, sc, "pend_cmd", s->cards.pend_cmd);
-  put_cards(&o, sc, "pend_elite", s->cards.pend_elite);
+  for (int i = 0; i < N_STATE_CARDS; i++)
+    put_cards(&o, sc, STATE_CARDS[i].name, state_cards_get(s, &STATE_CARDS[i]));
   put(&o, " units=");
   for (int u = 0; u < sc->nunits; u++) {
     put(&o, "%s%s=", u ? "," : "", sc->unit[u].name);
@@ -190,14 +186,16 @@ static int parse_token(const Scen *sc, State *s, char *key, char *val, char *err
     *b = (uint8_t)v;
     return 0;
   }
-  struct {
-    const char *k;
-    uint64_t *m;
-  } sets[] = {{"hand", &s->cards.hand},         {"discard", &s->cards.discard},
-              {"seen", &s->cards.seen},         {"pend", &s->cards.pend},
-              {"pend_cmd", &s->cards.pend_cmd}, {"pend_elite", &s->cards.pend_elite}};
-  for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++)
-    if (!strcmp(key, sets[i].k)) return parse_cards(sc, val, sets[i].m, err, errlen, key);
+  for (int i = 0; i < N_STATE_CARDS; i++)
+    if (!strcmp(key, STATE_CARDS[i].name))
+      return parse_cards(sc, val, state_cards(s, &STATE_CARDS[i]), err, errlen, key);
+  for (int i = 0; i < N_STATE_ARRAYS; i++) {
+    const StateArray *f = &STATE_ARRAYS[i];
+    if (strcmp(key, f->name)) continue;
+    if (parse_nums(val, f->n, f->max, n)) FAIL("position: %s", f->form);
+    state_array_set(s, f, n);
+    return 0;
+  }
   if (!strcmp(key, "rng")) {
     char *c = strchr(val, ':');
     unsigned long long a, b;
@@ -220,26 +218,6 @@ static int parse_token(const Scen *sc, State *s, char *key, char *val, char *err
     /* dead: removed when his side had no unit left (R-6.7 ruling) */
     if (parse_sq(val, &sq)) FAIL("position: %s=%.10s: needs a square, dead, off or none", key, val);
     s->units.leader[key[0] == 'w'] = (uint8_t)sq;
-    return 0;
-  }
-  if (!strcmp(key, "cdp")) {
-    if (parse_nums(val, 3, 255, n)) FAIL("position: cdp=A,B,C (castle points)");
-    for (int i = 0; i < 3; i++) s->turn.cdp[i] = (uint8_t)n[i];
-    return 0;
-  }
-  if (!strcmp(key, "bid_card")) {
-    if (parse_nums(val, 2, 255, n)) FAIL("position: bid_card=F,A (card indices, 255 none)");
-    for (int i = 0; i < 2; i++) s->turn.bid_card[i] = (uint8_t)n[i];
-    return 0;
-  }
-  if (!strcmp(key, "batt")) {
-    if (parse_nums(val, 4, 255, n)) FAIL("position: batt=A,B,C,D (unit indices, 255 none)");
-    for (int i = 0; i < 4; i++) s->battle.att[i] = (uint8_t)n[i];
-    return 0;
-  }
-  if (!strcmp(key, "elim_vp")) {
-    if (parse_nums(val, 2, 65535, n)) FAIL("position: elim_vp=F,A");
-    s->score.elim_vp[0] = (uint16_t)n[0], s->score.elim_vp[1] = (uint16_t)n[1];
     return 0;
   }
   if (!strcmp(key, "nactions")) {

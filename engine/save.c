@@ -55,6 +55,27 @@ const StateByte STATE_BYTES[] = {
 };
 const int N_STATE_BYTES = (int)(sizeof STATE_BYTES / sizeof STATE_BYTES[0]);
 
+const StateCards STATE_CARDS[] = {
+    {"hand", offsetof(State, cards.hand)},         {"discard", offsetof(State, cards.discard)},
+    {"seen", offsetof(State, cards.seen)},         {"pend", offsetof(State, cards.pend)},
+    {"pend_cmd", offsetof(State, cards.pend_cmd)}, {"pend_elite", offsetof(State, cards.pend_elite)},
+};
+const int N_STATE_CARDS = (int)(sizeof STATE_CARDS / sizeof STATE_CARDS[0]);
+
+#define A(key, field, max, form)                                                                   \
+  {                                                                                                \
+    key, offsetof(State, field), (int)(sizeof((State *)0)->field / sizeof((State *)0)->field[0]),  \
+        (int)sizeof((State *)0)->field[0], max, form                                               \
+  }
+const StateArray STATE_ARRAYS[] = {
+    A("cdp", turn.cdp, 255, "cdp=A,B,C (castle points)"),
+    A("bid_card", turn.bid_card, 255, "bid_card=F,A (card indices, 255 none)"),
+    A("batt", battle.att, 255, "batt=A,B,C,D (unit indices, 255 none)"),
+    A("elim_vp", score.elim_vp, 65535, "elim_vp=F,A"),
+};
+#undef A
+const int N_STATE_ARRAYS = (int)(sizeof STATE_ARRAYS / sizeof STATE_ARRAYS[0]);
+
 
 /* JSON building checks every allocation: a position is written whole or not at all */
 static cJSON *cards_json(const Scen *sc, uint64_t m) {
@@ -100,12 +121,8 @@ char *state_to_json(const Scen *sc, const State *s) {
   ok &= put(o, "description", cJSON_CreateString(desc));
   for (int i = 0; i < N_STATE_BYTES; i++)
     ok &= put(o, STATE_BYTES[i].name, cJSON_CreateNumber(((const uint8_t *)s)[STATE_BYTES[i].off]));
-  ok &= put(o, "hand", cards_json(sc, s->cards.hand));
-  ok &= put(o, "discard", cards_json(sc, s->cards.discard));
-  ok &= put(o, "seen", cards_json(sc, s->cards.seen));
-  ok &= put(o, "pend", cards_json(sc, s->cards.pend));
-  ok &= put(o, "pend_cmd", cards_json(sc, s->cards.pend_cmd));
-  ok &= put(o, "pend_elite", cards_json(sc, s->cards.pend_elite));
+  for (int i = 0; i < N_STATE_CARDS; i++)
+    ok &= put(o, STATE_CARDS[i].name, cards_json(sc, state_cards_get(s, &STATE_CARDS[i])));
   cJSON *units = cJSON_CreateArray();
   ok &= put(o, "units", units);
   for (int u = 0; ok && u < sc->nunits; u++) {
@@ -183,12 +200,12 @@ static int json_int(const cJSON *x, double lo, double hi, long *out) {
   return 0;
 }
 
-static int num_array(const cJSON *a, int n, int hi, int *out) {
+static int num_array(const cJSON *a, int n, unsigned hi, unsigned *out) {
   if (!cJSON_IsArray(a) || cJSON_GetArraySize(a) != n) return -1;
   for (int i = 0; i < n; i++) {
     long v;
     if (json_int(cJSON_GetArrayItem(a, i), 0, hi, &v)) return -1;
-    out[i] = (int)v;
+    out[i] = (unsigned)v;
   }
   return 0;
 }
@@ -364,32 +381,21 @@ static int extras_from_obj(const Scen *sc, const cJSON *o, State *s, char *err, 
   }
   s->units.leader[0] = (uint8_t)l0;
   s->units.leader[1] = (uint8_t)l1;
-  int v[4];
-  if (num_array(cJSON_GetObjectItem(o, "cdp"), 3, 255, v)) {
-    snprintf(err, errlen, "state: 'cdp' must be 3 numbers");
-    return -1;
-  }
-  for (int i = 0; i < 3; i++)
-    if (v[i] > sc->p.cdp[i]) {
-      snprintf(err, errlen, "state: 'cdp' %d of castle %d is above the start (%d)", v[i], i, sc->p.cdp[i]);
+  for (int k = 0; k < N_STATE_ARRAYS; k++) {
+    const StateArray *f = &STATE_ARRAYS[k];
+    unsigned v[4];
+    if (num_array(cJSON_GetObjectItem(o, f->name), f->n, f->max, v)) {
+      snprintf(err, errlen, "state: '%s' must be %d numbers", f->name, f->n);
       return -1;
     }
-  for (int i = 0; i < 3; i++) s->turn.cdp[i] = (uint8_t)v[i];
-  if (num_array(cJSON_GetObjectItem(o, "bid_card"), 2, 255, v)) {
-    snprintf(err, errlen, "state: 'bid_card' must be 2 numbers");
-    return -1;
+    if (f->off == offsetof(State, turn.cdp))
+      for (int i = 0; i < MAX_CASTLES; i++)
+        if ((int)v[i] > sc->p.cdp[i]) {
+          snprintf(err, errlen, "state: 'cdp' %u of castle %d is above the start (%d)", v[i], i, sc->p.cdp[i]);
+          return -1;
+        }
+    state_array_set(s, f, v);
   }
-  s->turn.bid_card[0] = (uint8_t)v[0], s->turn.bid_card[1] = (uint8_t)v[1];
-  if (num_array(cJSON_GetObjectItem(o, "batt"), 4, 255, v)) {
-    snprintf(err, errlen, "state: 'batt' must be 4 numbers");
-    return -1;
-  }
-  for (int i = 0; i < 4; i++) s->battle.att[i] = (uint8_t)v[i];
-  if (num_array(cJSON_GetObjectItem(o, "elim_vp"), 2, 65535, v)) {
-    snprintf(err, errlen, "state: 'elim_vp' must be 2 numbers");
-    return -1;
-  }
-  s->score.elim_vp[0] = (uint16_t)v[0], s->score.elim_vp[1] = (uint16_t)v[1];
   const cJSON *x, *ev = cJSON_GetObjectItem(o, "evaders");
   if (ev && !cJSON_IsArray(ev)) {
     snprintf(err, errlen, "state: 'evaders' must be a list of unit names");
@@ -435,15 +441,9 @@ static int state_from_obj(const Scen *sc, cJSON *o, State *s, char *err, size_t 
     }
     ((uint8_t *)s)[STATE_BYTES[i].off] = (uint8_t)v;
   }
-  struct {
-    const char *k;
-    uint64_t *m;
-  } masks[] = {{"hand", &s->cards.hand},         {"discard", &s->cards.discard},
-               {"seen", &s->cards.seen},         {"pend", &s->cards.pend},
-               {"pend_cmd", &s->cards.pend_cmd}, {"pend_elite", &s->cards.pend_elite}};
-  for (size_t i = 0; i < 6; i++)
-    if (card_list(sc, cJSON_GetObjectItem(o, masks[i].k), masks[i].m)) {
-      snprintf(err, errlen, "state: '%s' must be a list of card ids", masks[i].k);
+  for (int i = 0; i < N_STATE_CARDS; i++)
+    if (card_list(sc, cJSON_GetObjectItem(o, STATE_CARDS[i].name), state_cards(s, &STATE_CARDS[i]))) {
+      snprintf(err, errlen, "state: '%s' must be a list of card ids", STATE_CARDS[i].name);
       return -1;
     }
   if (units_from_obj(sc, cJSON_GetObjectItem(o, "units"), s, err, errlen) ||
