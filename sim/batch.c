@@ -71,8 +71,10 @@ static int play_batch(Run *R, const Work *w, long nw, char *err, size_t errlen) 
     Cell *cl = &R->cells[w[j].cell];
     GameFacts f;
     char e[256];
+    double cpu0 = clock_thread_cpu();
     int rc = run_game_specs(cl->sc, R->cfg.pf[cl->pi], R->cfg.pa[cl->pi], R->cfg.seed,
                             (uint64_t)w[j].index, &f, NULL, e, sizeof e);
+    f.cpu = (float)(clock_thread_cpu() - cpu0);
     if (rc == -2) {
 #pragma omp critical(sim_err)
       { snprintf(ferr, sizeof ferr, "%s", e); failed = 1; }

@@ -164,7 +164,7 @@ uint32_t engine_fingerprint(const SimCfg *c, Cell *cells) {
     if (run_game_specs(sc, "heuristic", "heuristic", 1815, 0, &f, NULL, err, sizeof err))
       memset(&f, 0xff, sizeof f);
     const uint8_t *q = (const uint8_t *)&f;
-    for (size_t i = 0; i < sizeof f; i++) h = (h ^ q[i]) * 16777619u;
+    for (size_t i = 0; i < FACTS_RESULT_BYTES; i++) h = (h ^ q[i]) * 16777619u;
   }
   return h;
 }

@@ -31,6 +31,7 @@ void journal_line(Run *R, const Cell *cell, const GameFacts *f) {
   Buf b = {0};
   facts_csv_row(&b, R->cfg.scen[cell->si], R->cfg.var[cell->vi], R->cfg.pf[cell->pi],
                 R->cfg.pa[cell->pi], R->cfg.seed, f);
+  if (f->cpu > 0) buf_printf(&b, "\tcpu=%.4f", f->cpu);
   uint32_t h = 2166136261u;
   for (size_t i = 0; i < b.n; i++) h = (h ^ (uint8_t)b.s[i]) * 16777619u;
   int ok = fprintf(R->journal, "J %08x %s\n", h, b.s) >= 0;
@@ -74,6 +75,13 @@ long journal_load(Run *R, const char *path, int check_seed) {
     uint32_t h = 2166136261u;
     for (const char *p = row; *p; p++) h = (h ^ (uint8_t)*p) * 16777619u;
     if (strtoul(line + 2, NULL, 16) != h) { bad++; continue; }
+    double cpu = 0; /* "ROW<TAB>cpu=S" (an older journal has the row alone) */
+    char *tab = strchr(line + 11, '\t');
+    if (tab) {
+      char *end;
+      *tab = 0;
+      if (strncmp(tab + 1, "cpu=", 4) || (cpu = strtod(tab + 5, &end)) < 0 || *end) { bad++; continue; }
+    }
     char scen[16], var[64], pf[SPEC_LEN], pa[SPEC_LEN];
     uint64_t seed;
     GameFacts g;
@@ -89,6 +97,7 @@ long journal_load(Run *R, const char *path, int check_seed) {
         continue;
       if (g.index >= 0 && g.index < R->cfg.games && cell_reserve(cl, g.index + 1L) == 0 &&
           !cl->have[g.index]) {
+        g.cpu = (float)cpu;
         cl->res[g.index] = g;
         cl->have[g.index] = 1;
         loaded++;

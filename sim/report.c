@@ -340,6 +340,8 @@ static void report_md(const SimCfg *c, Cell *cells, Buf *b) {
                 "interval, and McNemar's exact test on the discordant games (b: French win only "
                 "in the variant, c: only in base).\n\n");
   strength_caveat(c, cells, b);
+  buf_printf(b, "What the games cost (CPU seconds per game of each cell) is in `cost.md`: it depends "
+                "on the machine, while this file depends only on the command.\n\n");
   int base = find_var(c, "base");
   for (int si = 0; si < c->nscen; si++) {
     int is_long = !strcmp(c->scen[si], "long");
@@ -908,9 +910,43 @@ static int put(const char *dir, const char *name, const char *data, size_t len) 
   return write_atomic(p, data, len);
 }
 
+/* cost.md: thread CPU seconds per game of each cell, from the journal (machine-dependent, so
+ * kept out of report.md and summary.json, which the seed alone decides) */
+static void cost_md(const SimCfg *c, const Cell *cells, Buf *b) {
+  buf_printf(b, "# What the games cost\n\nThe CPU time of each game (both players, the thread "
+                "that played it: `CLOCK_THREAD_CPUTIME_ID`), as the journal recorded it.  Games "
+                "journalled by an older build carry no time and are not counted in the mean.  "
+                "Machine-dependent; the results are in `report.md`.\n\n"
+                "| scenario | French | Allied | variant | games | timed | CPU s/game | CPU s |\n"
+                "|---|---|---|---|---:|---:|---:|---:|\n");
+  double all = 0;
+  long all_n = 0;
+  for (int ci = 0; ci < ncells(c); ci++) {
+    const Cell *cl = &cells[ci];
+    if (cl->identical) continue;
+    long n = 0, timed = 0;
+    double cpu = 0;
+    for (long i = 0; i < cl->target; i++) {
+      if (!cl->have[i]) continue;
+      n++;
+      if (cl->res[i].cpu > 0) { timed++; cpu += cl->res[i].cpu; }
+    }
+    buf_printf(b, "| %s | %s | %s | %s | %ld | %ld | ", c->scen[cl->si], c->pf[cl->pi],
+               c->pa[cl->pi], c->var[cl->vi], n, timed);
+    if (timed) buf_printf(b, "%.3f | %.1f |\n", cpu / timed, cpu);
+    else buf_printf(b, "— | — |\n");
+    all += cpu;
+    all_n += timed;
+  }
+  if (all_n) buf_printf(b, "\nAll timed games: %ld, %.1f CPU s, %.3f CPU s/game.\n", all_n, all, all / all_n);
+}
+
 int sim_report(const SimCfg *c, Cell *cells, const char *dir) {
   int rc = 0;
   Buf b = {0};
+  cost_md(c, cells, &b);
+  rc |= put(dir, "cost.md", b.s, b.n);
+  buf_free(&b);
   report_md(c, cells, &b);
   rc |= put(dir, "report.md", b.s, b.n);
   buf_free(&b);

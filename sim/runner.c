@@ -177,7 +177,7 @@ uint32_t scen_fingerprint(const Scen *sc) {
     if (run_game_specs(sc, "random", "random", 1815, (uint64_t)k, &f, NULL, err, sizeof err))
       memset(&f, 0xff, sizeof f);
     const uint8_t *p = (const uint8_t *)&f;
-    for (size_t i = 0; i < sizeof f; i++) h = (h ^ p[i]) * 16777619u;
+    for (size_t i = 0; i < FACTS_RESULT_BYTES; i++) h = (h ^ p[i]) * 16777619u;
   }
   return h;
 }

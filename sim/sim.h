@@ -56,7 +56,12 @@ typedef struct {
   uint8_t fall[V_COUNT];      /* turn each victory square first turned French, 0 never */
   uint32_t decisions;         /* actions chosen by the players                     */
   uint32_t decisions_side[2];
+  /* not a result: thread CPU seconds of the game (both players), 0 when not known (a journal of
+   * an older build); kept in the journal, never in games.csv or in the fingerprints */
+  float cpu;
 } GameFacts;
+/* the bytes of a GameFacts that are results (the fingerprints hash these) */
+#define FACTS_RESULT_BYTES offsetof(GameFacts, cpu)
 
 /* Seeds: the engine stream is gs_init(sc, s, seed, index); each player's seed depends on
  * (seed, index, side) only — never on a thread id. */
