@@ -2,7 +2,7 @@
  * features, fitted to game outcomes by `./waterloo train` (Texel tuning's idea: minimise the
  * log-loss of a logistic of the evaluation against the results of many positions).
  *
- * Weights are readable data beside the scenario (scenarios/eval-<scenario>.ini) with the
+ * Weights are readable data beside the scenario (scenarios/eval-<scenario>[+<variant>].ini) with the
  * fingerprint of the scenario data they were fitted on; a file whose fingerprint does not match
  * the loaded scenario (map, units, cards, parameters and variants) is not used: the players fall
  * back to the hand-written evaluation and a warning names the file once per process. */
@@ -149,8 +149,39 @@ static int fit_handler(void *user, const char *section, const char *name, const 
   return 1;
 }
 
+/* eval-<scenario>.ini for the base game; eval-<scenario>+<variant>[+<variant>...].ini for a
+ * variant (a variant file's path gives its base name without ".ini"; any character other than
+ * letters, digits, '-', '_', '=' and '.' becomes '_'): every variant has its own weights, since
+ * a variant's rules change who wins from where */
 int fit_path(const Scen *sc, char *out, size_t len) {
-  return snprintf(out, len, "%s/eval-%s.ini", scen_default_dir(), sc->scen_name) < (int)len ? 0 : -1;
+  char tail[MAX_VARIANT_LIST + 8] = "";
+  size_t n = 0;
+  const char *v = sc->variant_names;
+  if (strcmp(v, "base") && *v) {
+    while (*v) {
+      const char *end = strchr(v, ',');
+      size_t k = end ? (size_t)(end - v) : strlen(v);
+      const char *name = v;
+      for (size_t i = 0; i < k; i++)
+        if (v[i] == '/') name = v + i + 1;
+      size_t nk = k - (size_t)(name - v);
+      if (nk > 4 && !strncmp(name + nk - 4, ".ini", 4)) nk -= 4;
+      if (nk == 4 && !strncmp(name, "base", 4)) nk = 0; /* "base" adds nothing */
+      if (n + nk + 2 >= sizeof tail) return -1;
+      if (!nk) { v = end ? end + 1 : v + k; continue; }
+      tail[n++] = '+';
+      for (size_t i = 0; i < nk; i++) {
+        char ch = name[i];
+        int ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+                 ch == '-' || ch == '_' || ch == '=' || ch == '.';
+        tail[n++] = ok ? ch : '_';
+      }
+      tail[n] = 0;
+      v = end ? end + 1 : v + k;
+    }
+  }
+  return snprintf(out, len, "%s/eval-%s%s.ini", scen_default_dir(), sc->scen_name, tail) < (int)len
+             ? 0 : -1;
 }
 
 int fit_load(const Scen *sc, double *w, char *why, size_t wl) {
@@ -159,7 +190,11 @@ int fit_load(const Scen *sc, double *w, char *why, size_t wl) {
   FitFile ff;
   memset(&ff, 0, sizeof ff);
   int rc = ini_parse(path, fit_handler, &ff);
-  if (rc < 0) { snprintf(why, wl, "%s: cannot open", path); return -1; }
+  if (rc < 0) {
+    snprintf(why, wl, "%s: cannot open (fit it with ./waterloo train --scenario %s --variant %s)",
+             path, sc->scen_name, sc->variant_names);
+    return -1;
+  }
   if (rc > 0) { snprintf(why, wl, "%s:%d: bad line", path, rc); return -1; }
   if (strcmp(ff.scenario, sc->scen_name)) {
     snprintf(why, wl, "%s: fitted for scenario '%s', not '%s'", path, ff.scenario, sc->scen_name);

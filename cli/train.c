@@ -88,7 +88,8 @@ int cmd_train(int argc, char **argv) {
                     "share F of the games (default 0.2) is held out: the command prints the log-loss of the\n"
                     "fit, of the hand-written evaluation and of the base rate on them, and the calibration\n"
                     "(predicted against actual French win rate in ten bins).  Writes the weights with the\n"
-                    "fingerprint of the scenario data to FILE (default scenarios/eval-<scenario>.ini);\n"
+                    "fingerprint of the scenario data to FILE (default scenarios/eval-<scenario>.ini, and\n"
+                    "scenarios/eval-<scenario>+<variant>.ini for a variant: each has its own weights);\n"
                     "--dry-run writes nothing.\n");
   if (rc >= 0) return rc;
   const char *scen = opt_get(argc, argv, "--scenario", "short");
