@@ -231,15 +231,11 @@ static int unit_flags(const cJSON *fl) {
   return bits;
 }
 
-/* Every field of a position against the scenario: the range of each index and code, what each
- * phase needs, then the invariants of gs_check.  0, or -1 and the field named in err. */
-int state_validate(const Scen *sc, const State *s, char *err, size_t errlen) {
 #define BADF(...) do { snprintf(err, errlen, "state: " __VA_ARGS__); return -1; } while (0)
+
+/* the small codes, and the fields that name a unit or a card, in their ranges */
+static int validate_codes(const Scen *sc, const State *s, char *err, size_t errlen) {
   const int nu = sc->nunits, nc = sc->ncards;
-  if (s->turn.phase < PH_BID || s->turn.phase > PH_OVER)
-    BADF("'phase' %d is not a phase (1..%d)", s->turn.phase, PH_OVER);
-  if (s->turn.number < 1 || s->turn.number > sc->p.turns)
-    BADF("'turn' %d is not 1..%d", s->turn.number, sc->p.turns);
   struct {
     const char *k;
     int v, hi;
@@ -281,6 +277,12 @@ int state_validate(const Scen *sc, const State *s, char *err, size_t errlen) {
                {"bid_card[1]", s->turn.bid_card[1]}};
   for (size_t i = 0; i < sizeof cards / sizeof cards[0]; i++)
     if (cards[i].v != CARD_NONE && cards[i].v >= nc) BADF("'%s' %d is not a card (0..%d or 255)", cards[i].k, cards[i].v, nc - 1);
+  return 0;
+}
+
+/* squares, phases to return to, the random stream, evaders and eliminated BP */
+static int validate_fields(const Scen *sc, const State *s, char *err, size_t errlen) {
+  const int nu = sc->nunits;
   if (s->battle.def_sq != SQ_NONE && s->battle.def_sq >= NSQ)
     BADF("'bdef_sq' %d is not a square", s->battle.def_sq);
   if (s->turn.entry_sq != SQ_NONE) {
@@ -308,7 +310,12 @@ int state_validate(const Scen *sc, const State *s, char *err, size_t errlen) {
     if (s->score.elim_vp[side] > bp)
       BADF("'elim_vp' %d is more than the enemy's %d BP", s->score.elim_vp[side], bp);
   }
-  /* what each phase needs */
+  return 0;
+}
+
+/* what each phase needs, and the units */
+static int validate_phase(const Scen *sc, const State *s, char *err, size_t errlen) {
+  const int nu = sc->nunits;
   int ph = s->turn.phase;
   if (ph >= PH_B_FIRE && ph <= PH_B_ATTLOSS) {
     if (s->battle.def_unit == UNIT_NONE || s->battle.def_sq == SQ_NONE)
@@ -339,11 +346,24 @@ int state_validate(const Scen *sc, const State *s, char *err, size_t errlen) {
   }
   if (s->play.moving != UNIT_NONE && s->units.sq[s->play.moving] >= NSQ)
     BADF("'moving' unit %s is not on the map", sc->unit[s->play.moving].name);
+  return 0;
+}
+
+/* Every field of a position against the scenario: the range of each index and code, what each
+ * phase needs, then the invariants of gs_check.  0, or -1 and the field named in err. */
+int state_validate(const Scen *sc, const State *s, char *err, size_t errlen) {
+  if (s->turn.phase < PH_BID || s->turn.phase > PH_OVER)
+    BADF("'phase' %d is not a phase (1..%d)", s->turn.phase, PH_OVER);
+  if (s->turn.number < 1 || s->turn.number > sc->p.turns)
+    BADF("'turn' %d is not 1..%d", s->turn.number, sc->p.turns);
+  if (validate_codes(sc, s, err, errlen) || validate_fields(sc, s, err, errlen) ||
+      validate_phase(sc, s, err, errlen))
+    return -1;
   char why[200];
   if (gs_check(sc, s, why, sizeof why)) BADF("%s", why);
   return 0;
-#undef BADF
 }
+#undef BADF
 
 /* the units list: every unit of the scenario in order, with square, facing and flags */
 static int units_from_obj(const Scen *sc, const cJSON *units, State *s, char *err, size_t errlen) {
