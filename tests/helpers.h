@@ -16,6 +16,7 @@
 
 #include "../engine/engine.h"
 #include "../engine/driver.h"
+#include "../ai/player.h"
 
 /* ---------------------------------------------------------------- loading, names */
 static inline Scen *th_load(const char *scen, const char *variants) {
@@ -73,6 +74,23 @@ static inline int th_sh(const char *cmd, char *out, size_t len) {
   return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
+/* a whole file in a new buffer (the caller frees it), NUL-terminated, its length in *len when
+ * len is not NULL; NULL when it cannot be read */
+static inline char *th_slurp(const char *path, size_t *len) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  fseek(f, 0, SEEK_END);
+  long n = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  char *s = malloc((size_t)(n < 0 ? 0 : n) + 1);
+  cr_assert_not_null(s);
+  size_t got = fread(s, 1, (size_t)(n < 0 ? 0 : n), f);
+  s[got] = 0;
+  fclose(f);
+  if (len) *len = got;
+  return s;
+}
+
 /* ---------------------------------------------------------------- random games */
 /* a uniform random policy on the game driver that calls f(sc, position, arg) before every
  * action (and on the last position), asserting that a legal action always exists */
@@ -101,6 +119,54 @@ static inline long th_random_play(const Scen *sc, State *s, uint64_t pseed, uint
   cr_assert_geq(n, 0, "game does not end");
   if (f) f(sc, s, arg);
   return n;
+}
+
+/* ---------------------------------------------------------------- computer players' games */
+/* games of scen between n computer players (specs[k], made for game g with seed pseed[k] + g);
+ * game g starts from gs_init(gseed + g, g), and at each position pick(g, s) names the player
+ * whose action is played.  ask_all: every player is asked at every position (and each answer
+ * must be legal), else only the picked one.  Every game ends within 50,000 actions. */
+typedef struct {
+  Player *p[4];
+  const char *const *specs;
+  int n, g, ask_all;
+  const Scen *sc;
+  int (*pick)(int g, const State *s);
+} ThPlayers;
+
+static inline Action th_players_choose(void *ctx, const State *s, const ActList *L) {
+  (void)L;
+  ThPlayers *t = ctx;
+  int k = t->pick(t->g, s);
+  Action a[4];
+  for (int i = 0; i < t->n; i++) {
+    if (!t->ask_all && i != k) continue;
+    a[i] = player_act(t->p[i], s);
+    cr_assert(gs_is_legal(t->sc, s, a[i]), "%s: illegal action in phase %s", t->specs[i],
+              phase_name(s->turn.phase));
+  }
+  return a[k];
+}
+
+static inline void th_player_games(const char *scen, int games, const char *const *specs, int n,
+                                   const uint64_t *pseed, uint64_t gseed, int ask_all,
+                                   int (*pick)(int g, const State *s)) {
+  Scen *sc = th_load(scen, "base");
+  char err[200];
+  cr_assert_leq(n, 4);
+  for (int g = 0; g < games; g++) {
+    ThPlayers t = {.specs = specs, .n = n, .g = g, .ask_all = ask_all, .sc = sc, .pick = pick};
+    for (int k = 0; k < n; k++) {
+      t.p[k] = player_new(sc, specs[k], pseed[k] + (uint64_t)g, err, sizeof err);
+      cr_assert_not_null(t.p[k], "%s", err);
+    }
+    State s;
+    gs_init(sc, &s, gseed + (uint64_t)g, (uint64_t)g);
+    GameHooks h = {.choose = th_players_choose, .ctx = &t, .max_actions = 49999};
+    cr_assert_geq(game_run(sc, &s, &h), 0, "game does not end");
+    for (int k = 0; k < n; k++) player_free(t.p[k]);
+  }
+  free(sc);
 }
 
 /* ---------------------------------------------------------------- edited scenario data */

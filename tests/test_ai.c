@@ -7,36 +7,15 @@
 #include "../ai/player.h"
 #include "helpers.h"
 
-/* every position of a few games: both simple players return legal actions */
+/* every position of a few games: both simple players return legal actions; odd games the
+ * heuristic plays the French and random the Allies, even games random and heuristic:eps=0.3 */
+static int pick_simple(int g, const State *s) {
+  return (g & 1) ? (s->turn.decider == FRENCH ? 1 : 0) : (s->turn.decider == FRENCH ? 0 : 2);
+}
 static void legal_everywhere(const char *scen, int games) {
-  Scen *sc = th_load(scen, "base");
-  char err[200];
-  for (int g = 0; g < games; g++) {
-    Player *r = player_new(sc, "random", 100 + g, err, sizeof err);
-    Player *h = player_new(sc, "heuristic", 200 + g, err, sizeof err);
-    Player *he = player_new(sc, "heuristic:eps=0.3", 300 + g, err, sizeof err);
-    cr_assert(r && h && he, "%s", err);
-    State s;
-    gs_init(sc, &s, 5000 + g, g);
-    int n = 0;
-    while (!gs_over(&s)) {
-      Action a = player_act(r, &s), b = player_act(h, &s), c = player_act(he, &s);
-      cr_assert(gs_is_legal(sc, &s, a), "random: illegal action in phase %s",
-                phase_name(s.turn.phase));
-      cr_assert(gs_is_legal(sc, &s, b), "heuristic: illegal action in phase %s",
-                phase_name(s.turn.phase));
-      cr_assert(gs_is_legal(sc, &s, c), "heuristic eps: illegal action in phase %s",
-                phase_name(s.turn.phase));
-      Action pick =
-          (g & 1) ? (s.turn.decider == FRENCH ? b : a) : (s.turn.decider == FRENCH ? a : c);
-      gs_apply(sc, &s, pick);
-      cr_assert_lt(++n, 50000, "game does not end");
-    }
-    player_free(r);
-    player_free(h);
-    player_free(he);
-  }
-  free(sc);
+  static const char *const specs[] = {"random", "heuristic", "heuristic:eps=0.3"};
+  static const uint64_t pseed[] = {100, 200, 300};
+  th_player_games(scen, games, specs, 3, pseed, 5000, 1, pick_simple);
 }
 
 Test(ai, random_and_heuristic_always_legal_short) { legal_everywhere("short", 12); }

@@ -401,8 +401,14 @@ Test(engine, observation_hides_the_opponent_hand) {
 }
 
 /* ---------------------------------------------------------------- loader errors */
-/* load from dir and expect one error message starting with "dir/file:line:" */
-static void expect_load_error(const char *dir, const char *file, int line, const char *words) {
+/* one line of a copy of scenarios/ edited (th_edit: the line starting with prefix replaced by,
+ * or preceded by, text): the load fails with one error starting "dir/file:line:" that says
+ * words, where line is the edited line */
+static void expect_edit_error(const char *file, const char *prefix, const char *text, int mode,
+                              const char *words) {
+  char dir[64];
+  th_tmpdir(dir, sizeof dir);
+  int line = th_edit(dir, file, prefix, text, mode);
   Scen *sc = malloc(sizeof *sc);
   char err[2048], want[256];
   int rc = scen_load(sc, dir, "short", "base", err, sizeof err);
@@ -411,57 +417,39 @@ static void expect_load_error(const char *dir, const char *file, int line, const
   cr_assert(!strncmp(err, want, strlen(want)), "error '%s', expected it to start with '%s'", err, want);
   cr_assert(strstr(err, words), "error '%s' should say '%s'", err, words);
   free(sc);
+  th_rmdir(dir);
 }
 
 Test(engine, loader_unknown_terrain_letter) {
-  char dir[64];
-  th_tmpdir(dir, sizeof dir);
   /*                                                  A B C D E F G H I J K L M N O P Q R */
-  int line = th_edit(dir, "map.ini", "row5 ", "row5  =  . . . . . C X . . . . . . C w . . .", TH_REPLACE);
-  expect_load_error(dir, "map.ini", line, "unknown terrain 'X'");
-  th_rmdir(dir);
+  expect_edit_error("map.ini", "row5 ", "row5  =  . . . . . C X . . . . . . C w . . .", TH_REPLACE,
+                    "unknown terrain 'X'");
 }
 
 Test(engine, loader_bad_unit_square) {
-  char dir[64];
-  th_tmpdir(dir, sizeof dir);
-  int line = th_edit(dir, "units.ini", "fr-4/I ",
-                     "fr-4/I      = fr inf 3 2 - Z7 N \"4th Division (Durutte), I Corps\"", TH_REPLACE);
-  expect_load_error(dir, "units.ini", line, "'Z7' is not a square");
-  th_rmdir(dir);
+  expect_edit_error("units.ini", "fr-4/I ",
+                    "fr-4/I      = fr inf 3 2 - Z7 N \"4th Division (Durutte), I Corps\"", TH_REPLACE,
+                    "'Z7' is not a square");
 }
 
 Test(engine, loader_duplicate_card) {
-  char dir[64];
-  th_tmpdir(dir, sizeof dir);
-  int line = th_edit(dir, "cards.ini", "F06 ", "F05 = fr 3 5 - \"At the point of the bayonet, again\"", TH_BEFORE);
-  expect_load_error(dir, "cards.ini", line, "F05 defined twice");
-  th_rmdir(dir);
+  expect_edit_error("cards.ini", "F06 ", "F05 = fr 3 5 - \"At the point of the bayonet, again\"", TH_BEFORE,
+                    "F05 defined twice");
 }
 
 Test(engine, loader_other_errors_carry_file_and_line) {
-  char dir[64];
-  th_tmpdir(dir, sizeof dir);
   /* two units on one square */
-  int line = th_edit(dir, "units.ini", "fr-4/I ",
-                     "fr-4/I      = fr inf 3 2 - G7 N \"4th Division (Durutte), I Corps\"", TH_REPLACE);
-  expect_load_error(dir, "units.ini", line, "already holds");
-  th_rmdir(dir);
-  th_tmpdir(dir, sizeof dir);
+  expect_edit_error("units.ini", "fr-4/I ",
+                    "fr-4/I      = fr inf 3 2 - G7 N \"4th Division (Durutte), I Corps\"", TH_REPLACE,
+                    "already holds");
   /* an elite Prussian */
-  line = th_edit(dir, "units.ini", "pr-13 ", "pr-13       = pr inf 4 2 elite @IV - \"13th Brigade\"", TH_REPLACE);
-  expect_load_error(dir, "units.ini", line, "never elite");
-  th_rmdir(dir);
-  th_tmpdir(dir, sizeof dir);
+  expect_edit_error("units.ini", "pr-13 ", "pr-13       = pr inf 4 2 elite @IV - \"13th Brigade\"", TH_REPLACE,
+                    "never elite");
   /* an edge between squares that do not touch */
-  line = th_edit(dir, "map.ini", "[places]", "ridge = A1-C1", TH_BEFORE);
-  expect_load_error(dir, "map.ini", line, "not orthogonally adjacent");
-  th_rmdir(dir);
-  th_tmpdir(dir, sizeof dir);
+  expect_edit_error("map.ini", "[places]", "ridge = A1-C1", TH_BEFORE, "not orthogonally adjacent");
   /* an unknown parameter */
-  line = th_edit(dir, "params.ini", "round_limit", "round_limt = 5", TH_REPLACE);
-  expect_load_error(dir, "params.ini", line, "unknown parameter");
-  th_rmdir(dir);
+  expect_edit_error("params.ini", "round_limit", "round_limt = 5", TH_REPLACE, "unknown parameter");
+  char dir[64];
   /* a variant with an error: the variant's own file and line */
   th_tmpdir(dir, sizeof dir);
   th_write(dir, "variants/broken.ini", "; a broken variant\n[variant]\ndescription = x\n[params]\nelite_mult = two\n");

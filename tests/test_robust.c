@@ -23,15 +23,7 @@ static int lines(const char *s) {
   return n;
 }
 
-static char *slurp(const char *path) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  static char buf[1 << 20];
-  size_t n = fread(buf, 1, sizeof buf - 1, f);
-  buf[n] = 0;
-  fclose(f);
-  return strdup(buf);
-}
+static char *slurp(const char *path) { return th_slurp(path, NULL); }
 
 static void tmpdir(char *dir, size_t len) {
   snprintf(dir, len, "/tmp/waterloo-test-XXXXXX");

@@ -7,29 +7,13 @@
 #include "../ai/player.h"
 #include "helpers.h"
 
-/* the light rule plays whole games with legal actions only, and they end */
+/* the light rule plays whole games with legal actions only, and they end: game g, light plays
+ * side g & 1 and light:eps=0.1 the other */
+static int pick_light(int g, const State *s) { return s->turn.decider == (g & 1) ? 0 : 1; }
 static void light_games(const char *scen, int games) {
-  Scen *sc = th_load(scen, "base");
-  char err[200];
-  for (int g = 0; g < games; g++) {
-    Player *a = player_new(sc, "light", 10 + g, err, sizeof err);
-    Player *b = player_new(sc, "light:eps=0.1", 20 + g, err, sizeof err);
-    cr_assert(a && b, "%s", err);
-    State s;
-    gs_init(sc, &s, 700 + g, g);
-    int n = 0;
-    while (!gs_over(&s)) {
-      Player *p = s.turn.decider == (g & 1) ? a : b;
-      Action x = player_act(p, &s);
-      cr_assert(gs_is_legal(sc, &s, x), "light: illegal action in phase %s",
-                phase_name(s.turn.phase));
-      gs_apply(sc, &s, x);
-      cr_assert_lt(++n, 50000, "game does not end");
-    }
-    player_free(a);
-    player_free(b);
-  }
-  free(sc);
+  static const char *const specs[] = {"light", "light:eps=0.1"};
+  static const uint64_t pseed[] = {10, 20};
+  th_player_games(scen, games, specs, 2, pseed, 700, 0, pick_light);
 }
 Test(search, light_always_legal_short) { light_games("short", 10); }
 Test(search, light_always_legal_long) { light_games("long", 4); }
@@ -150,15 +134,6 @@ Test(search, train_fingerprint_and_calibration) {
 
 /* ./waterloo skill: a table row per level and scenario, the same numbers whatever the threads,
  * a chart; bad levels refused with one line */
-static char *slurp(const char *path) {
-  FILE *f = fopen(path, "r");
-  if (!f) return NULL;
-  static char buf[1 << 16];
-  size_t n = fread(buf, 1, sizeof buf - 1, f);
-  buf[n] = 0;
-  fclose(f);
-  return buf;
-}
 Test(search, skill_report) {
   char dir[] = "/tmp/wl-skill-XXXXXX";
   cr_assert_not_null(mkdtemp(dir));
@@ -170,22 +145,25 @@ Test(search, skill_report) {
   cr_assert_eq(system(cmd), 0);
   char path[600];
   snprintf(path, sizeof path, "%s/a/report.md", dir);
-  char *r = slurp(path);
+  char *r = th_slurp(path, NULL);
   cr_assert_not_null(r);
   snprintf(a, sizeof a, "%s", r);
+  free(r);
   cr_assert_not_null(strstr(a, "| random | 10 | "), "%s", a);
   cr_assert_not_null(strstr(a, "| heuristic | 12 | "), "%s", a);
   cr_assert_not_null(strstr(a, "## long game"));
   snprintf(path, sizeof path, "%s/b/report.md", dir);
-  r = slurp(path);
+  r = th_slurp(path, NULL);
   cr_assert_not_null(r);
   /* same rows (the command line differs in --threads and --out, CPU time differs) */
   char *p = strstr(a, "| random | 10 | "), *q = strstr(r, "| random | 10 | ");
   cr_assert(p && q);
   cr_assert_eq(strncmp(p, q, 40), 0);
+  free(r);
   snprintf(path, sizeof path, "%s/a/skill.svg", dir);
-  r = slurp(path);
+  r = th_slurp(path, NULL);
   cr_assert(r && strstr(r, "<svg") && strstr(r, "</svg>"));
+  free(r);
   snprintf(cmd, sizeof cmd, "./waterloo skill --levels 'random;bogus' --out %s/c > /dev/null 2>&1", dir);
   int st = system(cmd);
   cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 2);

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "../sim/sim.h"
+#include "helpers.h"
 
 #define NEAR(x, y, eps) cr_assert(fabs((x) - (y)) < (eps), "%s = %.6f, expected %.6f", #x, (double)(x), (double)(y))
 
@@ -229,16 +230,7 @@ static int run(const char *const *args) {
 static char *slurp(const char *dir, const char *name, size_t *len) {
   char p[512];
   snprintf(p, sizeof p, "%s/%s", dir, name);
-  FILE *f = fopen(p, "rb");
-  if (!f) return NULL;
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  char *s = malloc((size_t)n + 1);
-  *len = fread(s, 1, (size_t)n, f);
-  s[*len] = 0;
-  fclose(f);
-  return s;
+  return th_slurp(p, len);
 }
 
 static void same_reports(const char *a, const char *b) {
