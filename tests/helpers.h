@@ -16,6 +16,7 @@
 
 #include "../engine/engine.h"
 #include "../engine/driver.h"
+#include "../ai/ai_bench.h"
 #include "../ai/player.h"
 
 /* ---------------------------------------------------------------- loading, names */
@@ -72,6 +73,13 @@ static inline int th_sh(const char *cmd, char *out, size_t len) {
   out[n] = 0;
   int st = pclose(p);
   return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* ./waterloo engine reading its commands from the file script: th_sh's exit status and output */
+static inline int th_engine_file(const char *script, char *out, size_t len) {
+  char cmd[600];
+  snprintf(cmd, sizeof cmd, "./waterloo engine < %s", script);
+  return th_sh(cmd, out, len);
 }
 
 /* a whole file in a new buffer (the caller frees it), NUL-terminated, its length in *len when
@@ -167,6 +175,15 @@ static inline void th_player_games(const char *scen, int games, const char *cons
     for (int k = 0; k < n; k++) player_free(t.p[k]);
   }
   free(sc);
+}
+
+/* ai_honesty_check of spec on npairs positions of a scenario (base variants): the number of
+ * pairs of worlds with the same observation on which the player decided differently */
+static inline int th_honesty(const char *scen, const char *spec, uint64_t seed, int npairs) {
+  Scen *sc = th_load(scen, "base");
+  int r = ai_honesty_check(sc, spec, seed, npairs);
+  free(sc);
+  return r;
 }
 
 /* ---------------------------------------------------------------- edited scenario data */

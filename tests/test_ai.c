@@ -22,21 +22,15 @@ Test(ai, random_and_heuristic_always_legal_short) { legal_everywhere("short", 12
 Test(ai, random_and_heuristic_always_legal_long) { legal_everywhere("long", 6); }
 
 Test(ai, honesty_same_observation_same_decision) {
-  Scen *sc = th_load("short", "base");
-  cr_assert_eq(ai_honesty_check(sc, "mcts:iters=200,cut=2", 11, 20), 0);
-  cr_assert_eq(ai_honesty_check(sc, "mcts:iters=150,threads=2,cut=2", 12, 10), 0);
-  cr_assert_eq(ai_honesty_check(sc, "heuristic", 13, 30), 0);
-  free(sc);
-  sc = th_load("long", "base");
-  cr_assert_eq(ai_honesty_check(sc, "mcts:iters=200,cut=2", 14, 20), 0);
-  free(sc);
+  cr_assert_eq(th_honesty("short", "mcts:iters=200,cut=2", 11, 20), 0);
+  cr_assert_eq(th_honesty("short", "mcts:iters=150,threads=2,cut=2", 12, 10), 0);
+  cr_assert_eq(th_honesty("short", "heuristic", 13, 30), 0);
+  cr_assert_eq(th_honesty("long", "mcts:iters=200,cut=2", 14, 20), 0);
 }
 
 /* the check has teeth: the labelled cheating player fails it */
 Test(ai, honesty_check_detects_cheat) {
-  Scen *sc = th_load("short", "base");
-  cr_assert_gt(ai_honesty_check(sc, "cheat:iters=200,cut=2", 11, 30), 0);
-  free(sc);
+  cr_assert_gt(th_honesty("short", "cheat:iters=200,cut=2", 11, 30), 0);
 }
 
 Test(ai, mcts_reproducible_with_seed_and_threads) {

@@ -19,12 +19,8 @@ Test(search, light_always_legal_short) { light_games("short", 10); }
 Test(search, light_always_legal_long) { light_games("long", 4); }
 
 Test(search, baseline_honest) {
-  Scen *sc = th_load("short", "base");
-  cr_assert_eq(ai_honesty_check(sc, "baseline:n=24,cut=2", 21, 15), 0);
-  free(sc);
-  sc = th_load("long", "base");
-  cr_assert_eq(ai_honesty_check(sc, "baseline:n=24,cut=2", 22, 10), 0);
-  free(sc);
+  cr_assert_eq(th_honesty("short", "baseline:n=24,cut=2", 21, 15), 0);
+  cr_assert_eq(th_honesty("long", "baseline:n=24,cut=2", 22, 10), 0);
 }
 
 /* sequential halving: the chosen action is the candidate with the most playouts, every

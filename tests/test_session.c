@@ -146,10 +146,8 @@ Test(session, engine_undo_restores_the_exact_position_text) {
   for (int i = 0; i < N; i++) fprintf(f, "undo\nposition\n");
   fprintf(f, "undo\nquit\n");
   fclose(f);
-  char cmd[256];
-  snprintf(cmd, sizeof cmd, "./waterloo engine < %s", script);
   static char out[1 << 20];
-  cr_assert_eq(th_sh(cmd, out, sizeof out), 0);
+  cr_assert_eq(th_engine_file(script, out, sizeof out), 0);
   /* answers: new, undo, N x (position, genmove), N x (undo, position), undo, quit */
   static char ans[2 + 4 * N + 2][8192];
   int k = 0;

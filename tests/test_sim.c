@@ -227,6 +227,24 @@ static int run(const char *const *args) {
                                                                                : cmd_replay(n, argv);
 }
 
+/* run(args) with the file descriptor fd (1 or 2) written into tmpbase/name; run's result */
+static int run_into(const char *const *args, int fd, const char *name) {
+  char path[300];
+  snprintf(path, sizeof path, "%s/%s", tmpbase, name);
+  FILE *std = fd == 1 ? stdout : stderr;
+  fflush(std);
+  int saved = dup(fd);
+  FILE *f = fopen(path, "w");
+  cr_assert_not_null(f, "%s", path);
+  dup2(fileno(f), fd);
+  int rc = run(args);
+  fflush(std);
+  dup2(saved, fd);
+  close(saved);
+  fclose(f);
+  return rc;
+}
+
 static char *slurp(const char *dir, const char *name, size_t *len) {
   char p[512];
   snprintf(p, sizeof p, "%s/%s", dir, name);
@@ -466,18 +484,8 @@ Test(sim_run, variant_file_by_path_and_bad_values, .init = mk_tmp, .fini = rm_tm
     FILE *f = fopen(v, "w");
     fputs(bad[k][0], f);
     fclose(f);
-    char errf[300];
-    snprintf(errf, sizeof errf, "%s/err.txt", tmpbase);
-    fflush(stderr);
-    int saved = dup(2);
-    FILE *ef = fopen(errf, "w");
-    dup2(fileno(ef), 2);
     const char *a[] = {"sim", "--scenario", "long", "--variant", v, "--games", "2", "--quiet", "--out", d, NULL};
-    int rc = run(a);
-    fflush(stderr);
-    dup2(saved, 2);
-    close(saved);
-    fclose(ef);
+    int rc = run_into(a, 2, "err.txt");
     cr_assert_eq(rc, 2, "case %zu accepted", k);
     size_t n = 0;
     char *msg = slurp(tmpbase, "err.txt", &n);
@@ -650,19 +658,9 @@ Test(sim_strength, output_checked_first_and_journal_kept, .init = mk_tmp, .fini 
 /* match: mirrored pairs counted (pentanomial), the SPRT decides on the pairs and, once it
  * stops the match, the output says that the fixed-sample Elo is biased */
 Test(sim_match, pairs_sprt_and_bias_note, .init = mk_tmp, .fini = rm_tmp, .timeout = 120) {
-  char outp[300];
-  snprintf(outp, sizeof outp, "%s/match.txt", tmpbase);
-  fflush(stdout);
-  int saved = dup(1);
-  FILE *of = fopen(outp, "w");
-  dup2(fileno(of), 1);
   const char *a[] = {"match", "--scenario", "short", "--players", "heuristic,random", "--games", "40",
                      "--seed", "3", "--threads", "2", "--sprt", "0,400", "--batch", "4", "--quiet", NULL};
-  int rc = run(a);
-  fflush(stdout);
-  dup2(saved, 1);
-  close(saved);
-  fclose(of);
+  int rc = run_into(a, 1, "match.txt");
   cr_assert_eq(rc, 0);
   size_t n = 0;
   char *t = slurp(tmpbase, "match.txt", &n);
