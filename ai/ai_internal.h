@@ -92,7 +92,8 @@ static inline uint32_t ai_act_key(Action a) {
   return ((uint32_t)a.t << 24) | ((uint32_t)a.a << 16) | ((uint32_t)a.b << 8) | a.c;
 }
 static inline Action ai_key_act(uint32_t k) {
-  Action a = {(uint8_t)(k >> 24), (uint8_t)(k >> 16), (uint8_t)(k >> 8), (uint8_t)k};
+  Action a = {
+      .t = (uint8_t)(k >> 24), .a = (uint8_t)(k >> 16), .b = (uint8_t)(k >> 8), .c = (uint8_t)k};
   return a;
 }
 #define AI_HIDDEN_KEY(t) (((uint32_t)(t) << 24) | 0xFFFFFFu)

@@ -163,7 +163,7 @@ Action flat_decide(Flat *f, const State *s) {
   int me = s->turn.decider;
   ActList L;
   gs_legal(sc, s, &L);
-  Action none = {0, 0, 0, 0};
+  Action none = {0};
   f->nroot = 0;
   f->last_playouts = 0;
   if (L.n <= 0) return none;

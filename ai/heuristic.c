@@ -285,7 +285,7 @@ static double want_move(const H *h, int army) {
 static double sc_round(const H *h, Action a, double wm[3]) {
   const Scen *sc = h->sc;
   const State *s = h->s;
-  double cv = cardv(h, a.a);
+  double cv = cardv(h, a.play.card); /* the card of the kinds that play one */
   switch (a.t) {
     case A_END: {
       int tgt = round_target(h);
@@ -294,18 +294,18 @@ static double sc_round(const H *h, Action a, double wm[3]) {
       return -0.4;
     }
     case A_PLAY_MOVE: {
-      int army = sc->card[a.a].army;
+      int army = sc->card[a.play.card].army;
       double w = wm[army];
       if (w <= 0.2) return -1.0;
-      double v = (w > 3 ? 3 : w) * 0.35 + 0.1 * sc->card[a.a].mp - 0.45 * cv;
+      double v = (w > 3 ? 3 : w) * 0.35 + 0.1 * sc->card[a.play.card].mp - 0.45 * cv;
       if (h->me == FRENCH) v += 0.5;
       return v;
     }
     case A_ARTY: {
-      int u = a.b;
+      int u = a.fire.unit, across = a.fire.across;
       int sq = s->units.sq[u];
       if (sq >= NSQ) return -1;
-      int fr = sc->nb[sq][a.c ? (a.c - 1) & 3 : facing(s, u)];   /* c from a castle */
+      int fr = sc->nb[sq][across ? (across - 1) & 3 : facing(s, u)]; /* from a castle */
       int t = fr == SQ_NONE ? UNIT_NONE : h->occ[fr];
       if (t == UNIT_NONE || unit_side(sc, t) == h->me || in_castle_inf(h, t)) return -2;
       double v;
@@ -325,16 +325,19 @@ static double sc_round(const H *h, Action a, double wm[3]) {
       return v - 0.45 * cv;
     }
     case A_RALLY: {
-      if (!(s->units.flag[a.b] & UF_DISORDER)) return -1;
+      int r = a.play.unit;
+      if (!(s->units.flag[r] & UF_DISORDER)) return -1;
       int n = 0;
       for (int u = 0; u < sc->nunits; u++)
-        if (u != a.b && s->units.sq[u] < NSQ && unit_side(sc, u) == h->me &&
+        if (u != r && s->units.sq[u] < NSQ && unit_side(sc, u) == h->me &&
             (s->units.flag[u] & UF_DISORDER))
           n++;
-      return 0.9 + (n ? 0.7 : 0) + 0.1 * unit_bp(sc, s, a.b) - 0.45 * cv;
+      return 0.9 + (n ? 0.7 : 0) + 0.1 * unit_bp(sc, s, r) - 0.45 * cv;
     }
-    case A_RESTORE:
-      return 0.6 * (sc->unit[a.b].bp_full - sc->unit[a.b].bp_red) - 0.45 * cv;
+    case A_RESTORE: {
+      const UnitDef *ud = &sc->unit[a.play.unit];
+      return 0.6 * (ud->bp_full - ud->bp_red) - 0.45 * cv;
+    }
     case A_HEALTH:
       return hand_of(h, ARMY_FR) >= 2 ? 1.3 - 0.4 * cv : -1;
     default:
@@ -348,11 +351,11 @@ static double sc_move(H *h, Action a) {
   switch (a.t) {
     case A_DONE: return 0.05;
     case A_STEP: {
-      int u = a.a, from = s->units.sq[u];
+      int u = a.step.unit, from = s->units.sq[u];
       if (from >= NSQ) return -1;
-      int to = sc->nb[from][a.b];
+      int to = sc->nb[from][a.step.dir];
       if (to == SQ_NONE) return -1;
-      int nf = a.c & 3;
+      int nf = a.step.facing & 3;
       double g0, r0, e0;
       here(h, u, &g0, &r0, &e0);
       double v = g0 - goal_move(h, u, to);
@@ -369,9 +372,9 @@ static double sc_move(H *h, Action a) {
       return v;
     }
     case A_TURN: {
-      int u = a.a, sq = s->units.sq[u];
+      int u = a.turn.unit, sq = s->units.sq[u];
       if (sq >= NSQ) return -1;
-      int of = facing(s, u), nf = a.b & 3;
+      int of = facing(s, u), nf = a.turn.facing & 3;
       double g, r0, e0;
       here(h, u, &g, &r0, &e0);
       double v = ready(h, u, sq, nf) - r0;
@@ -387,7 +390,7 @@ static double sc_move(H *h, Action a) {
       int side = h->me;
       int L = s->units.leader[side];
       if (L >= NSQ) return -1;
-      int to = sc->nb[L][a.b];
+      int to = sc->nb[L][a.lead.dir];
       if (to == SQ_NONE) return -1;
       /* stay with the own units that are in contact with the enemy */
       double v0 = 0, v1 = 0;
@@ -406,8 +409,8 @@ static double sc_move(H *h, Action a) {
       return 0.6 * (v1 - v0) - 0.1;
     }
     case A_ENTER: {
-      int sq = a.b;
-      return 3.0 + 0.2 * ready(h, a.a, sq, a.c & 3) - 0.05 * h->c->pr_dist[sq];
+      int sq = a.to.sq;
+      return 3.0 + 0.2 * ready(h, a.to.unit, sq, a.to.facing & 3) - 0.05 * h->c->pr_dist[sq];
     }
     default: return 0;
   }
@@ -417,18 +420,19 @@ static double sc_declare(const H *h, Action a) {
   if (a.t == A_NOBATTLE) return 0;
   if (a.t != A_DECLARE) return 0;
   int att, def;
-  battle_base_totals(h->sc, h->s, a.a, a.b, &att, &def);
+  int dsq = a.declare.sq;
+  battle_base_totals(h->sc, h->s, dsq, a.declare.dirs, &att, &def);
   int lim = h->sc->p.round_limit > 0 ? h->sc->p.round_limit : 5;
   int army = h->s->play.army < 3 ? h->s->play.army : (h->me == FRENCH ? ARMY_FR : ARMY_BR);
   int room = lim - h->s->turn.ncards;
   if (room > 2) room = 2;
   if (room < 0) room = 0;
   double mine = top_cards(h, army, room);
-  int d = h->occ[a.a];
+  int d = h->occ[dsq];
   int dside = h->me ^ 1;
   int darmy = d != UNIT_NONE ? h->sc->unit[d].army : (dside == FRENCH ? ARMY_FR : ARMY_BR);
   int oh = hand_of(h, darmy);
-  double stake = defender_stake(h, a.a, att, def);
+  double stake = defender_stake(h, dsq, att, def);
   double oest = (oh < 2 ? oh : 2) * h->c->avg_bp[darmy] * (stake > 2 ? 0.9 : 0.6);
   double margin = att + 0.8 * mine - (def + oest);
   double v;
@@ -462,10 +466,10 @@ static double sc_cards(H *h, Action a, int attacker) {
       return -0.2;
     }
     if (a.t != A_BCARD) return 0;
-    double g = card_gain(h, a.a, a.b, 1);
+    double g = card_gain(h, a.bcard.card, a.bcard.purpose, 1);
     if (g <= 0) return -2;
     double v = now >= target ? (now < 2 * def0 + 1 && now + g > 2 * def0 ? 0.4 : -0.6) : 0.35 * g + (now + g >= target ? 0.8 : 0);
-    return v - 0.3 * cardv(h, a.a);
+    return v - 0.3 * cardv(h, a.bcard.card);
   }
   /* defender: the attacker's cards are hidden, only their number counts */
   double now = def0 + pending_total(h, 0, defmask);
@@ -476,11 +480,12 @@ static double sc_cards(H *h, Action a, int attacker) {
     return 0.0;
   }
   if (a.t != A_BCARD) return 0;
-  double g = card_gain(h, a.a, a.b, 0);
+  double g = card_gain(h, a.bcard.card, a.bcard.purpose, 0);
   if (g <= 0) return -2;
   if (now >= aest + 0.5) return -0.8;
   double gap = aest + 0.5 - now;
-  double v = (now + g >= aest + 0.5 ? stake : 0.4 * stake * g / gap) - 0.35 * cardv(h, a.a);
+  double v =
+      (now + g >= aest + 0.5 ? stake : 0.4 * stake * g / gap) - 0.35 * cardv(h, a.bcard.card);
   if (gap > 8 && 2 * now < aest && 2 * (now + g) >= aest) v += 0.5; /* avoid the double loss */
   return v;
 }
@@ -490,7 +495,7 @@ static double sc_fire(H *h, Action a) {
   const State *s = h->s;
   if (a.t == A_NOFIRE) return 0;
   if (a.t != A_ARTY) return 0;
-  double cv = cardv(h, a.a);
+  double cv = cardv(h, a.fire.card);
   if (s->turn.phase == PH_B_FIRE) {
     int att0, def0, att1 = 0, def1 = 0, dsq;
     battle_now(h, &att0, &def0);
@@ -502,9 +507,9 @@ static double sc_fire(H *h, Action a) {
     return v - 0.45 * cv;
   }
   /* reaction fire */
-  int u = a.b, sq = s->units.sq[u];
+  int u = a.fire.unit, across = a.fire.across, sq = s->units.sq[u];
   if (sq >= NSQ) return -1;
-  int fr = sc->nb[sq][a.c ? (a.c - 1) & 3 : facing(s, u)];     /* c from a castle */
+  int fr = sc->nb[sq][across ? (across - 1) & 3 : facing(s, u)]; /* from a castle */
   int t = fr == SQ_NONE ? UNIT_NONE : h->occ[fr];
   if (t == UNIT_NONE || unit_side(sc, t) == h->me || in_castle_inf(h, t)) return -2;
   double v;
@@ -532,7 +537,7 @@ static double sc_loss(const H *h, Action a) {
       return 0.8 - 0.3 * (sc->unit[d].bp_full - sc->unit[d].bp_red) + (h->c->sq_obj[dsq] ? 2.0 : 0);
     case A_RETREAT: {
       if (d == UNIT_NONE) return 0;
-      int to = a.a, f = a.b & 3;
+      int to = a.retreat.sq, f = a.retreat.facing & 3;
       double v = 0.5 - exposure(h, d, to, f, dsq) - 0.4 * goal_calc(h, d, to) / 4.0;
       v += 0.3 * ready(h, d, to, f);
       if (h->c->sq_obj[dsq]) v -= 2.0;
@@ -548,23 +553,23 @@ static double sc_other(const H *h, Action a) {
   const State *s = h->s;
   switch (a.t) {
     case A_ADVANCE: {
-      int u = s->battle.att[a.a & 3];
+      int u = s->battle.att[a.attacker.slot & 3];
       if (u == UNIT_NONE) return 0;
-      int sq = s->battle.def_sq, f = a.b & 3;
+      int sq = s->battle.def_sq, f = a.attacker.facing & 3;
       double v = ready(h, u, sq, f) - exposure(h, u, sq, f, s->units.sq[u]);
       if (sc->castle_of[sq] >= 0 && sc->unit[u].kind == K_INF) v += 1.0;
       if (sc->unit[u].kind == K_INF) v += 0.1;
       return v;
     }
     case A_LOSE: {
-      int u = s->battle.att[a.a & 3];
+      int u = s->battle.att[a.attacker.slot & 3];
       if (u == UNIT_NONE) return 0;
       if (would_die(h, u)) return -2.0 - unit_bp(sc, s, u);
       return -0.5 * (sc->unit[u].bp_full - sc->unit[u].bp_red) - (sc->unit[u].elite ? 0.3 : 0);
     }
     case A_EVADE: {
-      int to = a.b;
-      return 0.3 - exposure(h, a.a, to, a.c & 3, -1) + 0.2 * ready(h, a.a, to, a.c & 3);
+      int u = a.to.unit, to = a.to.sq, f = a.to.facing & 3;
+      return 0.3 - exposure(h, u, to, f, -1) + 0.2 * ready(h, u, to, f);
     }
     case A_NOEVADE: {
       /* the mover is the only infantry unit in motion */
@@ -576,7 +581,7 @@ static double sc_other(const H *h, Action a) {
     }
     case A_PLACE: {
       double v = 0;
-      int q = a.a;
+      int q = a.place.sq;
       if (q >= NSQ) return 0;
       for (int d = -1; d < 4; d++) {
         int n = d < 0 ? q : sc->nb[q][d];
@@ -590,9 +595,10 @@ static double sc_other(const H *h, Action a) {
     case A_RALLY_DONE: return 0;
     case A_RALLY: case A_RESTORE: return 1.0;
     case A_BID: {
-      if (a.a == CARD_NONE || a.a >= MAX_CARDS) return 0;
-      const CardDef *cd = &sc->card[a.a];
-      double v = 0.18 * cd->mp - 0.6 * cardv(h, a.a);
+      int c = a.bid.card;
+      if (c == CARD_NONE || c >= MAX_CARDS) return 0;
+      const CardDef *cd = &sc->card[c];
+      double v = 0.18 * cd->mp - 0.6 * cardv(h, c);
       if (h->me == FRENCH) v += 0.2;
       return v;
     }

@@ -51,16 +51,16 @@ static float light_move(const AiCtx *c, const State *s, Action a) {
   const Scen *sc = c->sc;
   switch (a.t) {
     case A_DONE: return 0.05f;
-    case A_ENTER: return 3.0f - 0.05f * c->pr_dist[a.b];
+    case A_ENTER: return 3.0f - 0.05f * c->pr_dist[a.to.sq];
     case A_LEAD: return -0.2f;
     case A_STEP: {
-      int u = a.a, from = s->units.sq[u];
+      int u = a.step.unit, from = s->units.sq[u];
       if (from >= NSQ) return -1;
-      int to = sc->nb[from][a.b];
+      int to = sc->nb[from][a.step.dir];
       if (to == SQ_NONE) return -1;
       int side = sc->uside[u], pr = sc->unit[u].army == ARMY_PR;
       float v = (float)(light_goal(c, s, side, pr, from) - light_goal(c, s, side, pr, to));
-      int fr = light_front(sc, c, s, side, to, a.c & 3);
+      int fr = light_front(sc, c, s, side, to, a.step.facing & 3);
       if (fr) v += 0.5f + 0.5f * (fr & 3) + (fr & 4 ? 0.6f : 0);
       int oi = c->sq_obj[to];
       int inf = sc->unit[u].kind == K_INF;
@@ -74,11 +74,11 @@ static float light_move(const AiCtx *c, const State *s, Action a) {
       return v;
     }
     case A_TURN: {
-      int u = a.a, sq = s->units.sq[u];
+      int u = a.turn.unit, sq = s->units.sq[u];
       if (sq >= NSQ) return -1;
       int side = sc->uside[u];
       int f0 = light_front(sc, c, s, side, sq, s->units.flag[u] & UF_FACING);
-      int f1 = light_front(sc, c, s, side, sq, a.b & 3);
+      int f1 = light_front(sc, c, s, side, sq, a.turn.facing & 3);
       return 0.6f * ((f1 & 3) - (f0 & 3)) - 0.35f;
     }
     default: return 0;

@@ -396,7 +396,7 @@ Action mcts_decide(Mcts *m, const State *s, int *iters_done) {
   ActList L;
   gs_legal(sc, s, &L);
   if (iters_done) *iters_done = 0;
-  Action none = {0, 0, 0, 0};
+  Action none = {0};
   if (L.n <= 0) return none;
   if (L.n == 1) {
     m->have_last = 0;
@@ -508,9 +508,8 @@ static Action mcts_search(Mcts *m, const State *obsp, int me, const ActList *Lp,
 /* the most visited root action legal in the position */
 static Action pick_root(const Mcts *m, const ActList *L) {
   for (int i = 0; i < m->nroot; i++) {
-    Action a = ai_key_act(m->root[i].key);
     for (int j = 0; j < L->n; j++)
-      if (L->a[j].t == a.t && L->a[j].a == a.a && L->a[j].b == a.b && L->a[j].c == a.c) return L->a[j];
+      if (ai_act_key(L->a[j]) == m->root[i].key) return L->a[j];
   }
   return L->a[0];
 }

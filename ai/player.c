@@ -117,7 +117,7 @@ static const ActList *legal_or_none(Player *p, const State *s, ActList *L) {
 
 static Action act_random(Player *p, const State *s) {
   ActList L;
-  Action none = {0, 0, 0, 0};
+  Action none = {0};
   if (!legal_or_none(p, s, &L)) return none;
   return L.a[rng_below(&p->rng, (uint32_t)L.n)];
 }
@@ -132,7 +132,7 @@ static int init_eps(Player *p, const void *o, uint64_t seed) {
 typedef int (*RulePick)(const AiCtx *c, const State *s, const ActList *L, Rng *r, double eps);
 static Action act_rule(Player *p, const State *s, RulePick pick) {
   ActList L;
-  Action none = {0, 0, 0, 0};
+  Action none = {0};
   if (!legal_or_none(p, s, &L)) return none;
   if (L.n == 1) return L.a[0];
   State obs;

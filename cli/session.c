@@ -244,7 +244,7 @@ int action_events(const Scen *sc, const State *before_, Action a, const State *a
   if (before.turn.phase == PH_BID && after->turn.phase != PH_BID) {
     for (int side = 0; side < 2; side++) {
       int c = before.turn.bid_card[side];
-      if (side == before.turn.decider) c = a.t == A_BID ? a.a : c;
+      if (side == before.turn.decider) c = a.t == A_BID ? a.bid.card : c;
       if (c != CARD_NONE && c < sc->ncards)
         ADD("%s bid %s \"%s\" (MP %d); ", side_name(side), sc->card[c].id, sc->card[c].name, sc->card[c].mp);
       else ADD("%s bid no card; ", side_name(side));
@@ -650,89 +650,89 @@ cJSON *action_json(const Scen *sc, const State *s, Action a) {
   cJSON_AddStringToObject(o, "notation", txt);
   int u;
   switch (a.t) {
-  case A_PLAY_MOVE: case A_HEALTH:
-    cJSON_AddStringToObject(o, "card", sc->card[a.a].id);
-    break;
+  case A_PLAY_MOVE:
+  case A_HEALTH: cJSON_AddStringToObject(o, "card", sc->card[a.play.card].id); break;
   case A_ARTY: case A_CHARGE: case A_FORCE: case A_RALLY: case A_RESTORE:
-    if (a.a != CARD_NONE) cJSON_AddStringToObject(o, "card", sc->card[a.a].id);
-    cJSON_AddStringToObject(o, "unit", sc->unit[a.b].name);
-    cJSON_AddItemToObject(o, "square", sq_str(s->units.sq[a.b]));
-    if (a.t == A_CHARGE || a.t == A_FORCE) cJSON_AddNumberToObject(o, "squares", a.c);
+    if (a.play.card != CARD_NONE) cJSON_AddStringToObject(o, "card", sc->card[a.play.card].id);
+    cJSON_AddStringToObject(o, "unit", sc->unit[a.play.unit].name);
+    cJSON_AddItemToObject(o, "square", sq_str(s->units.sq[a.play.unit]));
+    if (a.t == A_CHARGE || a.t == A_FORCE) cJSON_AddNumberToObject(o, "squares", a.charge.squares);
     break;
   case A_STEP:
-    cJSON_AddStringToObject(o, "unit", sc->unit[a.a].name);
-    cJSON_AddItemToObject(o, "square", sq_str(s->units.sq[a.a]));
-    cJSON_AddItemToObject(o, "to", sq_str(sc->nb[s->units.sq[a.a]][a.b & 3]));
-    cJSON_AddStringToObject(o, "facing", dir_str(a.c));
+    u = a.step.unit;
+    cJSON_AddStringToObject(o, "unit", sc->unit[u].name);
+    cJSON_AddItemToObject(o, "square", sq_str(s->units.sq[u]));
+    cJSON_AddItemToObject(o, "to", sq_str(sc->nb[s->units.sq[u]][a.step.dir & 3]));
+    cJSON_AddStringToObject(o, "facing", dir_str(a.step.facing));
     break;
   case A_TURN:
-    cJSON_AddStringToObject(o, "unit", sc->unit[a.a].name);
-    cJSON_AddItemToObject(o, "square", sq_str(s->units.sq[a.a]));
-    cJSON_AddStringToObject(o, "facing", dir_str(a.b));
+    cJSON_AddStringToObject(o, "unit", sc->unit[a.turn.unit].name);
+    cJSON_AddItemToObject(o, "square", sq_str(s->units.sq[a.turn.unit]));
+    cJSON_AddStringToObject(o, "facing", dir_str(a.turn.facing));
     break;
   case A_LEAD: {
     int l = s->play.army == ARMY_FR ? 0 : 1;
     cJSON_AddStringToObject(o, "leader", l ? "Wellington" : "Napoleon");
     cJSON_AddItemToObject(o, "square", sq_str(s->units.leader[l]));
     cJSON_AddItemToObject(
-        o, "to", sq_str(s->units.leader[l] < NSQ ? sc->nb[s->units.leader[l]][a.b & 3] : -1));
+        o, "to",
+        sq_str(s->units.leader[l] < NSQ ? sc->nb[s->units.leader[l]][a.lead.dir & 3] : -1));
     break;
   }
   case A_ENTER: case A_EVADE:
-    cJSON_AddStringToObject(o, "unit", sc->unit[a.a].name);
-    cJSON_AddItemToObject(o, "square", sq_str(s->units.sq[a.a]));
-    cJSON_AddItemToObject(o, "to", sq_str(a.b));
-    cJSON_AddStringToObject(o, "facing", dir_str(a.c));
+    cJSON_AddStringToObject(o, "unit", sc->unit[a.to.unit].name);
+    cJSON_AddItemToObject(o, "square", sq_str(s->units.sq[a.to.unit]));
+    cJSON_AddItemToObject(o, "to", sq_str(a.to.sq));
+    cJSON_AddStringToObject(o, "facing", dir_str(a.to.facing));
     break;
   case A_DECLARE: {
-    cJSON_AddItemToObject(o, "defender_square", sq_str(a.a));
-    u = unit_at(sc, s, a.a);
+    int dsq = a.declare.sq, dirs = a.declare.dirs;
+    cJSON_AddItemToObject(o, "defender_square", sq_str(dsq));
+    u = unit_at(sc, s, dsq);
     if (u != UNIT_NONE) cJSON_AddStringToObject(o, "defender", sc->unit[u].name);
     cJSON *at = cJSON_AddArrayToObject(o, "attackers");
     cJSON *aq = cJSON_AddArrayToObject(o, "attacker_squares");
     for (int d = 0; d < 4; d++)
-      if (a.b & (1 << d)) {
-        int q = sc->nb[a.a][d];
+      if (dirs & (1 << d)) {
+        int q = sc->nb[dsq][d];
         cJSON_AddItemToArray(aq, sq_str(q));
         int v = q < NSQ ? unit_at(sc, s, q) : UNIT_NONE;
         if (v != UNIT_NONE) cJSON_AddItemToArray(at, cJSON_CreateString(sc->unit[v].name));
       }
     int att, def;
-    battle_base_totals(sc, s, a.a, a.b, &att, &def);
+    battle_base_totals(sc, s, dsq, dirs, &att, &def);
     cJSON_AddNumberToObject(o, "attack_total", att);
     cJSON_AddNumberToObject(o, "defence_total", def);
-    cJSON_AddItemToObject(o, "attacker_values", values_json(sc, s, a.a, a.b));
-    cJSON_AddItemToObject(o, "defender_why", defender_why_json(sc, s, a.a, a.b));
+    cJSON_AddItemToObject(o, "attacker_values", values_json(sc, s, dsq, dirs));
+    cJSON_AddItemToObject(o, "defender_why", defender_why_json(sc, s, dsq, dirs));
     if (u != UNIT_NONE) cJSON_AddNumberToObject(o, "defender_bp", unit_bp(sc, s, u));
     break;
   }
   case A_BCARD:
-    cJSON_AddStringToObject(o, "card", sc->card[a.a].id);
-    cJSON_AddStringToObject(o, "purpose", PURPOSE[a.b % 3]);
+    cJSON_AddStringToObject(o, "card", sc->card[a.bcard.card].id);
+    cJSON_AddStringToObject(o, "purpose", PURPOSE[a.bcard.purpose % 3]);
     break;
   case A_RETREAT:
     if (s->battle.def_unit != UNIT_NONE)
       cJSON_AddStringToObject(o, "unit", sc->unit[s->battle.def_unit].name);
     cJSON_AddItemToObject(o, "square", sq_str(s->battle.def_sq));
-    cJSON_AddItemToObject(o, "to", sq_str(a.a));
-    cJSON_AddStringToObject(o, "facing", dir_str(a.b));
+    cJSON_AddItemToObject(o, "to", sq_str(a.retreat.sq));
+    cJSON_AddStringToObject(o, "facing", dir_str(a.retreat.facing));
     break;
   case A_ADVANCE: case A_LOSE: {
-    int q = s->battle.def_sq < NSQ ? sc->nb[s->battle.def_sq][a.a & 3] : -1;
+    int q = s->battle.def_sq < NSQ ? sc->nb[s->battle.def_sq][a.attacker.slot & 3] : -1;
     u = q >= 0 && q < NSQ ? unit_at(sc, s, q) : UNIT_NONE;
     if (u != UNIT_NONE) cJSON_AddStringToObject(o, "unit", sc->unit[u].name);
     cJSON_AddItemToObject(o, "square", sq_str(q));
     if (a.t == A_ADVANCE) {
       cJSON_AddItemToObject(o, "to", sq_str(s->battle.def_sq));
-      cJSON_AddStringToObject(o, "facing", dir_str(a.b));
+      cJSON_AddStringToObject(o, "facing", dir_str(a.attacker.facing));
     }
     break;
   }
-  case A_PLACE:
-    cJSON_AddItemToObject(o, "to", sq_str(a.a));
-    break;
+  case A_PLACE: cJSON_AddItemToObject(o, "to", sq_str(a.place.sq)); break;
   case A_BID:
-    if (a.a != CARD_NONE) cJSON_AddStringToObject(o, "card", sc->card[a.a].id);
+    if (a.bid.card != CARD_NONE) cJSON_AddStringToObject(o, "card", sc->card[a.bid.card].id);
     break;
   default:
     break;

@@ -271,40 +271,126 @@ _Static_assert(offsetof(State, cards) == 16 && offsetof(State, units) == 64 &&
 void gs_rebuild_occ(const Scen *sc, State *s);
 
 /* ---------------------------------------------------------------- actions */
+/* The kinds of action; the view of Action each one fills is named first in the comment. */
+/* clang-format off */
 enum {
-  A_END = 1,     /* end the round (a pass when no card was played)            */
-  A_PLAY_MOVE,   /* a=card                                                    */
-  A_ARTY,        /* a=card b=firing unit c=0, or 1+side fired across from a castle */
-  A_CHARGE,      /* a=card b=cavalry c=squares(1,2)                           */
-  A_FORCE,       /* a=card b=enemy cavalry c=squares(1,2)                      */
-  A_RALLY,       /* a=card b=unit (disorder rally; then PH_RALLY2)              */
-  A_RESTORE,     /* a=card b=reduced unit                                      */
-  A_HEALTH,      /* a=card                                                    */
-  A_STEP,        /* a=unit b=dir c=new facing (b=c=facing unless in a castle)  */
-  A_TURN,        /* a=unit b=new facing                                       */
-  A_LEAD,        /* b=dir                                                     */
-  A_ENTER,       /* a=unit b=square c=facing                                  */
-  A_DONE,        /* end of the movement card                                  */
-  A_DECLARE,     /* a=defender square b=mask of attacker directions from it   */
+  A_END = 1,     /* end the round (a pass when no card was played)                               */
+  A_PLAY_MOVE,   /* play: card                                                                   */
+  A_ARTY,        /* fire: card, unit that fires, across (0 its facing, 1+side in a castle)       */
+  A_CHARGE,      /* charge: card, cavalry, squares (1, 2)                                        */
+  A_FORCE,       /* charge: card, enemy cavalry, squares (1, 2)                                  */
+  A_RALLY,       /* play: card (CARD_NONE for the second unit), unit; then PH_RALLY2             */
+  A_RESTORE,     /* play: card, reduced unit                                                     */
+  A_HEALTH,      /* play: card                                                                   */
+  A_STEP,        /* step: unit, dir, facing (dir = facing unless in a castle)                    */
+  A_TURN,        /* turn: unit, facing                                                           */
+  A_LEAD,        /* lead: dir                                                                    */
+  A_ENTER,       /* to: unit, sq, facing (a Prussian unit enters the map)                        */
+  A_DONE,        /* end of the movement card                                                     */
+  A_DECLARE,     /* declare: sq of the defender, dirs (mask of attacker directions)              */
   A_NOBATTLE,
-  A_BCARD,       /* a=card b=purpose (0 battle points, 1 command, 2 elite)      */
+  A_BCARD,       /* bcard: card, purpose (BP_*)                                                  */
   A_BDONE,
-  A_NOFIRE,      /* decline artillery (battle or reaction window)              */
-  A_REDUCE,      /* defender loss: reduce                                     */
-  A_RETREAT,     /* a=square b=facing c=facing (the same)                     */
-  A_CDP,         /* defender loss: spend a castle damage point                 */
-  A_ADVANCE,     /* a=slot b=facing                                           */
-  A_LOSE,        /* a=slot: tied attacking unit reduced                        */
-  A_EVADE,       /* a=unit b=square c=facing                                   */
+  A_NOFIRE,      /* decline artillery (battle or reaction window)                                */
+  A_REDUCE,      /* defender loss: reduce                                                        */
+  A_RETREAT,     /* retreat: sq, facing, facing_again (the same facing)                          */
+  A_CDP,         /* defender loss: spend a castle damage point                                   */
+  A_ADVANCE,     /* attacker: slot in battle.att, facing (it advances)                           */
+  A_LOSE,        /* attacker: slot of the tied attacking unit reduced                            */
+  A_EVADE,       /* to: unit, sq, facing (cavalry evades)                                        */
   A_NOEVADE,
-  A_PLACE,       /* a=square: displaced leader goes there                      */
-  A_BID,         /* a=card or CARD_NONE                                        */
-  A_RALLY_DONE,  /* disorder rally of one unit only                            */
+  A_PLACE,       /* place: sq the displaced leader goes to                                       */
+  A_BID,         /* bid: card or CARD_NONE                                                       */
+  A_RALLY_DONE,  /* disorder rally of one unit only                                              */
   A_COUNT
 };
 enum { BP_POINTS = 0, BP_COMMAND = 1, BP_ELITE = 2 };
 
-typedef struct { uint8_t t, a, b, c; } Action;
+/* An action: its kind t and three argument bytes, read through the view its kind names (the
+ * comments of A_*): a.step.unit, a.fire.across, a.declare.dirs ...  Views that are shorter
+ * than three bytes leave the rest 0.  The raw bytes a, b, c are for code that treats every
+ * kind alike (equality, keys, hashing, debug prints).  The four bytes are the encoding: the
+ * search hashes them and saved games, notation and JSON depend on them, so a view never moves
+ * a byte. */
+typedef struct {
+  uint8_t t;
+  union {
+    struct { uint8_t a, b, c; };                          /* raw arguments */
+    struct { uint8_t card, unit; } play;                  /* every kind that plays a card */
+    struct { uint8_t card, unit, across; } fire;          /* A_ARTY */
+    struct { uint8_t card, unit, squares; } charge;       /* A_CHARGE, A_FORCE */
+    struct { uint8_t card; } bid;                         /* A_BID */
+    struct { uint8_t card, purpose; } bcard;              /* A_BCARD */
+    struct { uint8_t unit, dir, facing; } step;           /* A_STEP */
+    struct { uint8_t unit, facing; } turn;                /* A_TURN */
+    struct { uint8_t pad, dir; } lead;                    /* A_LEAD */
+    struct { uint8_t unit, sq, facing; } to;              /* A_ENTER, A_EVADE */
+    struct { uint8_t sq, dirs; } declare;                 /* A_DECLARE */
+    struct { uint8_t sq, facing, facing_again; } retreat; /* A_RETREAT */
+    struct { uint8_t slot, facing; } attacker;            /* A_ADVANCE, A_LOSE */
+    struct { uint8_t sq; } place;                         /* A_PLACE */
+  };
+} Action;
+/* clang-format on */
+_Static_assert(sizeof(Action) == 4 && offsetof(Action, a) == 1 && offsetof(Action, c) == 3 &&
+                   offsetof(Action, play.unit) == 2 && offsetof(Action, fire.across) == 3 &&
+                   offsetof(Action, charge.squares) == 3 && offsetof(Action, bcard.purpose) == 2 &&
+                   offsetof(Action, step.facing) == 3 && offsetof(Action, turn.facing) == 2 &&
+                   offsetof(Action, lead.dir) == 2 && offsetof(Action, to.facing) == 3 &&
+                   offsetof(Action, declare.dirs) == 2 &&
+                   offsetof(Action, retreat.facing_again) == 3 &&
+                   offsetof(Action, attacker.facing) == 2 && offsetof(Action, place.sq) == 1 &&
+                   offsetof(Action, bid.card) == 1,
+               "Action layout: the views share the bytes of the encoding t, a, b, c");
+
+/* Building an action from its kind and named arguments; act_kind for the kinds without
+ * arguments.  Each constructor is the one place that lays its arguments on the raw bytes (the
+ * offsets of its view are asserted above); the bytes a view does not cover are 0.  (Written as
+ * one initializer of the raw bytes: the legal-move generator builds millions of actions and
+ * compiles this to one store.) */
+static inline Action act_raw(int t, int a, int b, int c) {
+  return (Action){.t = (uint8_t)t, .a = (uint8_t)a, .b = (uint8_t)b, .c = (uint8_t)c};
+}
+static inline Action act_kind(int t) { return act_raw(t, 0, 0, 0); }
+static inline Action act_play(int t, int card, int unit) { return act_raw(t, card, unit, 0); }
+static inline Action act_fire(int card, int unit, int across) {
+  return act_raw(A_ARTY, card, unit, across);
+}
+static inline Action act_charge(int t, int card, int unit, int squares) {
+  return act_raw(t, card, unit, squares);
+}
+static inline Action act_bid(int card) { return act_raw(A_BID, card, 0, 0); }
+static inline Action act_bcard(int card, int purpose) { return act_raw(A_BCARD, card, purpose, 0); }
+static inline Action act_step(int unit, int dir, int facing) {
+  return act_raw(A_STEP, unit, dir, facing);
+}
+static inline Action act_turn(int unit, int facing) { return act_raw(A_TURN, unit, facing, 0); }
+static inline Action act_lead(int dir) { return act_raw(A_LEAD, 0, dir, 0); }
+static inline Action act_enter(int unit, int sq, int facing) {
+  return act_raw(A_ENTER, unit, sq, facing);
+}
+static inline Action act_evade(int unit, int sq, int facing) {
+  return act_raw(A_EVADE, unit, sq, facing);
+}
+static inline Action act_declare(int sq, int dirs) { return act_raw(A_DECLARE, sq, dirs, 0); }
+static inline Action act_retreat(int sq, int facing) {
+  return act_raw(A_RETREAT, sq, facing, facing); /* facing_again repeats the facing */
+}
+static inline Action act_advance(int slot, int facing) {
+  return act_raw(A_ADVANCE, slot, facing, 0);
+}
+static inline Action act_lose(int slot) { return act_raw(A_LOSE, slot, 0, 0); }
+static inline Action act_place(int sq) { return act_raw(A_PLACE, sq, 0, 0); }
+
+/* the unit a movement action (A_STEP, A_TURN, A_ENTER) moves; UNIT_NONE for other kinds */
+static inline int action_mover(Action a) {
+  switch (a.t) {
+  case A_STEP: return a.step.unit;
+  case A_TURN: return a.turn.unit;
+  case A_ENTER: return a.to.unit;
+  default: return UNIT_NONE;
+  }
+}
 
 #define MAX_ACTIONS 1024
 typedef struct { int n; Action a[MAX_ACTIONS]; } ActList;

@@ -329,21 +329,23 @@ static void evasion_check(const Scen *sc, State *s, int u) {
 static void apply_bid(const Scen *sc, State *s, Action a) {
   int side = s->turn.decider;
   s->turn.bid_made |= (uint8_t)(1u << side);
-  s->turn.bid_card[side] = a.a;
-  if (a.a != CARD_NONE) {
-    s->cards.hand &= ~(1ull << a.a);
-    s->cards.pend |= 1ull << a.a;
+  int c = a.bid.card;
+  s->turn.bid_card[side] = (uint8_t)c;
+  if (c != CARD_NONE) {
+    s->cards.hand &= ~(1ull << c);
+    s->cards.pend |= 1ull << c;
   }
   if (s->turn.bid_made == 3) resolve_bid(sc, s);
   else s->turn.decider = ALLIED;
 }
 
 static void apply_rally(const Scen *sc, State *s, Action a) {
-  if (a.a != CARD_NONE) round_card(sc, s, a.a);
-  s->units.flag[a.b] &= (uint8_t)~UF_DISORDER;
-  s->units.flag[a.b] |= UF_RALLIED;
+  int u = a.play.unit;
+  if (a.play.card != CARD_NONE) round_card(sc, s, a.play.card);
+  s->units.flag[u] &= (uint8_t)~UF_DISORDER;
+  s->units.flag[u] |= UF_RALLIED;
   if (s->turn.phase == PH_ROUND) {
-    s->interrupt.rally_first = a.b;
+    s->interrupt.rally_first = (uint8_t)u;
     s->turn.phase = PH_RALLY2;
     s->turn.decider = s->turn.active;
     if (rally2_units(sc, s, NULL) > 0) return;
@@ -358,38 +360,38 @@ static void apply_round(const Scen *sc, State *s, Action a) {
     end_round(sc, s);
     break;
   case A_PLAY_MOVE:
-    round_card(sc, s, a.a);
-    s->play.mp = sc->card[a.a].mp;
+    round_card(sc, s, a.play.card);
+    s->play.mp = sc->card[a.play.card].mp;
     s->play.moving = UNIT_NONE;
     s->play.evade_stop = 0;
     s->turn.phase = PH_MOVE;
     break;
   case A_ARTY: {
-    round_card(sc, s, a.a);
-    int v = fire_target(sc, s, a.b, fire_side(s, a.b, a.c));
+    round_card(sc, s, a.fire.card);
+    int v = fire_target(sc, s, a.fire.unit, fire_side(s, a.fire.unit, a.fire.across));
     fire_at(sc, s, v);
     enter_declare(sc, s);
     break;
   }
   case A_CHARGE:
-    round_card(sc, s, a.a);
-    do_charge(sc, s, a.b, a.c, s->turn.active);
+    round_card(sc, s, a.charge.card);
+    do_charge(sc, s, a.charge.unit, a.charge.squares, s->turn.active);
     break;
   case A_FORCE:
-    round_card(sc, s, a.a);
-    do_charge(sc, s, a.b, a.c, opp(s->turn.active));
+    round_card(sc, s, a.charge.card);
+    do_charge(sc, s, a.charge.unit, a.charge.squares, opp(s->turn.active));
     break;
   case A_RALLY:
     apply_rally(sc, s, a);
     break;
   case A_RESTORE:
-    round_card(sc, s, a.a);
-    s->units.flag[a.b] &= (uint8_t)~UF_REDUCED;
-    s->units.flag[a.b] |= UF_RALLIED;
+    round_card(sc, s, a.play.card);
+    s->units.flag[a.play.unit] &= (uint8_t)~UF_REDUCED;
+    s->units.flag[a.play.unit] |= UF_RALLIED;
     enter_declare(sc, s);
     break;
   case A_HEALTH:                                     /* unseen */
-    round_card(sc, s, a.a);
+    round_card(sc, s, a.play.card);
     for (int i = 0; i < 2; i++) {
       uint64_t fh = s->cards.hand & sc->army_cards[ARMY_FR];
       if (!fh) break;
@@ -405,14 +407,14 @@ static void apply_round(const Scen *sc, State *s, Action a) {
 static void apply_move(const Scen *sc, State *s, Action a) {
   switch (a.t) {
   case A_STEP: {
-    int u = a.a;
-    int cost = move_cost(sc, s->units.sq[u], a.b);
+    int u = a.step.unit;
+    int cost = move_cost(sc, s->units.sq[u], a.step.dir);
     int was_extra = s->play.evade_stop && s->play.moving == u;
     if (s->play.moving != u) s->play.evade_stop = 0;
     s->play.mp = (uint8_t)(s->play.mp - cost);
     s->play.moving = (uint8_t)u;
     s->units.flag[u] |= UF_MOVED;
-    place_unit(sc, s, u, sc->nb[s->units.sq[u]][a.b], a.c, 0);
+    place_unit(sc, s, u, sc->nb[s->units.sq[u]][a.step.dir], a.step.facing, 0);
     if (was_extra) {                                 /* ruling: then it stops */
       s->play.evade_stop = 0;
       s->play.moving = UNIT_NONE;
@@ -421,27 +423,31 @@ static void apply_move(const Scen *sc, State *s, Action a) {
     }
     break;
   }
-  case A_TURN:
-    if (s->play.moving != a.a) s->play.evade_stop = 0;
+  case A_TURN: {
+    int u = a.turn.unit;
+    if (s->play.moving != u) s->play.evade_stop = 0;
     s->play.mp--;
-    s->play.moving = a.a;
-    s->units.flag[a.a] = (uint8_t)((s->units.flag[a.a] & ~UF_FACING) | UF_MOVED | a.b);
+    s->play.moving = (uint8_t)u;
+    s->units.flag[u] = (uint8_t)((s->units.flag[u] & ~UF_FACING) | UF_MOVED | a.turn.facing);
     break;
+  }
   case A_LEAD: {
     int l = leader_of_army(s->play.army);
     s->play.mp--;
-    s->units.leader[l] = sc->nb[s->units.leader[l]][a.b];
+    s->units.leader[l] = sc->nb[s->units.leader[l]][a.lead.dir];
     break;
   }
-  case A_ENTER:
-    if (s->play.moving != a.a) s->play.evade_stop = 0;
+  case A_ENTER: {
+    int u = a.to.unit;
+    if (s->play.moving != u) s->play.evade_stop = 0;
     s->play.mp--;
-    s->turn.entry_sq = a.b;
-    s->play.moving = a.a;
-    s->units.flag[a.a] |= UF_MOVED;
-    place_unit(sc, s, a.a, a.b, a.c, 0);
-    evasion_check(sc, s, a.a);
+    s->turn.entry_sq = a.to.sq;
+    s->play.moving = (uint8_t)u;
+    s->units.flag[u] |= UF_MOVED;
+    place_unit(sc, s, u, a.to.sq, a.to.facing, 0);
+    evasion_check(sc, s, u);
     break;
+  }
   case A_DONE:
     s->play.moving = UNIT_NONE;
     s->play.evade_stop = 0;
@@ -453,8 +459,8 @@ static void apply_move(const Scen *sc, State *s, Action a) {
 
 static void apply_evade(const Scen *sc, State *s, Action a) {
   if (a.t == A_EVADE) {
-    place_unit(sc, s, a.a, a.b, a.c, 1);
-    s->interrupt.evaders &= ~(1ull << a.a);
+    place_unit(sc, s, a.to.unit, a.to.sq, a.to.facing, 1);
+    s->interrupt.evaders &= ~(1ull << a.to.unit);
     s->play.evade_stop = 1;
   } else {
     s->interrupt.evaders = 0;
@@ -464,7 +470,7 @@ static void apply_evade(const Scen *sc, State *s, Action a) {
 static void apply_leader(const Scen *sc, State *s, Action a) {
   (void)sc;
   int l = __builtin_ctz(s->interrupt.leader_pending);
-  s->units.leader[l] = a.a;
+  s->units.leader[l] = a.place.sq;
   s->interrupt.leader_pending &= (uint8_t) ~(1u << l);
 }
 
@@ -473,9 +479,11 @@ static void apply_declare(const Scen *sc, State *s, Action a) {
     enter_react(sc, s);
     return;
   }
-  int def = unit_at(sc, s, a.a);
+  int sq = a.declare.sq;
+  int def = unit_at(sc, s, sq);
   int units[4];
-  for (int d = 0; d < 4; d++) units[d] = (a.b & (1 << d)) ? unit_at(sc, s, sc->nb[a.a][d]) : UNIT_NONE;
+  for (int d = 0; d < 4; d++)
+    units[d] = (a.declare.dirs & (1 << d)) ? unit_at(sc, s, sc->nb[sq][d]) : UNIT_NONE;
   s->battle.charger = UNIT_NONE;
   start_battle(sc, s, def, units, BK_NORMAL, s->turn.active, s->play.army, PH_REACT);
 }
@@ -483,8 +491,8 @@ static void apply_declare(const Scen *sc, State *s, Action a) {
 /* artillery of the side not resolving a card (R-5.4: not counted against the round); returns
  * the target and whether it was attacking in the battle */
 static int reaction_fire(const Scen *sc, State *s, Action a, int *was_in_battle) {
-  play_card(sc, s, a.a);
-  int v = fire_target(sc, s, a.b, fire_side(s, a.b, a.c));
+  play_card(sc, s, a.fire.card);
+  int v = fire_target(sc, s, a.fire.unit, fire_side(s, a.fire.unit, a.fire.across));
   *was_in_battle = s->units.flag[v] & UF_INBATTLE;
   fire_at(sc, s, v);
   return v;
@@ -523,11 +531,11 @@ static void apply_bcards(const Scen *sc, State *s, Action a) {
     else resolve_battle(sc, s);
     return;
   }
-  uint64_t bit = 1ull << a.a;
+  uint64_t bit = 1ull << a.bcard.card;
   s->cards.hand &= ~bit;
   s->cards.pend |= bit;
-  if (a.b == BP_COMMAND) s->cards.pend_cmd |= bit;
-  if (a.b == BP_ELITE) s->cards.pend_elite |= bit;
+  if (a.bcard.purpose == BP_COMMAND) s->cards.pend_cmd |= bit;
+  if (a.bcard.purpose == BP_ELITE) s->cards.pend_elite |= bit;
   if (s->turn.phase == PH_B_ATTCARDS && s->battle.att_side == s->turn.active)
     s->turn.ncards++; /* */
 }
@@ -548,7 +556,7 @@ static void apply_loss(const Scen *sc, State *s, Action a) {
     break;
   }
   case A_RETREAT:
-    place_unit(sc, s, s->battle.def_unit, a.a, a.b, 1);
+    place_unit(sc, s, s->battle.def_unit, a.retreat.sq, a.retreat.facing, 1);
     s->battle.loss_owed = 0;
     break;
   case A_CDP:
@@ -560,12 +568,13 @@ static void apply_loss(const Scen *sc, State *s, Action a) {
 }
 
 static void apply_advance(const Scen *sc, State *s, Action a) {
-  place_unit(sc, s, s->battle.att[a.a], s->battle.def_sq, a.b, 0); /* leaders never advance */
+  /* leaders never advance */
+  place_unit(sc, s, s->battle.att[a.attacker.slot], s->battle.def_sq, a.attacker.facing, 0);
   end_battle(sc, s);
 }
 
 static void apply_attloss(const Scen *sc, State *s, Action a) {
-  reduce_unit(sc, s, s->battle.att[a.a]);
+  reduce_unit(sc, s, s->battle.att[a.attacker.slot]);
   end_battle(sc, s);
 }
 

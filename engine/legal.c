@@ -74,12 +74,12 @@ static void legal_fire(const Scen *sc, const State *s, ActList *L, int side, int
     int codes = fire_codes(sc, s, u, battle_only);
     for (uint64_t m = arty & sc->army_cards[sc->unit[u].army]; codes && m; m &= m - 1)
       for (int k = 0; k < 5; k++)
-        if (codes & (1 << k)) push(L, A_ARTY, __builtin_ctzll(m), u, k);
+        if (codes & (1 << k)) push(L, act_fire(__builtin_ctzll(m), u, k));
   }
 }
 
 void legal_round(const Scen *sc, const State *s, ActList *L) {
-  push(L, A_END, 0, 0, 0);
+  push(L, act_kind(A_END));
   if (!under_limit(sc, s)) return;
   int side = s->turn.active;
   uint64_t cards = round_cards(sc, s);
@@ -122,28 +122,27 @@ void legal_round(const Scen *sc, const State *s, ActList *L) {
   for (uint64_t m = cards; m; m &= m - 1) {
     int c = __builtin_ctzll(m);
     const CardDef *cd = &sc->card[c];
-    if (cd->mp > 0) push(L, A_PLAY_MOVE, c, 0, 0);
+    if (cd->mp > 0) push(L, act_play(A_PLAY_MOVE, c, 0));
     switch (cd->action) {
     case ACT_ARTILLERY:
       for (int i = 0; i < nfire; i++)
-        if (sc->unit[fire[i] / 5].army == cd->army) push(L, A_ARTY, c, fire[i] / 5, fire[i] % 5);
+        if (sc->unit[fire[i] / 5].army == cd->army) push(L, act_fire(c, fire[i] / 5, fire[i] % 5));
       break;
     case ACT_CHARGE:
       for (int i = 0; i < nchg; i++)
-        if (sc->unit[chg[i] / 2].army == cd->army) push(L, A_CHARGE, c, chg[i] / 2, chg[i] % 2 + 1);
+        if (sc->unit[chg[i] / 2].army == cd->army)
+          push(L, act_charge(A_CHARGE, c, chg[i] / 2, chg[i] % 2 + 1));
       break;
     case ACT_FORCE_CHARGE:
-      for (int i = 0; i < nfrc; i++) push(L, A_FORCE, c, frc[i] / 2, frc[i] % 2 + 1);
+      for (int i = 0; i < nfrc; i++) push(L, act_charge(A_FORCE, c, frc[i] / 2, frc[i] % 2 + 1));
       break;
     case ACT_RALLY:
       for (int i = 0; i < nral; i++)
-        if (sc->unit[ral[i]].army == cd->army) push(L, A_RALLY, c, ral[i], 0);
+        if (sc->unit[ral[i]].army == cd->army) push(L, act_play(A_RALLY, c, ral[i]));
       for (int i = 0; i < nres; i++)
-        if (sc->unit[res[i]].army == cd->army) push(L, A_RESTORE, c, res[i], 0);
+        if (sc->unit[res[i]].army == cd->army) push(L, act_play(A_RESTORE, c, res[i]));
       break;
-    case ACT_HEALTH:
-      push(L, A_HEALTH, c, 0, 0);
-      break;
+    case ACT_HEALTH: push(L, act_play(A_HEALTH, c, 0)); break;
     default:
       break;
     }
@@ -151,7 +150,7 @@ void legal_round(const Scen *sc, const State *s, ActList *L) {
 }
 
 void legal_move(const Scen *sc, const State *s, ActList *L) {
-  push(L, A_DONE, 0, 0, 0);
+  push(L, act_kind(A_DONE));
   int army = s->play.army, side = side_of_army(army);
   int mp = s->play.mp;
   if (mp == 0) return;
@@ -164,7 +163,7 @@ void legal_move(const Scen *sc, const State *s, ActList *L) {
         int sq = g->entry[i];
         if (s->turn.entry_sq != SQ_NONE && s->turn.entry_sq != sq) continue;
         if (!sq_free(sc, s, side, sq)) continue;
-        for (int f = 0; f < 4; f++) push(L, A_ENTER, u, sq, f);
+        for (int f = 0; f < 4; f++) push(L, act_enter(u, sq, f));
       }
       continue;
     }
@@ -175,20 +174,19 @@ void legal_move(const Scen *sc, const State *s, ActList *L) {
       for (int d = 0; d < 4; d++) {
         int t = sc->nb[sq][d];
         if (sc->cost[sq][d] > mp || !sq_free(sc, s, side, t)) continue;  /* 255: impossible */
-        for (int nf = 0; nf < 4; nf++) push(L, A_STEP, u, d, nf);
+        for (int nf = 0; nf < 4; nf++) push(L, act_step(u, d, nf));
       }
       continue;
     }
     int t = sc->nb[sq][f];
     if (sc->cost[sq][f] <= mp && sq_free(sc, s, side, t)) {
       if (sc->terrain[sq] == T_CASTLE)            /* cavalry leaves by its front, any facing */
-        for (int nf = 0; nf < 4; nf++) push(L, A_STEP, u, f, nf);
-      else
-        push(L, A_STEP, u, f, f);
+        for (int nf = 0; nf < 4; nf++) push(L, act_step(u, f, nf));
+      else push(L, act_step(u, f, f));
     }
     if (s->play.evade_stop && s->play.moving == u) continue; /* one more step only */
     for (int nf = 0; nf < 4; nf++)
-      if (nf != f) push(L, A_TURN, u, nf, 0);
+      if (nf != f) push(L, act_turn(u, nf));
   }
   int l = leader_of_army(army);
   if (l >= 0 && s->units.leader[l] < NSQ) { /* */
@@ -199,25 +197,24 @@ void legal_move(const Scen *sc, const State *s, ActList *L) {
       int v = unit_at(sc, s, t);
       if (v != UNIT_NONE && unit_side(sc, v) != side) continue;
       if (s->units.leader[l ^ 1] == t) continue;
-      push(L, A_LEAD, 0, d, 0);
+      push(L, act_lead(d));
     }
   }
 }
 
 void legal_declare(const Scen *sc, const State *s, ActList *L) {
-  push(L, A_NOBATTLE, 0, 0, 0);
+  push(L, act_kind(A_NOBATTLE));
   int army = s->play.army, side = side_of_army(army);
   FOR_SIDE(v, opp(side)) {
     if (!on_map(s, v) || unit_side(sc, v) == side) continue;
     int mask = attackers_of(sc, s, s->units.sq[v], army);
     for (int sub = mask; sub; sub = (sub - 1) & mask)
-      if (__builtin_popcount(sub) <= sc->p.max_attackers)
-        push(L, A_DECLARE, s->units.sq[v], sub, 0);
+      if (__builtin_popcount(sub) <= sc->p.max_attackers) push(L, act_declare(s->units.sq[v], sub));
   }
 }
 
 static void legal_bcards(const Scen *sc, const State *s, ActList *L, int attacking) {
-  push(L, A_BDONE, 0, 0, 0);
+  push(L, act_kind(A_BDONE));
   int army = attacking ? s->battle.army : sc->unit[s->battle.def_unit].army;
   if (attacking && s->battle.att_side == s->turn.active && !under_limit(sc, s)) return;
   uint64_t mine = sc->army_cards[army];
@@ -230,18 +227,18 @@ static void legal_bcards(const Scen *sc, const State *s, ActList *L, int attacki
     int c = __builtin_ctzll(m);
     if (c <= above) continue;
     int act = sc->card[c].action;
-    if (all) push(L, A_BCARD, c, BP_POINTS, 0);
-    if (all && act == ACT_COMMAND) push(L, A_BCARD, c, BP_COMMAND, 0);
-    if (act == ACT_ELITE && !elite_used) push(L, A_BCARD, c, BP_ELITE, 0);
+    if (all) push(L, act_bcard(c, BP_POINTS));
+    if (all && act == ACT_COMMAND) push(L, act_bcard(c, BP_COMMAND));
+    if (act == ACT_ELITE && !elite_used) push(L, act_bcard(c, BP_ELITE));
   }
 }
 
-/* the defender's retreats: square and free facing (c repeats the facing) */
+/* the defender's retreats: square and free facing */
 static void legal_retreats(const Scen *sc, const State *s, ActList *L, int u, int only_fr) {
   int mask = retreat_dirs(sc, s, u, only_fr);
   for (int d = 0; d < 4; d++)
     if (mask & (1 << d))
-      for (int f = 0; f < 4; f++) push(L, A_RETREAT, sc->nb[s->units.sq[u]][d], f, f);
+      for (int f = 0; f < 4; f++) push(L, act_retreat(sc->nb[s->units.sq[u]][d], f));
 }
 
 static int castle_point_ok(const Scen *sc, const State *s) {
@@ -255,20 +252,20 @@ void legal_loss(const Scen *sc, const State *s, ActList *L) {
   int only = only_flank_rear(sc, s);
   int cp = castle_point_ok(sc, s);
   if (s->battle.loss_owed & LOSS_CHOICE) {
-    push(L, A_REDUCE, 0, 0, 0);
+    push(L, act_kind(A_REDUCE));
     legal_retreats(sc, s, L, def, only);
   } else if (s->battle.loss_owed & LOSS_REDUCE) {
-    push(L, A_REDUCE, 0, 0, 0);
+    push(L, act_kind(A_REDUCE));
   } else {
     int n = L->n;
     legal_retreats(sc, s, L, def, only);
-    if (L->n == n) push(L, A_REDUCE, 0, 0, 0);              /* */
+    if (L->n == n) push(L, act_kind(A_REDUCE)); /* */
   }
-  if (cp) push(L, A_CDP, 0, 0, 0);                         /* */
+  if (cp) push(L, act_kind(A_CDP)); /* */
 }
 
 void legal_evade(const Scen *sc, const State *s, ActList *L) {
-  push(L, A_NOEVADE, 0, 0, 0);
+  push(L, act_kind(A_NOEVADE));
   int inf = s->play.moving;
   for (uint64_t m = s->interrupt.evaders; m; m &= m - 1) {
     int u = __builtin_ctzll(m);
@@ -278,30 +275,30 @@ void legal_evade(const Scen *sc, const State *s, ActList *L) {
     int mask = retreat_dirs(sc, s, u, only);
     for (int d = 0; d < 4; d++)
       if (mask & (1 << d))
-        for (int f = 0; f < 4; f++) push(L, A_EVADE, u, sc->nb[s->units.sq[u]][d], f);
+        for (int f = 0; f < 4; f++) push(L, act_evade(u, sc->nb[s->units.sq[u]][d], f));
   }
 }
 
 void legal_bid(const Scen *sc, const State *s, ActList *L) {
-  push(L, A_BID, CARD_NONE, 0, 0);
+  push(L, act_bid(CARD_NONE));
   for (uint64_t m = s->cards.hand & side_cards(sc, s->turn.decider); m; m &= m - 1)
-    push(L, A_BID, __builtin_ctzll(m), 0, 0);
+    push(L, act_bid(__builtin_ctzll(m)));
 }
 
 void legal_leader(const Scen *sc, const State *s, ActList *L) {
   uint8_t t[NSQ];
   int l = __builtin_ctz(s->interrupt.leader_pending);
   int n = leader_targets(sc, s, l, t);
-  for (int i = 0; i < n; i++) push(L, A_PLACE, t[i], 0, 0);
+  for (int i = 0; i < n; i++) push(L, act_place(t[i]));
 }
 
 void legal_bfire(const Scen *sc, const State *s, ActList *L) {
-  push(L, A_NOFIRE, 0, 0, 0);
+  push(L, act_kind(A_NOFIRE));
   legal_fire(sc, s, L, s->turn.decider, 1);
 }
 
 void legal_react(const Scen *sc, const State *s, ActList *L) {
-  push(L, A_NOFIRE, 0, 0, 0);
+  push(L, act_kind(A_NOFIRE));
   legal_fire(sc, s, L, s->turn.decider, 0);
 }
 
@@ -313,7 +310,7 @@ void legal_advance(const Scen *sc, const State *s, ActList *L) {
   int slots = advance_slots(sc, s);
   for (int d = 0; d < 4; d++)
     if (slots & (1 << d))
-      for (int f = 0; f < 4; f++) push(L, A_ADVANCE, d, f, 0);
+      for (int f = 0; f < 4; f++) push(L, act_advance(d, f));
 }
 
 void legal_attloss(const Scen *sc, const State *s, ActList *L) {
@@ -323,7 +320,7 @@ void legal_attloss(const Scen *sc, const State *s, ActList *L) {
       best = unit_bp(sc, s, s->battle.att[d]);
   for (int d = 0; d < 4; d++)
     if (s->battle.att[d] != UNIT_NONE && unit_bp(sc, s, s->battle.att[d]) == best)
-      push(L, A_LOSE, d, 0, 0);
+      push(L, act_lose(d));
 }
 
 /* the units a two-unit disorder rally may take second (after rally_first, in unit order) */
@@ -333,14 +330,14 @@ int rally2_units(const Scen *sc, const State *s, ActList *L) {
     if (sc->unit[u].army != army || !on_map(s, u)) continue;
     if (s->units.flag[u] & (UF_MOVED | UF_ATTACKED | UF_RALLIED)) continue;
     if (!(s->units.flag[u] & UF_DISORDER)) continue;
-    if (L) push(L, A_RALLY, CARD_NONE, u, 0);
+    if (L) push(L, act_play(A_RALLY, CARD_NONE, u));
     n++;
   }
   return n;
 }
 
 void legal_rally2(const Scen *sc, const State *s, ActList *L) {
-  push(L, A_RALLY_DONE, 0, 0, 0);
+  push(L, act_kind(A_RALLY_DONE));
   rally2_units(sc, s, L);
 }
 

@@ -31,7 +31,7 @@ static void expand(const Scen *sc, const State *s0, const State *from, int from_
   gs_legal(sc, from, L);
   for (int i = 0; i < L->n; i++) {
     Action a = L->a[i];
-    if (!((a.t == A_STEP || a.t == A_TURN || a.t == A_ENTER) && a.a == u)) continue;
+    if (action_mover(a) != u) continue;
     State t = *from;
     gs_apply(sc, &t, a);
     int k = node_of(&t, u);

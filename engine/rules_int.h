@@ -53,15 +53,15 @@ static inline int move_cost(const Scen *sc, int from, int d) {
   return c == 255 ? -1 : c;
 }
 
-/* the side unit u fires across: c of A_ARTY is 0 for the facing, 1 + side for infantry in a
- * castle, which has its front on all sides (R-9.1 ruling) */
-static inline int fire_side(const State *s, int u, int c) { return c ? (c - 1) & 3 : facing(s, u); }
+/* the side unit u fires across: fire.across of A_ARTY is 0 for the facing, 1 + side for
+ * infantry in a castle, which has its front on all sides (R-9.1 ruling) */
+static inline int fire_side(const State *s, int u, int across) {
+  return across ? (across - 1) & 3 : facing(s, u);
+}
 
 /* No bound check: the longest list (every defender with every subset of 4 attackers, or
  * every card with every firing unit) stays far below MAX_ACTIONS with 56 units and 64 cards. */
-static inline void push(ActList *L, int t, int a, int b, int c) {
-  L->a[L->n++] = (Action){(uint8_t)t, (uint8_t)a, (uint8_t)b, (uint8_t)c};
-}
+static inline void push(ActList *L, Action a) { L->a[L->n++] = a; }
 
 /* ---------------------------------------------------------------- board.c */
 int under_limit(const Scen *sc, const State *s);

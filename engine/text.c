@@ -35,48 +35,73 @@ static const char *card_id(const Scen *sc, int c) {
   return c >= 0 && c < sc->ncards ? sc->card[c].id : "?";
 }
 
+/* the actions of the round that play a card (and the second unit of a rally, without one) */
+static int format_card_play(const Scen *sc, const State *s, Action a, char *buf, size_t len) {
+  char q[4];
+  switch (a.t) {
+  case A_PLAY_MOVE: return snprintf(buf, len, "play %s move", card_id(sc, a.play.card));
+  case A_ARTY: {
+    int u = a.fire.unit;
+    const char *c = card_id(sc, a.fire.card);
+    if (!a.fire.across) return snprintf(buf, len, "play %s fire %s", c, unit_name(sc, u));
+    int on = u < sc->nunits && s->units.sq[u] < NSQ;
+    sq_name(on ? sc->nb[s->units.sq[u]][(a.fire.across - 1) & 3] : -1, q);
+    return snprintf(buf, len, "play %s fire %s at %s", c, unit_name(sc, u), q);
+  }
+  case A_CHARGE:
+  case A_FORCE:
+    return snprintf(buf, len, "play %s %s %s %d", card_id(sc, a.charge.card),
+                    a.t == A_CHARGE ? "charge" : "force", unit_name(sc, a.charge.unit),
+                    a.charge.squares);
+  case A_RALLY:
+    if (a.play.card == CARD_NONE) return snprintf(buf, len, "rally %s", unit_name(sc, a.play.unit));
+    return snprintf(buf, len, "play %s rally %s", card_id(sc, a.play.card),
+                    unit_name(sc, a.play.unit));
+  case A_RESTORE:
+    return snprintf(buf, len, "play %s restore %s", card_id(sc, a.play.card),
+                    unit_name(sc, a.play.unit));
+  case A_HEALTH: return snprintf(buf, len, "play %s health", card_id(sc, a.play.card));
+  default: return snprintf(buf, len, "?");
+  }
+}
+
 int action_format(const Scen *sc, const State *s, Action a, char *buf, size_t len) {
   char q[4], r[4];
   switch (a.t) {
   case A_END:
     return snprintf(buf, len, s->turn.phase == PH_ROUND && s->turn.ncards == 0 ? "pass" : "end");
-  case A_PLAY_MOVE: return snprintf(buf, len, "play %s move", card_id(sc, a.a));
-  case A_ARTY:                          /* c: 0 across the facing, 1 + side from a castle */
-    if (!a.c) return snprintf(buf, len, "play %s fire %s", card_id(sc, a.a), unit_name(sc, a.b));
-    sq_name(a.b < sc->nunits && s->units.sq[a.b] < NSQ ? sc->nb[s->units.sq[a.b]][(a.c - 1) & 3]
-                                                       : -1,
-            q);
-    return snprintf(buf, len, "play %s fire %s at %s", card_id(sc, a.a), unit_name(sc, a.b), q);
+  case A_PLAY_MOVE:
+  case A_ARTY:
   case A_CHARGE:
-    return snprintf(buf, len, "play %s charge %s %d", card_id(sc, a.a), unit_name(sc, a.b), a.c);
   case A_FORCE:
-    return snprintf(buf, len, "play %s force %s %d", card_id(sc, a.a), unit_name(sc, a.b), a.c);
   case A_RALLY:
-    if (a.a == CARD_NONE) return snprintf(buf, len, "rally %s", unit_name(sc, a.b));
-    return snprintf(buf, len, "play %s rally %s", card_id(sc, a.a), unit_name(sc, a.b));
+  case A_RESTORE:
+  case A_HEALTH: return format_card_play(sc, s, a, buf, len);
   case A_RALLY_DONE: return snprintf(buf, len, "rally done");
-  case A_RESTORE: return snprintf(buf, len, "play %s restore %s", card_id(sc, a.a), unit_name(sc, a.b));
-  case A_HEALTH: return snprintf(buf, len, "play %s health", card_id(sc, a.a));
-  case A_STEP:
-    sq_name(a.a < sc->nunits && s->units.sq[a.a] < NSQ ? sc->nb[s->units.sq[a.a]][a.b & 3] : -1, q);
-    return snprintf(buf, len, "move %s %s %c", unit_name(sc, a.a), q, DIRS[a.c & 3]);
-  case A_TURN: return snprintf(buf, len, "turn %s %c", unit_name(sc, a.a), DIRS[a.b & 3]);
+  case A_STEP: {
+    int u = a.step.unit;
+    sq_name(u < sc->nunits && s->units.sq[u] < NSQ ? sc->nb[s->units.sq[u]][a.step.dir & 3] : -1,
+            q);
+    return snprintf(buf, len, "move %s %s %c", unit_name(sc, u), q, DIRS[a.step.facing & 3]);
+  }
+  case A_TURN:
+    return snprintf(buf, len, "turn %s %c", unit_name(sc, a.turn.unit), DIRS[a.turn.facing & 3]);
   case A_LEAD: {
     int l = s->play.army == ARMY_FR ? 0 : 1;
-    sq_name(s->units.leader[l] < NSQ ? sc->nb[s->units.leader[l]][a.b & 3] : -1, q);
+    sq_name(s->units.leader[l] < NSQ ? sc->nb[s->units.leader[l]][a.lead.dir & 3] : -1, q);
     return snprintf(buf, len, "leader %s", q);
   }
   case A_ENTER:
-    sq_name(a.b, q);
-    return snprintf(buf, len, "enter %s %s %c", unit_name(sc, a.a), q, DIRS[a.c & 3]);
+    sq_name(a.to.sq, q);
+    return snprintf(buf, len, "enter %s %s %c", unit_name(sc, a.to.unit), q, DIRS[a.to.facing & 3]);
   case A_DONE: return snprintf(buf, len, "done");
   case A_DECLARE: {
-    sq_name(a.a, q);
+    sq_name(a.declare.sq, q);
     int n = snprintf(buf, len, "attack %s from", q);
     const char *sep = " ";
     for (int d = 0; d < 4; d++)
-      if (a.b & (1 << d)) {
-        sq_name(sc->nb[a.a][d], r);
+      if (a.declare.dirs & (1 << d)) {
+        sq_name(sc->nb[a.declare.sq][d], r);
         n += snprintf(buf + n, len > (size_t)n ? len - (size_t)n : 0, "%s%s", sep, r);
         sep = ",";
       }
@@ -84,30 +109,30 @@ int action_format(const Scen *sc, const State *s, Action a, char *buf, size_t le
   }
   case A_NOBATTLE: return snprintf(buf, len, "noattack");
   case A_BCARD:
-    return snprintf(buf, len, "battle %s%s", card_id(sc, a.a),
-                    a.b == BP_COMMAND ? " command" : a.b == BP_ELITE ? " elite" : "");
+    return snprintf(buf, len, "battle %s%s", card_id(sc, a.bcard.card),
+                    a.bcard.purpose == BP_COMMAND ? " command"
+                    : a.bcard.purpose == BP_ELITE ? " elite"
+                                                  : "");
   case A_BDONE: return snprintf(buf, len, "battle done");
   case A_NOFIRE: return snprintf(buf, len, "nofire");
   case A_REDUCE: return snprintf(buf, len, "reduce");
   case A_RETREAT:
-    sq_name(a.a, q);
-    return snprintf(buf, len, "retreat %s %c", q, DIRS[a.b & 3]);
+    sq_name(a.retreat.sq, q);
+    return snprintf(buf, len, "retreat %s %c", q, DIRS[a.retreat.facing & 3]);
   case A_CDP: return snprintf(buf, len, "castle");
   case A_ADVANCE:
-    sq_name(s->battle.def_sq < NSQ ? sc->nb[s->battle.def_sq][a.a & 3] : -1, q);
-    return snprintf(buf, len, "advance %s %c", q, DIRS[a.b & 3]);
+    sq_name(s->battle.def_sq < NSQ ? sc->nb[s->battle.def_sq][a.attacker.slot & 3] : -1, q);
+    return snprintf(buf, len, "advance %s %c", q, DIRS[a.attacker.facing & 3]);
   case A_LOSE:
-    sq_name(s->battle.def_sq < NSQ ? sc->nb[s->battle.def_sq][a.a & 3] : -1, q);
+    sq_name(s->battle.def_sq < NSQ ? sc->nb[s->battle.def_sq][a.attacker.slot & 3] : -1, q);
     return snprintf(buf, len, "lose %s", q);
   case A_EVADE:
-    sq_name(a.b, q);
-    return snprintf(buf, len, "evade %s %s %c", unit_name(sc, a.a), q, DIRS[a.c & 3]);
+    sq_name(a.to.sq, q);
+    return snprintf(buf, len, "evade %s %s %c", unit_name(sc, a.to.unit), q, DIRS[a.to.facing & 3]);
   case A_NOEVADE: return snprintf(buf, len, "noevade");
-  case A_PLACE:
-    sq_name(a.a, q);
-    return snprintf(buf, len, "place %s", q);
+  case A_PLACE: sq_name(a.place.sq, q); return snprintf(buf, len, "place %s", q);
   case A_BID:
-    return snprintf(buf, len, "bid %s", a.a == CARD_NONE ? "none" : card_id(sc, a.a));
+    return snprintf(buf, len, "bid %s", a.bid.card == CARD_NONE ? "none" : card_id(sc, a.bid.card));
   default: return snprintf(buf, len, "?");
   }
 }
@@ -149,7 +174,7 @@ int action_parse(const Scen *sc, const State *s, const char *text, Action *a, ch
     if (!match && L->a[i].t == A_STEP) {            /* "move UNIT SQ" keeps the facing */
       size_t k = strlen(have);
       if (k > 2 && !strncmp(have, want, k - 2) && strlen(want) == k - 2 &&
-          (L->a[i].b == L->a[i].c))
+          L->a[i].step.dir == L->a[i].step.facing)
         match = 1;
     }
     if (match) {

@@ -79,12 +79,13 @@ static void odds(Play *P) {
   for (int i = 0; i < L->n; i++) {
     if (L->a[i].t != A_DECLARE) continue;
     int a, d;
-    battle_base_totals(P->sc, &P->S.s, L->a[i].a, L->a[i].b, &a, &d);
+    int dsq = L->a[i].declare.sq, dirs = L->a[i].declare.dirs;
+    battle_base_totals(P->sc, &P->S.s, dsq, dirs, &a, &d);
     char txt[128];
     action_format(P->sc, &P->S.s, L->a[i], txt, sizeof txt);
     printf("  %-32s attacker %d vs defender %d before cards%s\n", txt, a, d,
            a > 2 * d ? " (more than double: defender reduced and retreats)" : "");
-    odds_units(P, L->a[i].a, L->a[i].b);
+    odds_units(P, dsq, dirs);
     any = 1;
   }
   if (P->S.s.battle.def_unit != UNIT_NONE) {

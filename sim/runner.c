@@ -116,7 +116,7 @@ static void run_after(void *ctx, const State *before, Action a, const State *s) 
   GameFacts *f = r->f;
   int side = gs_decider(before) ? ALLIED : FRENCH;
   if (is_card_play(a.t)) f->cards[side]++;
-  if (a.t == A_BID && a.a != CARD_NONE) f->bids[side]++;
+  if (a.t == A_BID && a.bid.card != CARD_NONE) f->bids[side]++;
   if (a.t == A_DECLARE) f->battles[side]++;
   if (a.t == A_END && before->turn.ncards == 0) f->passes++;
   if (r->rec) gamerec_push(r->rec, a);

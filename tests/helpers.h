@@ -312,9 +312,7 @@ static inline void th_round(State *s, int side) {
 }
 
 /* ---------------------------------------------------------------- actions */
-static inline Action th_a(int t, int a, int b, int c) {
-  return (Action){(uint8_t)t, (uint8_t)a, (uint8_t)b, (uint8_t)c};
-}
+static inline Action th_a(int t, int a, int b, int c) { return act_raw(t, a, b, c); }
 
 static inline int th_legal(const Scen *sc, const State *s, int t, int a, int b, int c) {
   return gs_is_legal(sc, s, th_a(t, a, b, c));

@@ -608,7 +608,7 @@ Test(robust, save_into_a_read_only_folder_keeps_the_old_file) {
   if (pid == 0) {
     /* root ignores permissions: save as an ordinary user */
     if (getuid() == 0 && setuid(65534) != 0) _exit(3);
-    gamerec_push(&v.g, (Action){A_END, 0, 0, 0});
+    gamerec_push(&v.g, act_kind(A_END));
     v.g.n--;
     int rc = game_save(v.sc, &v.g, &v.s, v.path, v.err, sizeof v.err);
     _exit(rc != 0 && strstr(v.err, v.path) && strstr(v.err, "ermission") ? 0 : 1);

@@ -117,7 +117,7 @@ static void check_reach(const Scen *sc, const State *s, void *ctx) {
     gs_legal(sc, s, L);
     for (int i = 0; i < L->n; i++) {
       Action a = L->a[i];
-      if (!((a.t == A_STEP || a.t == A_TURN || a.t == A_ENTER) && a.a == u)) continue;
+      if (action_mover(a) != u) continue;
       State t = *s;
       gs_apply(sc, &t, a);
       if (t.units.sq[u] >= NSQ) continue;
@@ -143,8 +143,7 @@ Test(web, session_undo_stays_within_the_humans_decisions) {
   cr_assert(session_humans_turn(&S));
   cr_assert_eq(session_undo(&S), -1, "nothing to undo at the start");
   /* play a movement card and move a unit: both undoable, back to the start of the round */
-  Action a = {A_PLAY_MOVE, (uint8_t)__builtin_ctzll(S.s.cards.hand & S.sc->army_cards[ARMY_FR]), 0,
-              0};
+  Action a = act_play(A_PLAY_MOVE, __builtin_ctzll(S.s.cards.hand & S.sc->army_cards[ARMY_FR]), 0);
   cr_assert(gs_is_legal(S.sc, &S.s, a));
   session_apply(&S, a, 1);
   State after_card = S.s;
@@ -166,7 +165,7 @@ Test(web, session_undo_stays_within_the_humans_decisions) {
   cr_assert_eq(S.nlog, 1);
   cr_assert_eq(session_undo(&S), 0);
   /* end the round: the computer's reply is a barrier */
-  Action end = {A_END, 0, 0, 0};
+  Action end = act_kind(A_END);
   session_apply(&S, end, 1);
   cr_assert(!session_humans_turn(&S));
   ActList *L = malloc(sizeof *L);

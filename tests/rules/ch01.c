@@ -46,7 +46,7 @@ Test(rules, R_1_2_one_allied_side_decides_two_player_card_rule_default) {
     gs_legal(sc, &s, L);
     cr_assert_gt(L->n, 0);
     Action a = L->a[rng_below(&r, (uint32_t)L->n)];
-    if (s.turn.decider == ALLIED && a.t == A_PLAY_MOVE && sc->card[a.a].army == ARMY_PR)
+    if (s.turn.decider == ALLIED && a.t == A_PLAY_MOVE && sc->card[a.play.card].army == ARMY_PR)
       allied_pr++;
     gs_apply(sc, &s, a);
     steps++;

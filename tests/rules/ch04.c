@@ -133,8 +133,9 @@ Test(rules, R_4_3_bid_won_with_british_card_first_round_british_only) {
     gs_legal(sc, &s, &L);
     for (int i = 0; i < L.n; i++) {
       if (L.a[i].t == A_END) continue;
-      cr_assert_neq(sc->card[L.a[i].a].army, other, "first round limited to the bid's army");
-      n_allowed += sc->card[L.a[i].a].army == allowed;
+      cr_assert_neq(sc->card[L.a[i].play.card].army, other,
+                    "first round limited to the bid's army");
+      n_allowed += sc->card[L.a[i].play.card].army == allowed;
     }
     cr_assert_gt(n_allowed, 0);
   }

@@ -79,7 +79,7 @@ Test(rules, R_7_1_british_and_prussian_units_never_attack_together) {
     for (int i = 0; i < L.n; i++) {
       if (L.a[i].t != A_DECLARE) continue;
       for (int d = 0; d < 4; d++)
-        if (L.a[i].b & DB(d))
+        if (L.a[i].declare.dirs & DB(d))
           cr_assert_eq(sc->unit[unit_at(sc, &s, sc->nb[dsq][d])].army, army);
     }
   }
