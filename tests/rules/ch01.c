@@ -76,9 +76,7 @@ Test(rules, R_1_3_short_four_turns_no_prussians_long_seven_turns) {
 }
 
 Test(rules, R_1_4_turn_one_is_the_first_of_consecutive_turns) {
-  Scen *sc = th_load("short", "base");
-  State s;
-  gs_init(sc, &s, 9, 0);
+  SETUP_INIT("short", 9);
   cr_assert_eq(s.turn.number, 1, "the game starts with turn 1 (11:30)");
   for (int t = 1; t <= 4; t++) {
     cr_assert_eq(s.turn.number, t);

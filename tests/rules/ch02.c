@@ -102,9 +102,7 @@ Test(rules, R_2_4_facing_front_flanks_rear) {
 }
 
 Test(rules, R_2_5_two_leaders_no_prussian_leader) {
-  Scen *sc = th_load("long", "base");
-  State s;
-  gs_init(sc, &s, 1, 0);
+  SETUP_INIT("long", 1);
   cr_assert_eq(s.units.leader[0], th_sq(sc, "G8"));
   cr_assert_eq(s.units.leader[1], th_sq(sc, "F4"));
   th_clear(sc, &s);

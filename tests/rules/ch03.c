@@ -39,9 +39,7 @@ Test(rules, R_3_1_printed_setup_british_in_front_of_the_castles_garrisons_a_vari
 }
 
 Test(rules, R_3_1_units_and_leaders_start_on_their_squares_british_south_french_north) {
-  Scen *sc = th_load("short", "base");
-  State s;
-  gs_init(sc, &s, 1, 0);
+  SETUP_INIT("short", 1);
   for (int u = 0; u < sc->nunits; u++) {
     if (sc->unit[u].army == ARMY_PR) continue;
     cr_assert_eq(s.units.sq[u], sc->unit[u].start_sq, "%s", sc->unit[u].name);
@@ -87,9 +85,7 @@ Test(rules, R_3_2_victory_squares_start_allied_owned) {
 }
 
 Test(rules, R_3_3_castles_start_with_damage_points) {
-  Scen *sc = th_load("short", "base");
-  State s;
-  gs_init(sc, &s, 1, 0);
+  SETUP_INIT("short", 1);
   cr_assert_eq(sc->castle_sq[0], th_sq(sc, "C7"));
   cr_assert_eq(sc->castle_sq[1], th_sq(sc, "F5"));
   cr_assert_eq(sc->castle_sq[2], th_sq(sc, "M5"));
@@ -104,9 +100,7 @@ Test(rules, R_3_3_castles_start_with_damage_points) {
 }
 
 Test(rules, R_3_4_prussians_start_off_the_map) {
-  Scen *sc = th_load("long", "base");
-  State s;
-  gs_init(sc, &s, 1, 0);
+  SETUP_INIT("long", 1);
   int n = 0;
   for (int u = 0; u < sc->nunits; u++)
     if (sc->unit[u].army == ARMY_PR) {

@@ -124,10 +124,7 @@ Test(rules, R_5_4_defender_and_reaction_cards_do_not_count) {
 }
 
 Test(rules, R_5_5_british_cards_command_british_units_prussian_cards_prussian_units) {
-  Scen *sc = th_load("long", "base");
-  State s;
-  th_empty(sc, &s, 5);
-  s.turn.number = 3;
+  SETUP_TURN("long", 5, 3);
   int br = th_put(sc, &s, "br-3/I", "H5", DIR_E);
   int pr = th_put(sc, &s, "pr-13", "J5", DIR_W);
   th_put(sc, &s, "fr-1/I", "I5", DIR_S);
@@ -162,10 +159,7 @@ Test(rules, R_5_5_british_cards_command_british_units_prussian_cards_prussian_un
 }
 
 Test(rules, R_5_5_defending_army_plays_its_own_cards) {
-  Scen *sc = th_load("long", "base");
-  State s;
-  th_empty(sc, &s, 5);
-  s.turn.number = 3;
+  SETUP_TURN("long", 5, 3);
   th_put(sc, &s, "fr-1/I", "I6", DIR_N);
   th_put(sc, &s, "pr-13", "I5", DIR_E);
   th_give(sc, &s, "F01 B04 P04");

@@ -362,11 +362,8 @@ Test(rules, R_6_8_a_leader_goes_with_the_evading_cavalry) {
  * retreats with it, is displaced when it is eliminated, and then goes to a British unit.  (The
  * random-game property test first found positions where the two disagreed with gs_check.) */
 Test(rules, R_6_7_wellington_shares_with_a_prussian_unit) {
-  Scen *sc = th_load("long", "base");
-  State s;
   /* Wellington moves onto a Prussian unit */
-  th_empty(sc, &s, 8);
-  s.turn.number = 3;
+  SETUP_TURN("long", 8, 3);
   th_put(sc, &s, "pr-13", "H4", DIR_N);
   th_put(sc, &s, "br-3/I", "C3", DIR_S);
   th_leader(sc, &s, 1, "H3");
@@ -457,10 +454,7 @@ Test(rules, R_6_6_castle_positions_reachable_through_engine_load) {
 /* Issue 12 item 1, ruling R-6.7/R-11.1 (docs/RULINGS.md): a leader whose army has no unit left
  * is displaced to the nearest unit of his side, else removed; never overrun by an advance. */
 Test(rules, R_6_7_leader_whose_army_has_no_unit_left_is_never_overrun) {
-  Scen *sc = th_load("long", "base");
-  State s;
-  th_empty(sc, &s, 11);
-  s.turn.number = 3;
+  SETUP_TURN("long", 11, 3);
   int d = th_put(sc, &s, "br-3/I", "H6", DIR_S); /* the last British unit, reduced */
   s.units.flag[d] |= UF_REDUCED;
   int a = th_put(sc, &s, "fr-6/II", "H7", DIR_N);
@@ -513,10 +507,7 @@ Test(rules, R_6_7_leader_whose_army_has_no_unit_left_is_never_overrun) {
  * ENGINE BUG (reported, disabled until fixed or ruled otherwise): A_ENTER does not open the
  * evasion window (only A_STEP computes the evaders in engine/flow.c). */
 Test(rules, R_6_8_entering_infantry_next_to_cavalry_lets_it_evade) {
-  Scen *sc = th_load("long", "base");
-  State s;
-  th_empty(sc, &s, 8);
-  s.turn.number = 3;
+  SETUP_TURN("long", 8, 3);
   int cav = th_put(sc, &s, "fr-c-jacq-1", "Q9", DIR_N);
   int p = th_unit(sc, "pr-13");
   th_give(sc, &s, "P01");

@@ -63,10 +63,7 @@ Test(rules, R_7_1_attack_after_moving_once_per_round) {
 }
 
 Test(rules, R_7_1_british_and_prussian_units_never_attack_together) {
-  Scen *sc = th_load("long", "base");
-  State s;
-  th_empty(sc, &s, 5);
-  s.turn.number = 3;
+  SETUP_TURN("long", 5, 3);
   th_put(sc, &s, "fr-1/I", "I5", DIR_S);
   th_put(sc, &s, "br-3/I", "H5", DIR_E);
   th_put(sc, &s, "br-5/R", "I4", DIR_S);

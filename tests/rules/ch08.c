@@ -18,9 +18,7 @@ Test(rules, R_8_1_reduce_flips_a_reduced_unit_is_eliminated) {
 }
 
 Test(rules, R_8_2_eliminated_units_score_their_full_bp) {
-  Scen *sc = th_load("long", "base");
-  State s;
-  th_empty(sc, &s, 4);
+  SETUP_AT("long", 4);
   int d = th_put(sc, &s, "br-3/I", "H6", DIR_S);
   th_put(sc, &s, "fr-6/II", "H7", DIR_N);
   s.units.flag[d] |= UF_REDUCED;

@@ -388,10 +388,7 @@ Test(rules, R_9_7_napoleons_health_two_random_french_cards_unseen) {
 }
 
 Test(rules, R_9_4_allies_force_french_cavalry_to_charge_a_prussian_unit) {
-  Scen *sc = th_load("long", "base");
-  State s;
-  th_empty(sc, &s, 8);
-  s.turn.number = 3;
+  SETUP_TURN("long", 8, 3);
   int fc = th_put(sc, &s, "fr-gd-light", "J9", DIR_N); /* light 3 */
   int p = th_put(sc, &s, "pr-13", "J6", DIR_E);
   th_put(sc, &s, "br-3/I", "A3", DIR_S);

@@ -82,9 +82,7 @@ Test(rules, R_11_2_leader_goes_with_retreat_relocates_on_elimination_never_advan
 }
 
 Test(rules, R_11_3_prussian_reinforcements_enter_by_turn_one_entry_square) {
-  Scen *sc = th_load("long", "base");
-  State s;
-  th_empty(sc, &s, 1);
+  SETUP_AT("long", 1);
   int p13 = th_unit(sc, "pr-13"), p14 = th_unit(sc, "pr-14"), p5 = th_unit(sc, "pr-5");
   th_give(sc, &s, "P01 P02 B01");
   /* turn 2: IV Corps not yet */

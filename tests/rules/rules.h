@@ -26,11 +26,21 @@
  *   roads into E2 / F5. */
 #include "../helpers.h"
 
-/* a fresh empty board of a scenario; the caller frees sc */
-#define SETUP(scen)                  \
+/* a fresh empty board of a scenario (th_empty from seed); the caller frees sc */
+#define SETUP_AT(scen, seed)         \
   Scen *sc = th_load(scen, "base");  \
   State s;                           \
-  th_empty(sc, &s, 1)
+  th_empty(sc, &s, seed)
+#define SETUP(scen) SETUP_AT(scen, 1)
+/* the same at turn t (in the long game from turn 3 the Prussians may be on the map) */
+#define SETUP_TURN(scen, seed, t) \
+  SETUP_AT(scen, seed);           \
+  s.turn.number = t
+/* the scenario's set-up position (gs_init from seed, stream 0) */
+#define SETUP_INIT(scen, seed)       \
+  Scen *sc = th_load(scen, "base");  \
+  State s;                           \
+  gs_init(sc, &s, seed, 0)
 
 
 /* play uniformly random legal actions to the end; calls f on every position */
