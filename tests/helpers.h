@@ -366,6 +366,12 @@ static inline void th_play_move(const Scen *sc, State *s, const char *card) {
   cr_assert_eq(s->turn.phase, PH_MOVE);
   cr_assert_eq(s->play.mp, sc->card[c].mp);
 }
+/* a French round with card in hand, played for movement: the French to move */
+static inline void th_french_move(const Scen *sc, State *s, const char *card) {
+  th_give(sc, s, card);
+  th_round(s, FRENCH);
+  th_play_move(sc, s, card);
+}
 
 /* A battle right of `side` with a card of `army` (as after a movement card that moved
  * nothing): the declare phase, one card counted. */

@@ -10,10 +10,7 @@ Test(rules, R_2_1_units_are_infantry_or_cavalry_only_cavalry_charges) {
   }
   for (int a = 0; a < 3; a++) cr_assert(kinds[a][K_INF] && kinds[a][K_CAV]);
   /* an infantry unit two squares from an enemy flank cannot charge; a cavalry unit can */
-  int inf = th_put(sc, &s, "fr-1/I", "J9", DIR_N);
-  th_put(sc, &s, "br-3/I", "J6", DIR_E);
-  th_give(sc, &s, "F15");
-  th_round(&s, FRENCH);
+  int inf = duel_round(sc, &s, 1, "fr-1/I", "J9", DIR_N, "br-3/I", "J6", DIR_E, "F15");
   cr_assert_eq(th_count(sc, &s, A_CHARGE, -1), 0);
   s.units.sq[inf] = SQ_DEAD;
   int cav = th_put(sc, &s, "fr-gd-heavy", "J9", DIR_N);
@@ -65,11 +62,7 @@ Test(rules, R_2_3_elite_only_french_british_prussian_cavalry_light) {
   int res[2];
   const char *cav[2] = {"fr-gd-heavy", "fr-gd-light"}; /* both 3 BP: heavy, light */
   for (int k = 0; k < 2; k++) {
-    th_empty(sc, &s, 4);
-    int c = th_put(sc, &s, cav[k], "J9", DIR_N);
-    th_put(sc, &s, "br-6/R", "J6", DIR_E);
-    th_give(sc, &s, "F15");
-    th_round(&s, FRENCH);
+    int c = duel_round(sc, &s, 4, cav[k], "J9", DIR_N, "br-6/R", "J6", DIR_E, "F15");
     TH_DO(sc, &s, A_CHARGE, th_card(sc, "F15"), c, 2);
     res[k] = s.battle.att_total;
   }

@@ -27,9 +27,7 @@ Test(rules, R_6_1_movement_points_split_between_units_and_leader_rest_lost) {
 Test(rules, R_6_2_forward_only_turning_costs_one_and_marks_moved) {
   SETUP("short");
   int u = th_put(sc, &s, "fr-1/I", "P9", DIR_N); /* in the woods */
-  th_give(sc, &s, "F01");
-  th_round(&s, FRENCH);
-  th_play_move(sc, &s, "F01");
+  th_french_move(sc, &s, "F01");
   cr_assert_eq(th_count(sc, &s, A_STEP, u), 1);
   cr_assert(th_legal(sc, &s, A_STEP, u, DIR_N, DIR_N));
   cr_assert(!th_legal(sc, &s, A_STEP, u, DIR_E, DIR_E));
@@ -90,9 +88,7 @@ Test(rules, R_6_4_one_unit_per_square_enough_mp_no_zones_of_control) {
   /* not enough MP: 1 left, woods cost 2 */
   th_empty(sc, &s, 3);
   u = th_put(sc, &s, "fr-1/I", "O8", DIR_N);
-  th_give(sc, &s, "F12");
-  th_round(&s, FRENCH);
-  th_play_move(sc, &s, "F12"); /* 2 MP */
+  th_french_move(sc, &s, "F12"); /* 2 MP */
   TH_DO(sc, &s, A_STEP, u, DIR_N, DIR_N); /* O7 clear: 1 */
   cr_assert_eq(s.play.mp, 1);
   cr_assert(!th_legal(sc, &s, A_STEP, u, DIR_N, DIR_N), "O6 is woods: 2 MP");
@@ -133,9 +129,7 @@ Test(rules, R_6_5_terrain_and_edge_costs) {
 Test(rules, R_6_6_unit_in_castle_leaves_across_any_side_with_any_facing) {
   SETUP("short");
   int u = th_put(sc, &s, "fr-1/I", "C7", DIR_S);
-  th_give(sc, &s, "F03");
-  th_round(&s, FRENCH);
-  th_play_move(sc, &s, "F03");
+  th_french_move(sc, &s, "F03");
   for (int d = 0; d < 4; d++)
     for (int f = 0; f < 4; f++)
       cr_assert(th_legal(sc, &s, A_STEP, u, d, f), "leave across %c facing %c", "NESW"[d], "NESW"[f]);
@@ -151,9 +145,7 @@ Test(rules, R_6_6_unit_in_castle_leaves_across_any_side_with_any_facing) {
 Test(rules, R_6_6_infantry_in_a_castle_does_not_turn) {
   SETUP("short");
   int u = th_put(sc, &s, "fr-1/I", "C7", DIR_S);
-  th_give(sc, &s, "F03");
-  th_round(&s, FRENCH);
-  th_play_move(sc, &s, "F03");
+  th_french_move(sc, &s, "F03");
   cr_assert_eq(th_count(sc, &s, A_TURN, u), 0, "its front is on all sides already");
   free(sc);
 }
@@ -162,9 +154,7 @@ Test(rules, R_6_6_infantry_in_a_castle_does_not_turn) {
 Test(rules, R_6_6_cavalry_in_a_castle_moves_forward_only_and_turns_for_one_mp) {
   SETUP("short");
   int u = th_put(sc, &s, "fr-c-jacq-1", "C7", DIR_N);
-  th_give(sc, &s, "F03");
-  th_round(&s, FRENCH);
-  th_play_move(sc, &s, "F03");
+  th_french_move(sc, &s, "F03");
   for (int d = 0; d < 4; d++)
     for (int f = 0; f < 4; f++)
       cr_assert_eq(th_legal(sc, &s, A_STEP, u, d, f), d == DIR_N,
@@ -205,10 +195,9 @@ Test(rules, R_6_6_cavalry_in_a_castle_attacks_only_the_enemy_in_front) {
 /* forbids charging at a unit in a castle, not charging out of one */
 Test(rules, R_6_6_cavalry_may_charge_out_of_a_castle) {
   SETUP("short");
-  int cav = th_put(sc, &s, "fr-gd-heavy", "C7", DIR_N);
-  int t = th_put(sc, &s, "br-3/I", "C5", DIR_E); /* its flank faces the charge */
-  th_give(sc, &s, "F15");
-  th_round(&s, FRENCH);
+  /* br-3/I's flank faces the charge */
+  int cav = duel_round(sc, &s, 1, "fr-gd-heavy", "C7", DIR_N, "br-3/I", "C5", DIR_E, "F15");
+  int t = th_unit(sc, "br-3/I");
   int k = th_card(sc, "F15");
   cr_assert(th_legal(sc, &s, A_CHARGE, k, cav, 1), "%s", th_legal_text(sc, &s));
   cr_assert(!th_legal(sc, &s, A_CHARGE, k, cav, 2), "the target is one square beyond C6");
@@ -229,9 +218,7 @@ Test(rules, R_6_7_leaders_one_mp_any_terrain_share_with_friend_never_enemy) {
   th_put(sc, &s, "fr-1/I", "P6", DIR_N);
   int e = th_put(sc, &s, "br-3/I", "O7", DIR_S);
   int u = th_put(sc, &s, "fr-2/I", "J7", DIR_N);
-  th_give(sc, &s, "F01");
-  th_round(&s, FRENCH);
-  th_play_move(sc, &s, "F01");
+  th_french_move(sc, &s, "F01");
   cr_assert(!th_legal(sc, &s, A_LEAD, 0, DIR_W, 0), "never with an enemy unit");
   cr_assert(th_legal(sc, &s, A_LEAD, 0, DIR_N, 0), "with a friendly unit");
   TH_DO(sc, &s, A_LEAD, 0, DIR_E, 0); /* Q7: woods, 1 MP */
@@ -346,9 +333,7 @@ Test(rules, R_6_8_a_leader_goes_with_the_evading_cavalry) {
   int inf = th_put(sc, &s, "fr-1/I", "H7", DIR_N);
   int cav = th_put(sc, &s, "br-vivian", "H4", DIR_S);
   th_leader(sc, &s, 1, "H4");
-  th_give(sc, &s, "F03");
-  th_round(&s, FRENCH);
-  th_play_move(sc, &s, "F03");
+  th_french_move(sc, &s, "F03");
   TH_DO(sc, &s, A_STEP, inf, DIR_N, DIR_N);
   TH_DO(sc, &s, A_STEP, inf, DIR_N, DIR_N);
   cr_assert_eq(s.turn.phase, PH_EVADE);

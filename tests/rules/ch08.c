@@ -73,11 +73,7 @@ Test(rules, R_8_3_disorder_blocks_attack_fire_charge_but_not_move_or_defence) {
   cr_assert(s.units.flag[d] & UF_REDUCED);
   cr_assert_eq(s.units.flag[d] & UF_DISORDER, 0);
   /* a disordered cavalry unit may not charge */
-  th_empty(sc, &s, 2);
-  int c = th_put(sc, &s, "fr-gd-heavy", "J9", DIR_N);
-  th_put(sc, &s, "br-3/I", "J6", DIR_E);
-  th_give(sc, &s, "F15");
-  th_round(&s, FRENCH);
+  int c = duel_round(sc, &s, 2, "fr-gd-heavy", "J9", DIR_N, "br-3/I", "J6", DIR_E, "F15");
   cr_assert(th_legal(sc, &s, A_CHARGE, th_card(sc, "F15"), c, 2));
   s.units.flag[c] |= UF_DISORDER;
   cr_assert(!th_legal(sc, &s, A_CHARGE, th_card(sc, "F15"), c, 2));

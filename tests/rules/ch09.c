@@ -159,37 +159,22 @@ Test(rules, R_9_3_no_multiplier_against_infantry_front_or_cavalry) {
 
 Test(rules, R_9_3_charge_path_straight_empty_no_ridge_or_stream_may_attack_across) {
   SETUP("short");
-  int c = th_put(sc, &s, "fr-gd-heavy", "H6", DIR_N);
-  int t = th_put(sc, &s, "br-3/I", "H4", DIR_E); /* across the ridge H4-H5 */
-  th_give(sc, &s, "F15");
-  th_round(&s, FRENCH);
+  /* across the ridge H4-H5 */
+  int c = duel_round(sc, &s, 1, "fr-gd-heavy", "H6", DIR_N, "br-3/I", "H4", DIR_E, "F15");
   cr_assert(th_legal(sc, &s, A_CHARGE, th_card(sc, "F15"), c, 1), "may attack across the ridge");
   cr_assert(!th_legal(sc, &s, A_CHARGE, th_card(sc, "F15"), c, 2));
   TH_DO(sc, &s, A_CHARGE, th_card(sc, "F15"), c, 1);
   cr_assert_eq(s.battle.att_total, 3 * 3 * 2 - 1, "heavy, flank, then -1 for the ridge");
   /* not across the ridge on the way */
-  th_empty(sc, &s, 2);
-  c = th_put(sc, &s, "fr-gd-heavy", "H6", DIR_N);
-  th_put(sc, &s, "br-3/I", "H3", DIR_E);
-  th_give(sc, &s, "F15");
-  th_round(&s, FRENCH);
+  duel_round(sc, &s, 2, "fr-gd-heavy", "H6", DIR_N, "br-3/I", "H3", DIR_E, "F15");
   cr_assert_eq(th_count(sc, &s, A_CHARGE, -1), 0);
   /* not across a stream on the way (K5-L5) */
-  th_empty(sc, &s, 3);
-  c = th_put(sc, &s, "fr-gd-heavy", "J5", DIR_E);
-  th_put(sc, &s, "br-3/I", "M5", DIR_S);
-  th_give(sc, &s, "F15");
-  th_round(&s, FRENCH);
+  duel_round(sc, &s, 3, "fr-gd-heavy", "J5", DIR_E, "br-3/I", "M5", DIR_S, "F15");
   cr_assert_eq(th_count(sc, &s, A_CHARGE, -1), 0);
   /* not through a unit */
-  th_empty(sc, &s, 4);
-  c = th_put(sc, &s, "fr-gd-heavy", "J9", DIR_N);
+  c = duel_round(sc, &s, 4, "fr-gd-heavy", "J9", DIR_N, "br-3/I", "J6", DIR_E, "F15");
   th_put(sc, &s, "fr-1/I", "J8", DIR_N);
-  th_put(sc, &s, "br-3/I", "J6", DIR_E);
-  th_give(sc, &s, "F15");
-  th_round(&s, FRENCH);
   cr_assert(!th_legal(sc, &s, A_CHARGE, th_card(sc, "F15"), c, 2));
-  (void)t;
   free(sc);
 }
 
@@ -197,11 +182,7 @@ Test(rules, R_9_3_charge_target_not_in_woods_village_castle_nor_adjacent) {
   SETUP("short");
   struct { const char *cav, *def; } t[] = {{"O9", "O6"}, {"K7", "K4"}, {"C10", "C7"}, {"J7", "J6"}};
   for (int i = 0; i < 4; i++) {
-    th_empty(sc, &s, 5);
-    th_put(sc, &s, "fr-gd-heavy", t[i].cav, DIR_N);
-    th_put(sc, &s, "br-3/I", t[i].def, DIR_E);
-    th_give(sc, &s, "F15");
-    th_round(&s, FRENCH);
+    duel_round(sc, &s, 5, "fr-gd-heavy", t[i].cav, DIR_N, "br-3/I", t[i].def, DIR_E, "F15");
     cr_assert_eq(th_count(sc, &s, A_CHARGE, -1), 0, "target at %s", t[i].def);
   }
   free(sc);

@@ -4,9 +4,7 @@
 Test(rules, R_10_1_castle_costs_two_an_empty_castle_is_taken) {
   SETUP("short");
   int u = th_put(sc, &s, "fr-1/I", "C8", DIR_N);
-  th_give(sc, &s, "F03");
-  th_round(&s, FRENCH);
-  th_play_move(sc, &s, "F03");
+  th_french_move(sc, &s, "F03");
   cr_assert_eq(s.turn.owner & (1u << V_HOUGOUMONT), 0);
   TH_DO(sc, &s, A_STEP, u, DIR_N, DIR_N);
   cr_assert_eq(s.play.mp, 4);

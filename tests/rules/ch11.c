@@ -1,28 +1,27 @@
 /* Rule tests of chapter 11: leaders, reinforcements (docs/RULES.md, R-11.x): test names carry the rule id. */
 #include "rules.h"
 
+/* an empty board (seed) with Wellington at H4 and British units u1 at sq1 and u2 at sq2 (both
+ * facing south): fr-1/I steps north from H6 to H5, next to Wellington */
+static void step_next_to_wellington(const Scen *sc, State *s, uint64_t seed, const char *u1,
+                                    const char *sq1, const char *u2, const char *sq2) {
+  th_empty(sc, s, seed);
+  int u = th_put(sc, s, "fr-1/I", "H6", DIR_N);
+  th_leader(sc, s, 1, "H4");
+  th_put(sc, s, u1, sq1, DIR_S);
+  th_put(sc, s, u2, sq2, DIR_S);
+  th_french_move(sc, s, "F01");
+  TH_DO(sc, s, A_STEP, u, DIR_N, DIR_N);
+}
+
 Test(rules, R_11_1_lone_leader_moves_to_the_nearest_friendly_unit) {
-  SETUP("short");
-  int u = th_put(sc, &s, "fr-1/I", "H6", DIR_N);
-  th_leader(sc, &s, 1, "H4");
-  th_put(sc, &s, "br-3/I", "H2", DIR_S); /* 2 away */
-  th_put(sc, &s, "br-5/R", "L4", DIR_S); /* 4 away */
-  th_give(sc, &s, "F01");
-  th_round(&s, FRENCH);
-  th_play_move(sc, &s, "F01");
-  TH_DO(sc, &s, A_STEP, u, DIR_N, DIR_N); /* H5: next to Wellington */
+  Scen *sc = th_load("short", "base");
+  State s;
+  step_next_to_wellington(sc, &s, 1, "br-3/I", "H2", "br-5/R", "L4"); /* 2 and 4 away */
   cr_assert_eq(s.units.leader[1], th_sq(sc, "H2"));
   cr_assert_eq(s.turn.phase, PH_MOVE);
   /* two at the same distance: the owner chooses */
-  th_empty(sc, &s, 2);
-  u = th_put(sc, &s, "fr-1/I", "H6", DIR_N);
-  th_leader(sc, &s, 1, "H4");
-  th_put(sc, &s, "br-3/I", "H2", DIR_S);
-  th_put(sc, &s, "br-5/R", "F4", DIR_S);
-  th_give(sc, &s, "F01");
-  th_round(&s, FRENCH);
-  th_play_move(sc, &s, "F01");
-  TH_DO(sc, &s, A_STEP, u, DIR_N, DIR_N);
+  step_next_to_wellington(sc, &s, 2, "br-3/I", "H2", "br-5/R", "F4");
   cr_assert_eq(s.turn.phase, PH_LEADER);
   cr_assert_eq(s.turn.decider, ALLIED);
   cr_assert_eq(th_count(sc, &s, A_PLACE, -1), 2);
@@ -32,15 +31,7 @@ Test(rules, R_11_1_lone_leader_moves_to_the_nearest_friendly_unit) {
   cr_assert_eq(s.turn.phase, PH_MOVE);
   cr_assert_eq(s.turn.decider, FRENCH);
   /* not alone: stays */
-  th_empty(sc, &s, 3);
-  u = th_put(sc, &s, "fr-1/I", "H6", DIR_N);
-  th_leader(sc, &s, 1, "H4");
-  th_put(sc, &s, "br-6/R", "H4", DIR_S);
-  th_put(sc, &s, "br-3/I", "H2", DIR_S);
-  th_give(sc, &s, "F01");
-  th_round(&s, FRENCH);
-  th_play_move(sc, &s, "F01");
-  TH_DO(sc, &s, A_STEP, u, DIR_N, DIR_N);
+  step_next_to_wellington(sc, &s, 3, "br-6/R", "H4", "br-3/I", "H2");
   cr_assert_eq(s.units.leader[1], th_sq(sc, "H4"));
   free(sc);
 }

@@ -115,9 +115,7 @@ static inline int step_cost(const Scen *sc, const char *from, int d) {
   State s;
   th_empty(sc, &s, 1);
   int u = th_put(sc, &s, "fr-1/I", from, d);
-  th_give(sc, &s, "F03");
-  th_round(&s, FRENCH);
-  th_play_move(sc, &s, "F03"); /* 6 MP */
+  th_french_move(sc, &s, "F03"); /* 6 MP */
   if (!th_legal(sc, &s, A_STEP, u, d, d)) return -1;
   int to = sc->nb[th_sq(sc, from)][d];
   gs_apply(sc, &s, th_a(A_STEP, u, d, d));
@@ -130,9 +128,7 @@ static inline void evasion_position(const Scen *sc, State *s, int *inf, int *cav
   th_empty(sc, s, 7);
   *inf = th_put(sc, s, "fr-1/I", "H7", DIR_N);
   *cav = th_put(sc, s, "br-vivian", "H4", DIR_S);
-  th_give(sc, s, "F03");
-  th_round(s, FRENCH);
-  th_play_move(sc, s, "F03");
+  th_french_move(sc, s, "F03");
   TH_DO(sc, s, A_STEP, *inf, DIR_N, DIR_N); /* H6: not adjacent */
   cr_assert_eq(s->turn.phase, PH_MOVE);
   TH_DO(sc, s, A_STEP, *inf, DIR_N, DIR_N); /* H5: adjacent */
@@ -210,14 +206,22 @@ static inline int command_total(const Scen *sc, const char *lsq) {
   return s.battle.att_total;
 }
 
+/* an empty board (seed): the French `att` at asq facing af, the enemy `def` at dsq facing df,
+ * cards in hand, a French round; att's index */
+static inline int duel_round(const Scen *sc, State *s, uint64_t seed, const char *att, const char *asq,
+                             int af, const char *def, const char *dsq, int df, const char *cards) {
+  th_empty(sc, s, seed);
+  int u = th_put(sc, s, att, asq, af);
+  th_put(sc, s, def, dsq, df);
+  th_give(sc, s, cards);
+  th_round(s, FRENCH);
+  return u;
+}
+
 /* French cavalry `cav` at J9 facing north charges 2 squares at `def` on J6 with `facing` */
 static inline void charge_position(const Scen *sc, State *s, const char *cav, const char *def, int facing,
                             const char *cards) {
-  th_empty(sc, s, 17);
-  th_put(sc, s, cav, "J9", DIR_N);
-  th_put(sc, s, def, "J6", facing);
-  th_give(sc, s, cards);
-  th_round(s, FRENCH);
+  duel_round(sc, s, 17, cav, "J9", DIR_N, def, "J6", facing, cards);
 }
 
 /* fr-6/II (5, plus cards) attacks the defender of Hougoumont from C8 */
