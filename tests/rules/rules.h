@@ -103,6 +103,14 @@ static inline void quiet_round(const Scen *sc, State *s, const char *french_hand
   th_round(s, FRENCH);
 }
 
+/* a quiet round (quiet_round, F01 and B01 in hand) of turn t after an Allied pass: the French
+ * to decide, and an A_END ends the turn */
+static inline void end_of_turn(const Scen *sc, State *s, int t) {
+  quiet_round(sc, s, "F01", "B01");
+  s->turn.number = (uint8_t)t;
+  s->turn.last_pass = 1;
+}
+
 static inline void play_and_done(const Scen *sc, State *s, const char *card) {
   th_play_move(sc, s, card);
   TH_DO(sc, s, A_DONE, 0, 0, 0);
@@ -238,9 +246,7 @@ static inline void castle_position(const Scen *sc, State *s, const char *def, co
 
 static inline int short_result(const Scen *sc, uint8_t owner) {
   State s;
-  quiet_round(sc, &s, "F01", "B01");
-  s.turn.number = 4;
-  s.turn.last_pass = 1;
+  end_of_turn(sc, &s, 4);
   s.turn.owner = owner;
   gs_apply(sc, &s, th_a(A_END, 0, 0, 0));
   cr_assert(gs_over(&s));
@@ -249,9 +255,7 @@ static inline int short_result(const Scen *sc, uint8_t owner) {
 
 static inline int long_result(const Scen *sc, uint8_t owner, int fr_elim, int al_elim, int vp[2]) {
   State s;
-  quiet_round(sc, &s, "F01", "B01");
-  s.turn.number = 7;
-  s.turn.last_pass = 1;
+  end_of_turn(sc, &s, 7);
   s.turn.owner = owner;
   s.score.elim_vp[FRENCH] = (uint16_t)fr_elim;
   s.score.elim_vp[ALLIED] = (uint16_t)al_elim;
