@@ -25,10 +25,7 @@ Test(rules, R_2_2_full_reduced_sides_one_bp_unit_has_none) {
     cr_assert_lt(sc->unit[u].bp_red, sc->unit[u].bp_full);
   }
   /* a full 4/2 unit loses a battle and takes the reduction: it shows its reduced value */
-  th_put(sc, &s, "fr-6/II", "H7", DIR_N);
-  int d = th_put(sc, &s, "br-3/I", "H6", DIR_S);
-  th_declare_phase(&s, FRENCH, ARMY_FR);
-  th_battle(sc, &s, th_sq(sc, "H6"), DB(DIR_S), NULL, NULL); /* 5 vs 4 */
+  int d = h6_battle(sc, &s, "fr-6/II", "br-3/I", NULL, NULL); /* 5 vs 4 */
   cr_assert_eq(s.turn.phase, PH_B_LOSS);
   TH_DO(sc, &s, A_REDUCE, 0, 0, 0);
   cr_assert(s.units.flag[d] & UF_REDUCED);
@@ -36,10 +33,7 @@ Test(rules, R_2_2_full_reduced_sides_one_bp_unit_has_none) {
   cr_assert_eq(s.units.sq[d], th_sq(sc, "H6"));
   /* the one-sided 1-BP unit is eliminated by its first reduction */
   th_empty(sc, &s, 2);
-  th_put(sc, &s, "fr-1/I", "H7", DIR_N);
-  int one = th_put(sc, &s, "br-4/II", "H6", DIR_S);
-  th_declare_phase(&s, FRENCH, ARMY_FR);
-  th_battle(sc, &s, th_sq(sc, "H6"), DB(DIR_S), NULL, NULL); /* 3 vs 1: more than double */
+  int one = h6_battle(sc, &s, "fr-1/I", "br-4/II", NULL, NULL); /* 3 vs 1: more than double */
   cr_assert_eq(s.turn.phase, PH_B_LOSS);
   TH_DO(sc, &s, A_REDUCE, 0, 0, 0);
   cr_assert_eq(s.units.sq[one], SQ_DEAD);

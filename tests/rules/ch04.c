@@ -215,26 +215,25 @@ Test(rules, R_4_6_no_round_limit_when_the_other_side_has_no_cards) {
   free(sc);
 }
 
+/* ending turn last - 1 starts turn last; ending turn last ends the game */
+static void last_turn_ends_the_game(const Scen *sc, State *s, int last) {
+  end_of_turn(sc, s, last - 1);
+  TH_DO(sc, s, A_END, 0, 0, 0);
+  cr_assert(!gs_over(s));
+  cr_assert_eq(s->turn.number, last);
+  end_of_turn(sc, s, last);
+  TH_DO(sc, s, A_END, 0, 0, 0);
+  cr_assert(gs_over(s));
+}
+
 Test(rules, R_4_7_game_ends_after_the_last_turn) {
   Scen *sh = th_load("short", "base"), *lg = th_load("long", "base");
   State s;
-  end_of_turn(sh, &s, 3);
-  TH_DO(sh, &s, A_END, 0, 0, 0);
-  cr_assert(!gs_over(&s));
-  cr_assert_eq(s.turn.number, 4);
-  end_of_turn(sh, &s, 4);
-  TH_DO(sh, &s, A_END, 0, 0, 0);
-  cr_assert(gs_over(&s));
+  last_turn_ends_the_game(sh, &s, 4);
   cr_assert_eq(s.turn.number, 4);
   cr_assert(s.score.result == 1 || s.score.result == 2);
   th_check(sh, &s);
-  end_of_turn(lg, &s, 6);
-  TH_DO(lg, &s, A_END, 0, 0, 0);
-  cr_assert(!gs_over(&s));
-  cr_assert_eq(s.turn.number, 7);
-  end_of_turn(lg, &s, 7);
-  TH_DO(lg, &s, A_END, 0, 0, 0);
-  cr_assert(gs_over(&s));
+  last_turn_ends_the_game(lg, &s, 7);
   cr_assert(s.score.result >= 1 && s.score.result <= 3);
   free(sh);
   free(lg);

@@ -279,10 +279,8 @@ Test(rules, R_7_4_defender_elite_command_and_cards) {
 
 Test(rules, R_7_5_a_tie_goes_to_the_defender) {
   SETUP("short");
-  int a = th_put(sc, &s, "fr-1/I", "H7", DIR_N);
-  int d = th_put(sc, &s, "br-6/R", "H6", DIR_S);
-  th_declare_phase(&s, FRENCH, ARMY_FR);
-  th_battle(sc, &s, th_sq(sc, "H6"), DB(DIR_S), NULL, NULL);
+  int d = h6_battle(sc, &s, "fr-1/I", "br-6/R", NULL, NULL);
+  int a = th_unit(sc, "fr-1/I");
   cr_assert_eq(s.battle.att_total, 3);
   cr_assert_eq(s.battle.def_total, 3);
   cr_assert_neq(s.turn.phase, PH_B_LOSS);
@@ -291,11 +289,7 @@ Test(rules, R_7_5_a_tie_goes_to_the_defender) {
   cr_assert_eq(s.units.flag[a] & UF_REDUCED, 0);
   /* with cards: 3 + 5 against 3 + 5 */
   th_empty(sc, &s, 2);
-  th_put(sc, &s, "fr-1/I", "H7", DIR_N);
-  d = th_put(sc, &s, "br-6/R", "H6", DIR_S);
-  th_give(sc, &s, "F05 B04");
-  th_declare_phase(&s, FRENCH, ARMY_FR);
-  th_battle(sc, &s, th_sq(sc, "H6"), DB(DIR_S), "F05", "B04");
+  d = h6_battle(sc, &s, "fr-1/I", "br-6/R", "F05", "B04");
   cr_assert_eq(s.battle.att_total, 8);
   cr_assert_eq(s.battle.def_total, 8);
   cr_assert_neq(s.turn.phase, PH_B_LOSS);
@@ -376,10 +370,8 @@ Test(rules, R_7_6_elite_bonus_unit_must_be_the_one_to_advance) {
 
 Test(rules, R_7_6_elimination_vacates_the_square_attacker_advances) {
   SETUP("short");
-  int a = th_put(sc, &s, "fr-1/I", "H7", DIR_N);
-  int d = th_put(sc, &s, "br-4/II", "H6", DIR_S); /* 1 BP, one-sided */
-  th_declare_phase(&s, FRENCH, ARMY_FR);
-  th_battle(sc, &s, th_sq(sc, "H6"), DB(DIR_S), NULL, NULL); /* 3 vs 1 */
+  int d = h6_battle(sc, &s, "fr-1/I", "br-4/II", NULL, NULL); /* 1 BP, one-sided: 3 vs 1 */
+  int a = th_unit(sc, "fr-1/I");
   TH_DO(sc, &s, A_REDUCE, 0, 0, 0);
   cr_assert_eq(s.units.sq[d], SQ_DEAD);
   cr_assert_eq(s.turn.phase, PH_B_ADVANCE);
@@ -391,10 +383,8 @@ Test(rules, R_7_6_elimination_vacates_the_square_attacker_advances) {
 Test(rules, R_7_7_attacker_loses_reduced_only_if_more_than_double) {
   SETUP("short");
   /* 3 vs 4: nothing happens, and the defender does not advance */
-  int a = th_put(sc, &s, "fr-1/I", "H7", DIR_N);
-  int d = th_put(sc, &s, "br-3/I", "H6", DIR_S);
-  th_declare_phase(&s, FRENCH, ARMY_FR);
-  th_battle(sc, &s, th_sq(sc, "H6"), DB(DIR_S), NULL, NULL);
+  int d = h6_battle(sc, &s, "fr-1/I", "br-3/I", NULL, NULL);
+  int a = th_unit(sc, "fr-1/I");
   cr_assert_eq(s.units.flag[a] & UF_REDUCED, 0);
   cr_assert_eq(s.units.flag[d] & UF_REDUCED, 0);
   cr_assert_eq(s.units.sq[a], th_sq(sc, "H7"));

@@ -35,10 +35,7 @@ Test(rules, R_8_2_eliminated_units_score_their_full_bp) {
   cr_assert_eq(after[ALLIED], before[ALLIED]);
   /* a reduction that does not eliminate scores nothing */
   th_empty(sc, &s, 4);
-  d = th_put(sc, &s, "br-3/I", "H6", DIR_S);
-  th_put(sc, &s, "fr-6/II", "H7", DIR_N);
-  th_declare_phase(&s, FRENCH, ARMY_FR);
-  th_battle(sc, &s, th_sq(sc, "H6"), DB(DIR_S), NULL, NULL);
+  d = h6_battle(sc, &s, "fr-6/II", "br-3/I", NULL, NULL);
   TH_DO(sc, &s, A_REDUCE, 0, 0, 0);
   cr_assert_eq(s.score.elim_vp[FRENCH], 0);
   free(sc);

@@ -163,14 +163,23 @@ static inline void h6_flank_battle(const Scen *sc, State *s, const char *cards) 
   th_declare_phase(s, FRENCH, ARMY_FR);
 }
 
+/* the French `att` at H7 facing north attacks `def` at H6 facing south from the front, each
+ * side playing its battle cards (given to it first; NULL: none); def's index */
+static inline int h6_battle(const Scen *sc, State *s, const char *att, const char *def,
+                            const char *att_cards, const char *def_cards) {
+  th_put(sc, s, att, "H7", DIR_N);
+  int d = th_put(sc, s, def, "H6", DIR_S);
+  if (att_cards) th_give(sc, s, att_cards);
+  if (def_cards) th_give(sc, s, def_cards);
+  th_declare_phase(s, FRENCH, ARMY_FR);
+  th_battle(sc, s, th_sq(sc, "H6"), DB(DIR_S), att_cards, def_cards);
+  return d;
+}
+
 /* fr-6/II (5) at H7 attacks br-3/I (4) at H6 from the front, with French battle cards */
 static inline void win_position(const Scen *sc, State *s, const char *fr_cards) {
   th_empty(sc, s, 13);
-  th_put(sc, s, "fr-6/II", "H7", DIR_N);
-  th_put(sc, s, "br-3/I", "H6", DIR_S);
-  if (fr_cards) th_give(sc, s, fr_cards);
-  th_declare_phase(s, FRENCH, ARMY_FR);
-  th_battle(sc, s, th_sq(sc, "H6"), DB(DIR_S), fr_cards, NULL);
+  h6_battle(sc, s, "fr-6/II", "br-3/I", fr_cards, NULL);
   cr_assert_eq(s->turn.phase, PH_B_LOSS);
   cr_assert_eq(s->turn.decider, ALLIED);
 }
