@@ -271,13 +271,9 @@ int cmd_match(int argc, char **argv) {
   }
   if (games % 2) { games++; fprintf(stderr, "match: --games rounded up to %ld (mirrored pairs)\n", games); }
   if (batch < 2) batch = 2;
-  Scen *sc = malloc(sizeof(Scen));
+  Scen *sc = sim_scen_load("match", scen, var);
+  if (!sc) return 2;
   char err[512];
-  if (scen_load_user(sc, scen_default_dir(), scen, var, err, sizeof err)) {
-    fprintf(stderr, "match: %s %s: %s\n", scen, var, err);
-    free(sc);
-    return 2;
-  }
   MatchRes r;
   memset(&r, 0, sizeof r);
   double llr = 0;

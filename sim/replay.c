@@ -82,13 +82,9 @@ int cmd_replay(int argc, char **argv) {
     index = want.index;
     check = 1;
   }
-  Scen *sc = malloc(sizeof(Scen));
+  Scen *sc = sim_scen_load("replay", scen, var);
+  if (!sc) return 2;
   char err[512];
-  if (scen_load_user(sc, scen_default_dir(), scen, var, err, sizeof err)) {
-    fprintf(stderr, "replay: %s %s: %s\n", scen, var, err);
-    free(sc);
-    return 2;
-  }
   Player *fr = player_new(sc, pf, sim_player_seed(seed, (uint64_t)index, FRENCH), err, sizeof err);
   Player *al = fr ? player_new(sc, pa, sim_player_seed(seed, (uint64_t)index, ALLIED), err, sizeof err) : NULL;
   if (!fr || !al) {

@@ -274,14 +274,10 @@ int cmd_merge(int argc, char **argv) {
   R.size = 1;
   R.nc = ncells(c);
   R.cells = calloc((size_t)R.nc, sizeof(Cell));
-  char err[512];
   for (int si = 0; si < c->nscen; si++)
     for (int vi = 0; vi < c->nvar; vi++) {
-      Scen *sc = malloc(sizeof(Scen));
-      if (scen_load_user(sc, scen_default_dir(), c->scen[si], c->var[vi], err, sizeof err)) {
-        fprintf(stderr, "merge: %s %s: %s\n", c->scen[si], c->var[vi], err);
-        return 2;
-      }
+      Scen *sc = sim_scen_load("merge", c->scen[si], c->var[vi]);
+      if (!sc) return 2;
       for (int pi = 0; pi < c->npair; pi++) {
         Cell *cl = &R.cells[cell_id(c, si, pi, vi)];
         cl->si = si; cl->vi = vi; cl->pi = pi;

@@ -143,6 +143,9 @@ int ladder_wls(int np, int nm, const int *a, const int *b, const double *val, co
 
 /* ---------------------------------------------------------------- small utilities */
 /* write a whole buffer to path atomically (path.tmp + rename); 0 or -1 */
+/* a scenario with its variants from the data folder (scen_default_dir) in a new Scen (the
+ * caller frees it); NULL after one line "CMD: SCENARIO VARIANTS: error" on stderr */
+Scen *sim_scen_load(const char *cmd, const char *scen, const char *var);
 int write_atomic(const char *path, const char *data, size_t len);
 int mkdir_p(const char *path);
 /* growable string */

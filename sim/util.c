@@ -10,6 +10,21 @@
 
 #include "sim.h"
 
+Scen *sim_scen_load(const char *cmd, const char *scen, const char *var) {
+  Scen *sc = malloc(sizeof(Scen));
+  char err[512];
+  if (!sc) {
+    fprintf(stderr, "%s: out of memory\n", cmd);
+    return NULL;
+  }
+  if (scen_load_user(sc, scen_default_dir(), scen, var, err, sizeof err)) {
+    fprintf(stderr, "%s: %s %s: %s\n", cmd, scen, var, err);
+    free(sc);
+    return NULL;
+  }
+  return sc;
+}
+
 int write_atomic(const char *path, const char *data, size_t len) {
   size_t pl = strlen(path);
   char *tmp = malloc(pl + 32);
