@@ -36,10 +36,7 @@ Test(rules, R_5_1_cards_have_mp_bp_and_an_action) {
 
 Test(rules, R_5_2_card_played_for_one_purpose_then_discarded) {
   SETUP("short");
-  int a = th_put(sc, &s, "fr-1/I", "H7", DIR_N);
-  th_put(sc, &s, "br-3/I", "H6", DIR_S);
-  th_give(sc, &s, "F10 F11");
-  th_round(&s, FRENCH);
+  int a = duel_round(sc, &s, 1, "fr-1/I", "H7", DIR_N, "br-3/I", "H6", DIR_S, "F10 F11");
   int c = th_card(sc, "F10");
   th_play_move(sc, &s, "F10");
   cr_assert_eq(s.cards.hand & (1ull << c), 0);
@@ -92,10 +89,9 @@ Test(rules, R_5_3_one_battle_per_movement_or_action_card_unused_right_lost) {
 
 Test(rules, R_5_4_defender_and_reaction_cards_do_not_count) {
   SETUP("short");
-  int a = th_put(sc, &s, "fr-1/I", "H7", DIR_N);
-  int d = th_put(sc, &s, "br-3/I", "H6", DIR_S);
-  th_give(sc, &s, "F01 F02 F05 B01 B04 B08 B09");
-  th_round(&s, FRENCH);
+  int a = duel_round(sc, &s, 1, "fr-1/I", "H7", DIR_N, "br-3/I", "H6", DIR_S,
+                     "F01 F02 F05 B01 B04 B08 B09");
+  int d = th_unit(sc, "br-3/I");
   th_play_move(sc, &s, "F01");
   TH_DO(sc, &s, A_DONE, 0, 0, 0);
   cr_assert_eq(s.turn.ncards, 1);

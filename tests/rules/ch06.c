@@ -45,10 +45,8 @@ Test(rules, R_6_2_forward_only_turning_costs_one_and_marks_moved) {
 
 Test(rules, R_6_3_a_unit_moves_once_per_round) {
   SETUP("short");
-  int a = th_put(sc, &s, "fr-1/I", "H7", DIR_N);
-  int b = th_put(sc, &s, "fr-2/I", "J7", DIR_N);
-  th_give(sc, &s, "F01 F02");
-  th_round(&s, FRENCH);
+  int a = duel_round(sc, &s, 1, "fr-1/I", "H7", DIR_N, "fr-2/I", "J7", DIR_N, "F01 F02");
+  int b = th_unit(sc, "fr-2/I");
   th_play_move(sc, &s, "F01");
   TH_DO(sc, &s, A_STEP, a, DIR_N, DIR_N);
   TH_DO(sc, &s, A_TURN, a, DIR_E, 0); /* still the unit in motion */
@@ -65,10 +63,8 @@ Test(rules, R_6_3_a_unit_moves_once_per_round) {
 
 Test(rules, R_6_4_one_unit_per_square_enough_mp_no_zones_of_control) {
   SETUP("short");
-  int u = th_put(sc, &s, "fr-1/I", "H7", DIR_N);
-  int f = th_put(sc, &s, "fr-2/I", "H6", DIR_N);
-  th_give(sc, &s, "F01 F02 F12");
-  th_round(&s, FRENCH);
+  int u = duel_round(sc, &s, 1, "fr-1/I", "H7", DIR_N, "fr-2/I", "H6", DIR_N, "F01 F02 F12");
+  int f = th_unit(sc, "fr-2/I");
   th_play_move(sc, &s, "F01");
   cr_assert(!th_legal(sc, &s, A_STEP, u, DIR_N, DIR_N), "a friend in the way");
   s.units.sq[f] = SQ_DEAD;

@@ -41,10 +41,8 @@ Test(rules, R_7_1_attackers_adjacent_facing_fit_at_most_four) {
 
 Test(rules, R_7_1_attack_after_moving_once_per_round) {
   SETUP("short");
-  th_put(sc, &s, "br-3/I", "H6", DIR_S);
-  int u = th_put(sc, &s, "fr-2/I", "G7", DIR_N);
-  th_give(sc, &s, "F01 F02");
-  th_round(&s, FRENCH);
+  duel_round(sc, &s, 1, "br-3/I", "H6", DIR_S, "fr-2/I", "G7", DIR_N, "F01 F02");
+  int u = th_unit(sc, "fr-2/I");
   th_play_move(sc, &s, "F01");
   TH_DO(sc, &s, A_STEP, u, DIR_N, DIR_N);
   TH_DO(sc, &s, A_TURN, u, DIR_E, 0);

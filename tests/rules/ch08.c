@@ -43,10 +43,8 @@ Test(rules, R_8_2_eliminated_units_score_their_full_bp) {
 
 Test(rules, R_8_3_disorder_blocks_attack_fire_charge_but_not_move_or_defence) {
   SETUP("short");
-  int f = th_put(sc, &s, "fr-1/I", "H7", DIR_N);
-  int d = th_put(sc, &s, "br-3/I", "H6", DIR_S);
-  th_give(sc, &s, "F10 F11 B01 B08");
-  th_round(&s, FRENCH);
+  int f = duel_round(sc, &s, 1, "fr-1/I", "H7", DIR_N, "br-3/I", "H6", DIR_S, "F10 F11 B01 B08");
+  int d = th_unit(sc, "br-3/I");
   TH_DO(sc, &s, A_ARTY, th_card(sc, "F10"), f, 0);
   cr_assert(s.units.flag[d] & UF_DISORDER);
   cr_assert_eq(s.units.flag[d] & UF_REDUCED, 0);

@@ -74,10 +74,8 @@ Test(rules, R_9_1_castle_garrison_fires_at_an_attacker_on_any_side_before_the_re
 
 Test(rules, R_9_1_artillery_reaction_after_an_opponent_card) {
   SETUP("short");
-  int b = th_put(sc, &s, "br-3/I", "H6", DIR_S);
-  int f = th_put(sc, &s, "fr-1/I", "H7", DIR_E);
-  th_give(sc, &s, "F01 B08");
-  th_round(&s, FRENCH);
+  int b = duel_round(sc, &s, 1, "br-3/I", "H6", DIR_S, "fr-1/I", "H7", DIR_E, "F01 B08");
+  int f = th_unit(sc, "fr-1/I");
   th_play_move(sc, &s, "F01");
   TH_DO(sc, &s, A_DONE, 0, 0, 0);
   cr_assert_eq(s.turn.phase, PH_REACT, "after the French card is done, the Allies may fire");

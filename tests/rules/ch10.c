@@ -95,10 +95,8 @@ Test(rules, R_10_3_castle_points_taken_instead_of_reduction_or_retreat) {
 
 Test(rules, R_10_4_artillery_has_no_effect_on_a_castle) {
   SETUP("short");
-  int f = th_put(sc, &s, "fr-1/I", "C8", DIR_N);
-  int d = th_put(sc, &s, "br-3/I", "C7", DIR_S);
-  th_give(sc, &s, "F10");
-  th_round(&s, FRENCH);
+  int f = duel_round(sc, &s, 1, "fr-1/I", "C8", DIR_N, "br-3/I", "C7", DIR_S, "F10");
+  int d = th_unit(sc, "br-3/I");
   int k = th_card(sc, "F10");
   cr_assert(!th_legal(sc, &s, A_ARTY, k, f, 0));
   s.turn.cdp[0] = 0;

@@ -223,8 +223,8 @@ static inline int command_total(const Scen *sc, const char *lsq) {
   return s.battle.att_total;
 }
 
-/* an empty board (seed): the French `att` at asq facing af, the enemy `def` at dsq facing df,
- * cards in hand, a French round; att's index */
+/* an empty board (seed): the French `att` at asq facing af, a second unit `def` (usually the
+ * enemy) at dsq facing df, cards in hand, a French round; att's index */
 static inline int duel_round(const Scen *sc, State *s, uint64_t seed, const char *att, const char *asq,
                              int af, const char *def, const char *dsq, int df, const char *cards) {
   th_empty(sc, s, seed);
