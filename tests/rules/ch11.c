@@ -72,21 +72,25 @@ Test(rules, R_11_2_leader_goes_with_retreat_relocates_on_elimination_never_advan
   free(sc);
 }
 
+/* an Allied round of turn t with no Prussian entry square used yet: P01 (5 MP) is played for
+ * movement, the Prussians' chance to enter */
+static void prussian_card_in_turn(const Scen *sc, State *s, int t) {
+  th_give(sc, s, "P01");
+  s->turn.number = (uint8_t)t;
+  s->turn.entry_sq = SQ_NONE;
+  th_round(s, ALLIED);
+  th_play_move(sc, s, "P01");
+}
+
 Test(rules, R_11_3_prussian_reinforcements_enter_by_turn_one_entry_square) {
   SETUP_AT("long", 1);
   int p13 = th_unit(sc, "pr-13"), p14 = th_unit(sc, "pr-14"), p5 = th_unit(sc, "pr-5");
-  th_give(sc, &s, "P01 P02 B01");
+  th_give(sc, &s, "P02 B01");
   /* turn 2: IV Corps not yet */
-  s.turn.number = 2;
-  th_round(&s, ALLIED);
-  th_play_move(sc, &s, "P01");
+  prussian_card_in_turn(sc, &s, 2);
   cr_assert_eq(th_count(sc, &s, A_ENTER, -1), 0);
   /* turn 3: IV Corps on R8, R9 or R10, any facing; II Corps not yet */
-  th_give(sc, &s, "P01");
-  s.turn.number = 3;
-  s.turn.entry_sq = SQ_NONE;
-  th_round(&s, ALLIED);
-  th_play_move(sc, &s, "P01"); /* 5 MP */
+  prussian_card_in_turn(sc, &s, 3);
   cr_assert_eq(th_count(sc, &s, A_ENTER, p13), 3 * 4);
   cr_assert_eq(th_count(sc, &s, A_ENTER, p5), 0);
   TH_DO(sc, &s, A_ENTER, p13, th_sq(sc, "R8"), DIR_W); /* woods, but 1 MP */
@@ -101,20 +105,13 @@ Test(rules, R_11_3_prussian_reinforcements_enter_by_turn_one_entry_square) {
   th_play_move(sc, &s, "B01");
   cr_assert_eq(th_count(sc, &s, A_ENTER, -1), 0);
   /* those that did not enter may enter later; II Corps from turn 6 */
-  th_give(sc, &s, "P01");
-  s.turn.number = 6;
-  s.turn.entry_sq = SQ_NONE;
-  th_round(&s, ALLIED);
-  th_play_move(sc, &s, "P01");
+  prussian_card_in_turn(sc, &s, 6);
   cr_assert_gt(th_count(sc, &s, A_ENTER, p14), 0);
   cr_assert_gt(th_count(sc, &s, A_ENTER, p5), 0);
   /* the variant with the Prussians a turn early: IV Corps on turn 2 */
   Scen *early = th_load("long", "prussians-early");
   th_empty(early, &s, 1);
-  th_give(early, &s, "P01");
-  s.turn.number = 2;
-  th_round(&s, ALLIED);
-  th_play_move(early, &s, "P01");
+  prussian_card_in_turn(early, &s, 2);
   cr_assert_gt(th_count(early, &s, A_ENTER, p13), 0);
   free(early);
   free(sc);
