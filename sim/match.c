@@ -424,56 +424,71 @@ static long journal_find(const JRec *jr, int n, const char *scen, const char *a,
   return best;
 }
 
-int cmd_strength(int argc, char **argv) {
-  long games = 40;
-  uint64_t seed = 1815;
-  int threads = 0;
-  const char *out = "results/strength.md", *scen_list = "short,long";
-  char *pairs_arg = NULL;
-  const char *pairs_orig = NULL;
-  int resume = 0, overwrite = 0;
+/* one run of `strength`: the options, the pairs, the journal and the table being written */
+typedef struct {
+  long games;
+  uint64_t seed;
+  int threads, resume, overwrite;
+  const char *out, *scen_list, *pairs_orig;
+  char *pairs_arg;          /* a copy of --pairs, cut up by strength_pairs */
+  Pair pairs[64];
+  int np;
+  char pa[64][128], pb[64][128];
+  char scens[2][16];
+  int ns;
+  char jpath[1100];
+  JRec *jr;                 /* the journal's matches (--resume) */
+  int njr;
+  FILE *jf;                 /* the journal, appended to */
+  Buf b;                    /* the table */
+} Strength;
+
+static void strength_usage(void) {
+  printf("usage: waterloo strength [--games N] [--out results/strength.md] [--seed S]\n"
+         "                         [--threads T] [--scenario short,long] [--pairs 'A/B[@N];C/D']\n"
+         "                         [--resume | --overwrite]\n"
+         "The strength table of issue 3: mirrored-seed matches (N games each, each seed\n"
+         "played twice with sides swapped) of random, heuristic, mcts at every level, mcts at\n"
+         "1x, 2x, 4x, 8x the normal budget, and cheat:normal, in both scenarios; win rates\n"
+         "with 95%% Wilson intervals, Elo with error bars, and a ladder anchored at\n"
+         "heuristic = 0.  Written as Markdown with the command that reproduces it.\n"
+         "A/B@N: N games for that pair (else --games).\n"
+         "Every finished match is appended to OUT.journal; --resume reuses the matches in it\n"
+         "(same scenario, players, seed and engine build) after a killed run, and grows a\n"
+         "match: asked for more games than the journal has, it plays only the new seeds.\n"
+         "Without --resume an existing journal is never touched: the run stops (--overwrite\n"
+         "discards it).  The output is checked for writing before the first game.\n"
+         "The margin column is a paired, finer measure: per seed, A's French margin minus\n"
+         "B's (VP in the long game, objectives held in the short), halved.\n");
+}
+
+/* the options into *S: 0 to run, 1 after --help, 2 on bad input (said on stderr) */
+static int strength_options(Strength *S, int argc, char **argv) {
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
-    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-      printf("usage: waterloo strength [--games N] [--out results/strength.md] [--seed S]\n"
-             "                         [--threads T] [--scenario short,long] [--pairs 'A/B[@N];C/D']\n"
-             "                         [--resume | --overwrite]\n"
-             "The strength table of issue 3: mirrored-seed matches (N games each, each seed\n"
-             "played twice with sides swapped) of random, heuristic, mcts at every level, mcts at\n"
-             "1x, 2x, 4x, 8x the normal budget, and cheat:normal, in both scenarios; win rates\n"
-             "with 95%% Wilson intervals, Elo with error bars, and a ladder anchored at\n"
-             "heuristic = 0.  Written as Markdown with the command that reproduces it.\n"
-             "A/B@N: N games for that pair (else --games).\n"
-             "Every finished match is appended to OUT.journal; --resume reuses the matches in it\n"
-             "(same scenario, players, seed and engine build) after a killed run, and grows a\n"
-             "match: asked for more games than the journal has, it plays only the new seeds.\n"
-             "Without --resume an existing journal is never touched: the run stops (--overwrite\n"
-             "discards it).  The output is checked for writing before the first game.\n"
-             "The margin column is a paired, finer measure: per seed, A's French margin minus\n"
-             "B's (VP in the long game, objectives held in the short), halved.\n");
-      return 0;
-    }
-    if (!strcmp(a, "--resume")) { resume = 1; continue; }
-    if (!strcmp(a, "--overwrite")) { overwrite = 1; continue; }
+    if (!strcmp(a, "--help") || !strcmp(a, "-h")) { strength_usage(); return 1; }
+    if (!strcmp(a, "--resume")) { S->resume = 1; continue; }
+    if (!strcmp(a, "--overwrite")) { S->overwrite = 1; continue; }
     if (i + 1 >= argc) { fprintf(stderr, "strength: %s needs a value\n", a); return 2; }
     const char *v = argv[++i];
-    if (!strcmp(a, "--games")) { if (opt_long("strength", "--games", v, 2, CLI_MAX_GAMES, &games)) return 2; }
-    else if (!strcmp(a, "--out")) out = v;
-    else if (!strcmp(a, "--seed")) { if (opt_u64("strength", "--seed", v, &seed)) return 2; }
-    else if (!strcmp(a, "--threads")) { if (opt_int("strength", "--threads", v, 1, CLI_MAX_THREADS, &threads)) return 2; }
-    else if (!strcmp(a, "--scenario")) scen_list = v;
-    else if (!strcmp(a, "--pairs")) { pairs_orig = v; free(pairs_arg); pairs_arg = strdup(v); }
+    if (!strcmp(a, "--games")) { if (opt_long("strength", "--games", v, 2, CLI_MAX_GAMES, &S->games)) return 2; }
+    else if (!strcmp(a, "--out")) S->out = v;
+    else if (!strcmp(a, "--seed")) { if (opt_u64("strength", "--seed", v, &S->seed)) return 2; }
+    else if (!strcmp(a, "--threads")) { if (opt_int("strength", "--threads", v, 1, CLI_MAX_THREADS, &S->threads)) return 2; }
+    else if (!strcmp(a, "--scenario")) S->scen_list = v;
+    else if (!strcmp(a, "--pairs")) { S->pairs_orig = v; free(S->pairs_arg); S->pairs_arg = strdup(v); }
     else { fprintf(stderr, "strength: unknown option '%s' (see --help)\n", a); return 2; }
   }
-  if (games < 2) { fprintf(stderr, "strength: --games must be at least 2\n"); return 2; }
-  if (games % 2) games++;
-  /* the pairs */
-  Pair pairs[64];
-  int np = 0;
-  char pa[64][128], pb[64][128];
-  if (pairs_arg) {
+  if (S->games < 2) { fprintf(stderr, "strength: --games must be at least 2\n"); return 2; }
+  if (S->games % 2) S->games++;
+  return 0;
+}
+
+/* the pairs (--pairs or the default list), each spec checked, and the scenarios */
+static int strength_pairs(Strength *S) {
+  if (S->pairs_arg) {
     char *save = NULL;
-    for (char *t = strtok_r(pairs_arg, ";", &save); t && np < 64; t = strtok_r(NULL, ";", &save)) {
+    for (char *t = strtok_r(S->pairs_arg, ";", &save); t && S->np < 64; t = strtok_r(NULL, ";", &save)) {
       long ng = 0;
       char *at = strrchr(t, '@');
       if (at) {
@@ -481,38 +496,40 @@ int cmd_strength(int argc, char **argv) {
         if (ng % 2) ng++;
         *at = 0;
       }
-      if (split_players(t, pa[np], pb[np], 128)) { fprintf(stderr, "strength: bad pair '%s'\n", t); return 2; }
-      pairs[np].a = pa[np];
-      pairs[np].b = pb[np];
-      pairs[np].games = ng;
-      np++;
+      int np = S->np;
+      if (split_players(t, S->pa[np], S->pb[np], 128)) { fprintf(stderr, "strength: bad pair '%s'\n", t); return 2; }
+      S->pairs[np].a = S->pa[np];
+      S->pairs[np].b = S->pb[np];
+      S->pairs[np].games = ng;
+      S->np++;
     }
   } else {
-    np = (int)(sizeof default_pairs / sizeof default_pairs[0]);
-    memcpy(pairs, default_pairs, sizeof default_pairs);
+    S->np = (int)(sizeof default_pairs / sizeof default_pairs[0]);
+    memcpy(S->pairs, default_pairs, sizeof default_pairs);
   }
-  for (int i = 0; i < np; i++) {
+  for (int i = 0; i < S->np; i++) {
     char e[300];
-    if (player_spec_check(pairs[i].a, e, sizeof e) || player_spec_check(pairs[i].b, e, sizeof e)) {
+    if (player_spec_check(S->pairs[i].a, e, sizeof e) || player_spec_check(S->pairs[i].b, e, sizeof e)) {
       fprintf(stderr, "strength: %s\n", e);
       return 2;
     }
   }
-  char scens[2][16];
-  int ns = 0;
-  {
-    char tmp[64];
-    snprintf(tmp, sizeof tmp, "%s", scen_list);
-    char *save = NULL;
-    for (char *t = strtok_r(tmp, ",", &save); t && ns < 2; t = strtok_r(NULL, ",", &save))
-      snprintf(scens[ns++], 16, "%s", t);
-  }
-  Buf b = {0};
-  buf_printf(&b, "# Strength table\n\nReproduce with:\n\n```\n./waterloo strength --games %ld --seed %" PRIu64 " --scenario %s",
-             games, seed, scen_list);
-  if (pairs_orig) buf_printf(&b, " --pairs '%s'", pairs_orig);
-  buf_printf(&b, "\n```\n\n");
-  buf_printf(&b, "Every match: N games (%ld unless the pair says `@N`), N/2 seeds each played "
+  char tmp[64];
+  snprintf(tmp, sizeof tmp, "%s", S->scen_list);
+  char *save = NULL;
+  for (char *t = strtok_r(tmp, ",", &save); t && S->ns < 2; t = strtok_r(NULL, ",", &save))
+    snprintf(S->scens[S->ns++], 16, "%s", t);
+  return 0;
+}
+
+/* the head of the table: the reproducing command and what every column means */
+static void strength_preamble(Strength *S) {
+  Buf *b = &S->b;
+  buf_printf(b, "# Strength table\n\nReproduce with:\n\n```\n./waterloo strength --games %ld --seed %" PRIu64 " --scenario %s",
+             S->games, S->seed, S->scen_list);
+  if (S->pairs_orig) buf_printf(b, " --pairs '%s'", S->pairs_orig);
+  buf_printf(b, "\n```\n\n");
+  buf_printf(b, "Every match: N games (%ld unless the pair says `@N`), N/2 seeds each played "
                  "twice with sides swapped. Score "
                  "and Elo are from the first player's point of view (cutechess-cli: Elo = "
                  "−400·log10(1/score − 1), error margin from the per-game score variance, 95%%; "
@@ -541,241 +558,283 @@ int cmd_strength(int argc, char **argv) {
                  "seed of a small match gave the same value, so no spread is known).\n\n"
                  "CPU s/game: CPU time of the process (all threads) per game; "
                  "≈: a match journalled before CPU time was measured, wall time × threads.\n\n",
-             games);
-  /* the journal: one line per finished match; --resume reuses them.  Everything that can
-   * fail on the output is checked before the first game: the directory, the journal (never
-   * truncated unless --overwrite asks), and that the table itself can be created. */
-  char jpath[1100];
-  snprintf(jpath, sizeof jpath, "%s.journal", out);
-  {
-    char dir[1024];
-    snprintf(dir, sizeof dir, "%s", out);
-    char *sl = strrchr(dir, '/');
-    if (sl) {
-      *sl = 0;
-      if (*dir && mkdir_p(dir)) {
-        fprintf(stderr, "strength: cannot create the directory %s: %s\n", dir, strerror(errno));
-        free(pairs_arg);
-        return 2;
-      }
+             S->games);
+}
+
+/* the journal: one line per finished match; --resume reuses them.  Everything that can fail
+ * on the output is checked before the first game: the directory, the journal (never truncated
+ * unless --overwrite asks), and that the table itself can be created. */
+static int strength_open_journal(Strength *S) {
+  snprintf(S->jpath, sizeof S->jpath, "%s.journal", S->out);
+  char dir[1024];
+  snprintf(dir, sizeof dir, "%s", S->out);
+  char *sl = strrchr(dir, '/');
+  if (sl) {
+    *sl = 0;
+    if (*dir && mkdir_p(dir)) {
+      fprintf(stderr, "strength: cannot create the directory %s: %s\n", dir, strerror(errno));
+      return 2;
     }
   }
   struct stat jst;
-  if (!resume && !overwrite && stat(jpath, &jst) == 0 && jst.st_size > 0) {
+  if (!S->resume && !S->overwrite && stat(S->jpath, &jst) == 0 && jst.st_size > 0) {
     fprintf(stderr, "strength: %s holds the matches of an earlier run: add --resume to reuse "
-                    "them, or --overwrite to discard them\n", jpath);
-    free(pairs_arg);
+                    "them, or --overwrite to discard them\n", S->jpath);
     return 2;
   }
-  {
-    char probe[1200];
-    snprintf(probe, sizeof probe, "%s.probe.%ld", out, (long)getpid());
-    int fd = open(probe, O_WRONLY | O_CREAT | O_EXCL, 0644);
-    if (fd < 0) {
-      fprintf(stderr, "strength: cannot write %s: %s\n", out, strerror(errno));
-      free(pairs_arg);
-      return 2;
-    }
-    close(fd);
-    unlink(probe);
-  }
-  JRec *jr = NULL;
-  int njr = 0;
-  if (resume) njr = journal_read(jpath, &jr);
-  FILE *jf = fopen(jpath, resume ? "a" : "w");
-  if (!jf || (resume && (fprintf(jf, "\n") < 0 || fflush(jf) != 0))) {
-    fprintf(stderr, "strength: cannot write %s: %s\n", jpath, strerror(errno));
-    if (jf) fclose(jf);
-    free(pairs_arg);
-    free(jr);
+  char probe[1200];
+  snprintf(probe, sizeof probe, "%s.probe.%ld", S->out, (long)getpid());
+  int fd = open(probe, O_WRONLY | O_CREAT | O_EXCL, 0644);
+  if (fd < 0) {
+    fprintf(stderr, "strength: cannot write %s: %s\n", S->out, strerror(errno));
     return 2;
   }
-  int rc = 0;
-  for (int si = 0; si < ns && rc == 0; si++) {
-    Scen *sc = malloc(sizeof(Scen));
-    char err[512];
-    if (scen_load(sc, scen_default_dir(), scens[si], "base", err, sizeof err)) {
-      fprintf(stderr, "strength: %s: %s\n", scens[si], err);
-      free(sc);
-      rc = 2;
-      break;
+  close(fd);
+  unlink(probe);
+  if (S->resume) S->njr = journal_read(S->jpath, &S->jr);
+  S->jf = fopen(S->jpath, S->resume ? "a" : "w");
+  if (!S->jf || (S->resume && (fprintf(S->jf, "\n") < 0 || fflush(S->jf) != 0))) {
+    fprintf(stderr, "strength: cannot write %s: %s\n", S->jpath, strerror(errno));
+    return 2;
+  }
+  return 0;
+}
+
+/* one finished match as a journal line; 2 when the journal cannot be written */
+static int strength_journal_match(Strength *S, const char *scen, const Pair *p, long ng,
+                                  uint32_t fp, const MatchRes *q) {
+  int wr = fprintf(S->jf, "M\t%s\t%s\t%s\t%ld\t%" PRIu64 "\t%08x\t%ld %ld %ld %ld %ld %ld %ld %ld %ld %ld %ld %.3f %ld %.17g %.17g %.3f %d %ld %ld %ld %ld %ld\n",
+          scen, p->a, p->b, ng, S->seed, fp, q->games, q->w, q->l, q->d,
+          q->a_fr_games, q->a_fr_wins, q->a_al_games, q->a_al_wins, q->fr_wins, q->al_wins,
+          q->draws, q->seconds, q->mpairs, q->msum, q->msum2, q->cpu, q->cpu_est,
+          q->penta[0], q->penta[1], q->penta[2], q->penta[3], q->penta[4]);
+  if (wr < 0 || fflush(S->jf) != 0) {
+    /* a journal that cannot be written would lose every later match: stop here */
+    fprintf(stderr, "strength: cannot write the journal %s: %s; the matches journalled "
+                    "so far are kept (rerun with --resume)\n", S->jpath, strerror(errno));
+    return 2;
+  }
+  return 0;
+}
+
+/* the match of pair k in scenario si, from the journal and/or played: 0 with *r filled, 1 when
+ * it could not be played (a row says why), 2 when the journal cannot be written */
+static int strength_match(Strength *S, int si, const Scen *sc, uint32_t fp, int k, MatchRes *r) {
+  const Pair *p = &S->pairs[k];
+  const char *scen = S->scens[si];
+  long ng = p->games > 0 ? p->games : S->games;
+  char err[512];
+  fprintf(stderr, "strength: %s: %s vs %s, %ld games\n", scen, p->a, p->b, ng);
+  long have = journal_find(S->jr, S->njr, scen, p->a, p->b, ng, S->seed, fp, r);
+  if (!have) memset(r, 0, sizeof *r);
+  else if (r->cpu < 0) {
+    r->cpu = r->seconds * (S->threads > 0 ? S->threads : omp_get_max_threads());
+    r->cpu_est = 1;
+  }
+  if (have > 0 && have < ng)
+    fprintf(stderr, "  (%ld games from the journal %s; playing %ld more)\n", have, S->jpath, ng - have);
+  if (have == ng) {
+    fprintf(stderr, "  (from the journal %s)\n", S->jpath);
+    return 0;
+  }
+  if (match_range(sc, p->a, p->b, have / 2, ng / 2, S->seed, S->threads, r, 1, err, sizeof err)) {
+    fprintf(stderr, "strength: %s\n", err);
+    buf_printf(&S->b, "| %s | %s | not played: %s | | | | | | | | | |\n", p->a, p->b, err);
+    r->games = 0;
+    return 1;
+  }
+  /* the table uses what the journal keeps (3 decimals), so a table rebuilt from the journal
+   * by --resume is the same to the byte */
+  r->cpu = round(r->cpu * 1000) / 1000;
+  r->seconds = round(r->seconds * 1000) / 1000;
+  return strength_journal_match(S, scen, p, ng, fp, r);
+}
+
+/* the table row of one match, and its summary on stderr */
+static void strength_row(Strength *S, const Scen *sc, const Pair *p, const MatchRes *r) {
+  char e[96], p1[64], p2[64], p3[64], mg[96], pn[64], pe[96];
+  fmt_elo_wld(e, sizeof e, r->w, r->l, r->d);
+  fmt_margin(mg, sizeof mg, r, margin_unit(sc));
+  fmt_penta(pn, sizeof pn, r);
+  fmt_penta_elo(pe, sizeof pe, r);
+  pct(p1, sizeof p1, r->a_fr_wins, r->a_fr_games);
+  pct(p2, sizeof p2, r->a_al_wins, r->a_al_games);
+  pct(p3, sizeof p3, r->w, r->games);
+  buf_printf(&S->b, "| %s | %s | %ld - %ld - %ld | %.3f | %s | %s | %s | %s | %s | %s | %s | %s%.2f |\n",
+             p->a, p->b, r->w, r->l, r->d, (r->w + 0.5 * r->d) / r->games, e, pn,
+             pe, mg, p1, p2, p3, r->cpu_est ? "≈" : "", r->cpu / r->games);
+  fprintf(stderr, "  Score of %s vs %s: %ld - %ld - %ld [%.3f] %ld; Elo %s; margin %s\n", p->a,
+          p->b, r->w, r->l, r->d, (r->w + 0.5 * r->d) / r->games, r->games, e, mg);
+}
+
+/* ladder: joint fits over every match of the scenario, anchored at heuristic */
+static void strength_ladder(Strength *S, const Scen *sc, const MatchRes *res) {
+  char names[64][128];
+  int nn = 0;
+  player_index(names, &nn, "heuristic");
+  BTMatch bm[64];
+  int ma[64], mb[64], nm = 0;
+  double mv[64], mvar[64], elo[64], ese[64], mr[64], mse[64];
+  for (int k = 0; k < S->np; k++) {
+    const MatchRes *r = &res[k];
+    if (!r->games) continue;
+    int ia = player_index(names, &nn, S->pairs[k].a), ib = player_index(names, &nn, S->pairs[k].b);
+    if (ia < 0 || ib < 0) continue;
+    bm[nm] = (BTMatch){ia, ib, (double)r->w, (double)r->l, (double)r->d};
+    ma[nm] = ia;
+    mb[nm] = ib;
+    double h = margin_half(r);
+    mv[nm] = r->mpairs > 0 ? r->msum / r->mpairs : 0;
+    /* the variance of the mean margin, from its t half-width (unknown: left out) */
+    double tq = r->mpairs > 1 ? t_quantile(0.975, (double)r->mpairs - 1) : 1;
+    mvar[nm] = isfinite(h) && h > 0 ? (h / tq) * (h / tq) : INFINITY;
+    nm++;
+  }
+  int okb = bt_fit(nn, nm, bm, 0, 1.0, elo, ese) == 0;
+  int okm = ladder_wls(nn, nm, ma, mb, mv, mvar, 0, mr, mse) == 0;
+  buf_printf(&S->b, "\nLadder (joint fit over all the matches above, relative to heuristic, "
+                    "95%%; the margin in %s per game):\n\n| player | Elo (Bradley–Terry) | "
+                    "margin |\n|---|---|---|\n", margin_unit(sc));
+  for (int i = 0; i < nn; i++) {
+    char e[64], mg[64];
+    if (i == 0) snprintf(e, sizeof e, "0 (anchor)");
+    else if (okb && isfinite(elo[i])) fmt_elo(e, sizeof e, elo[i], Z95 * ese[i]);
+    else snprintf(e, sizeof e, "—");
+    if (i == 0) snprintf(mg, sizeof mg, "0 (anchor)");
+    else if (okm && isfinite(mr[i])) snprintf(mg, sizeof mg, "%+.2f +/- %.2f", fabs(mr[i]) < 0.005 ? 0.0 : mr[i], Z95 * mse[i]);
+    else snprintf(mg, sizeof mg, "—");
+    buf_printf(&S->b, "| %s | %s | %s |\n", names[i], e, mg);
+  }
+}
+
+/* the target lines of one match: heuristic over random, mcts:normal over heuristic, and a
+ * larger budget over a smaller one of the same player */
+static void strength_match_targets(Buf *b, const Scen *sc, const Pair *p, const MatchRes *r) {
+  double sc_ = (r->w + 0.5 * r->d) / r->games;
+  if (!strcmp(p->a, "heuristic") && !strcmp(p->b, "random"))
+    buf_printf(b, "- heuristic beats random ≥ 90%%: %.1f%% — %s\n", 100 * sc_, sc_ >= 0.9 ? "met" : "NOT met");
+  if (!strcmp(p->a, "mcts:normal") && !strcmp(p->b, "heuristic"))
+    buf_printf(b, "- mcts:normal beats heuristic ≥ 75%% over both sides: %.1f%% — %s\n", 100 * sc_, sc_ >= 0.75 ? "met" : "NOT met");
+  const char *star = strchr(p->a, '*');
+  if (star && !strncmp(p->a, p->b, (size_t)(star - p->a)) &&
+      (p->b[star - p->a] == 0 || p->b[star - p->a] == '*')) {
+    double elo, margin;
+    elo_wld(r->w, r->l, r->d, &elo, &margin);
+    char mg[80];
+    fmt_margin(mg, sizeof mg, r, margin_unit(sc));
+    buf_printf(b, "- %s over %s gains Elo: %+.1f — %s; margin %s — %s\n", p->a,
+               p->b, fabs(elo) < 0.05 ? 0.0 : elo,
+               elo > 0 ? (elo - margin > 0 ? "met (significant)" : "met (not significant)") : "NOT met",
+               mg, r->mpairs <= 0 ? "not recorded" : margin_lo(r) > 0 ? "ahead (significant)"
+                    : r->msum > 0 ? "ahead (not significant)" : "not ahead");
+  }
+}
+
+/* honest against cheating search, head to head: the cheat's win rate minus the honest player's,
+ * in points, with a Student-t interval centred on that gap: over the pairs (per seed, the
+ * cheat's points minus the honest player's, halved) when they were counted, else over the games */
+static void strength_cheat_gap(Buf *b, const MatchRes *r) {
+  double hon = (double)r->l / r->games, ch = (double)r->w / r->games;
+  Interval iv;
+  if (has_penta(r)) {
+    double sum = 0, sum2 = 0;
+    for (int q = 0; q < 5; q++) {
+      double x = (q - 2) / 2.0;
+      sum += r->penta[q] * x;
+      sum2 += r->penta[q] * x * x;
     }
-    uint32_t fp = scen_fingerprint(sc);
-    buf_printf(&b, "## %s game\n\n| A | B | W - L - D | score | Elo (A − B) | pairs 0-½-1-1½-2 | "
-                   "Elo from pairs, LOS | margin (A − B) | A as French | A as Allied | A overall | "
-                   "CPU s/game |\n|---|---|---|---:|---|---|---|---|---|---|---|---:|\n",
-               !strcmp(scens[si], "short") ? "Short" : "Long");
-    MatchRes res[64];
-    for (int k = 0; k < np; k++) {
-      long ng = pairs[k].games > 0 ? pairs[k].games : games;
-      fprintf(stderr, "strength: %s: %s vs %s, %ld games\n", scens[si], pairs[k].a, pairs[k].b, ng);
-      long have = journal_find(jr, njr, scens[si], pairs[k].a, pairs[k].b, ng, seed, fp, &res[k]);
-      if (!have) memset(&res[k], 0, sizeof res[k]);
-      else if (res[k].cpu < 0) {
-        res[k].cpu = res[k].seconds * (threads > 0 ? threads : omp_get_max_threads());
-        res[k].cpu_est = 1;
-      }
-      if (have > 0 && have < ng)
-        fprintf(stderr, "  (%ld games from the journal %s; playing %ld more)\n", have, jpath, ng - have);
-      if (have == ng) {
-        fprintf(stderr, "  (from the journal %s)\n", jpath);
-      } else if (match_range(sc, pairs[k].a, pairs[k].b, have / 2, ng / 2, seed, threads, &res[k], 1, err, sizeof err)) {
-        fprintf(stderr, "strength: %s\n", err);
-        buf_printf(&b, "| %s | %s | not played: %s | | | | | | | | | |\n", pairs[k].a, pairs[k].b, err);
-        res[k].games = 0;
-        continue;
-      }
-      else {
-        /* the table uses what the journal keeps (3 decimals), so a table rebuilt from the
-         * journal by --resume is the same to the byte */
-        res[k].cpu = round(res[k].cpu * 1000) / 1000;
-        res[k].seconds = round(res[k].seconds * 1000) / 1000;
-        const MatchRes *q = &res[k];
-        int wr = fprintf(jf, "M\t%s\t%s\t%s\t%ld\t%" PRIu64 "\t%08x\t%ld %ld %ld %ld %ld %ld %ld %ld %ld %ld %ld %.3f %ld %.17g %.17g %.3f %d %ld %ld %ld %ld %ld\n",
-                scens[si], pairs[k].a, pairs[k].b, ng, seed, fp, q->games, q->w, q->l, q->d,
-                q->a_fr_games, q->a_fr_wins, q->a_al_games, q->a_al_wins, q->fr_wins, q->al_wins,
-                q->draws, q->seconds, q->mpairs, q->msum, q->msum2, q->cpu, q->cpu_est,
-                q->penta[0], q->penta[1], q->penta[2], q->penta[3], q->penta[4]);
-        if (wr < 0 || fflush(jf) != 0) {
-          /* a journal that cannot be written would lose every later match: stop here */
-          fprintf(stderr, "strength: cannot write the journal %s: %s; the matches journalled "
-                          "so far are kept (rerun with --resume)\n", jpath, strerror(errno));
-          rc = 2;
-          free(sc);
-          break;
-        }
-      }
-      MatchRes *r = &res[k];
-      char e[96], p1[64], p2[64], p3[64], mg[96], pn[64], pe[96];
-      fmt_elo_wld(e, sizeof e, r->w, r->l, r->d);
-      fmt_margin(mg, sizeof mg, r, margin_unit(sc));
-      fmt_penta(pn, sizeof pn, r);
-      fmt_penta_elo(pe, sizeof pe, r);
-      pct(p1, sizeof p1, r->a_fr_wins, r->a_fr_games);
-      pct(p2, sizeof p2, r->a_al_wins, r->a_al_games);
-      pct(p3, sizeof p3, r->w, r->games);
-      buf_printf(&b, "| %s | %s | %ld - %ld - %ld | %.3f | %s | %s | %s | %s | %s | %s | %s | %s%.2f |\n",
-                 pairs[k].a, pairs[k].b, r->w, r->l, r->d, (r->w + 0.5 * r->d) / r->games, e, pn,
-                 pe, mg, p1, p2, p3, r->cpu_est ? "≈" : "", r->cpu / r->games);
-      fprintf(stderr, "  Score of %s vs %s: %ld - %ld - %ld [%.3f] %ld; Elo %s; margin %s\n", pairs[k].a,
-              pairs[k].b, r->w, r->l, r->d, (r->w + 0.5 * r->d) / r->games, r->games, e, mg);
-    }
-    if (rc) break;
-    /* ladder: joint fits over every match of the scenario, anchored at heuristic */
-    {
-      char names[64][128];
-      int nn = 0;
-      player_index(names, &nn, "heuristic");
-      BTMatch bm[64];
-      int ma[64], mb[64], nm = 0;
-      double mv[64], mvar[64], elo[64], ese[64], mr[64], mse[64];
-      for (int k = 0; k < np; k++) {
-        const MatchRes *r = &res[k];
-        if (!r->games) continue;
-        int ia = player_index(names, &nn, pairs[k].a), ib = player_index(names, &nn, pairs[k].b);
-        if (ia < 0 || ib < 0) continue;
-        bm[nm] = (BTMatch){ia, ib, (double)r->w, (double)r->l, (double)r->d};
-        ma[nm] = ia;
-        mb[nm] = ib;
-        double h = margin_half(r);
-        mv[nm] = r->mpairs > 0 ? r->msum / r->mpairs : 0;
-        /* the variance of the mean margin, from its t half-width (unknown: left out) */
-        double tq = r->mpairs > 1 ? t_quantile(0.975, (double)r->mpairs - 1) : 1;
-        mvar[nm] = isfinite(h) && h > 0 ? (h / tq) * (h / tq) : INFINITY;
-        nm++;
-      }
-      int okb = bt_fit(nn, nm, bm, 0, 1.0, elo, ese) == 0;
-      int okm = ladder_wls(nn, nm, ma, mb, mv, mvar, 0, mr, mse) == 0;
-      buf_printf(&b, "\nLadder (joint fit over all the matches above, relative to heuristic, "
-                     "95%%; the margin in %s per game):\n\n| player | Elo (Bradley–Terry) | "
-                     "margin |\n|---|---|---|\n", margin_unit(sc));
-      for (int i = 0; i < nn; i++) {
-        char e[64], mg[64];
-        if (i == 0) snprintf(e, sizeof e, "0 (anchor)");
-        else if (okb && isfinite(elo[i])) fmt_elo(e, sizeof e, elo[i], Z95 * ese[i]);
-        else snprintf(e, sizeof e, "—");
-        if (i == 0) snprintf(mg, sizeof mg, "0 (anchor)");
-        else if (okm && isfinite(mr[i])) snprintf(mg, sizeof mg, "%+.2f +/- %.2f", fabs(mr[i]) < 0.005 ? 0.0 : mr[i], Z95 * mse[i]);
-        else snprintf(mg, sizeof mg, "—");
-        buf_printf(&b, "| %s | %s | %s |\n", names[i], e, mg);
-      }
-    }
-    /* the targets of issue 3 that the default pairs measure */
-    buf_printf(&b, "\nTargets:\n\n");
-    for (int k = 0; k < np; k++) {
-      MatchRes *r = &res[k];
-      if (!r->games) continue;
-      double sc_ = (r->w + 0.5 * r->d) / r->games;
-      if (!strcmp(pairs[k].a, "heuristic") && !strcmp(pairs[k].b, "random"))
-        buf_printf(&b, "- heuristic beats random ≥ 90%%: %.1f%% — %s\n", 100 * sc_, sc_ >= 0.9 ? "met" : "NOT met");
-      if (!strcmp(pairs[k].a, "mcts:normal") && !strcmp(pairs[k].b, "heuristic"))
-        buf_printf(&b, "- mcts:normal beats heuristic ≥ 75%% over both sides: %.1f%% — %s\n", 100 * sc_, sc_ >= 0.75 ? "met" : "NOT met");
-      const char *star = strchr(pairs[k].a, '*');
-      if (star && !strncmp(pairs[k].a, pairs[k].b, (size_t)(star - pairs[k].a)) &&
-          (pairs[k].b[star - pairs[k].a] == 0 || pairs[k].b[star - pairs[k].a] == '*')) {
-        double elo, margin;
-        elo_wld(r->w, r->l, r->d, &elo, &margin);
-        char mg[80];
-        fmt_margin(mg, sizeof mg, r, margin_unit(sc));
-        buf_printf(&b, "- %s over %s gains Elo: %+.1f — %s; margin %s — %s\n", pairs[k].a,
-                   pairs[k].b, fabs(elo) < 0.05 ? 0.0 : elo,
-                   elo > 0 ? (elo - margin > 0 ? "met (significant)" : "met (not significant)") : "NOT met",
-                   mg, r->mpairs <= 0 ? "not recorded" : margin_lo(r) > 0 ? "ahead (significant)"
-                        : r->msum > 0 ? "ahead (not significant)" : "not ahead");
-      }
-    }
-    int kn = -1, kc = -1;
-    for (int k = 0; k < np; k++) {
-      if (!res[k].games || strcmp(pairs[k].b, "heuristic")) continue;
-      if (!strcmp(pairs[k].a, "mcts:normal")) kn = k;
-      if (!strcmp(pairs[k].a, "cheat:normal")) kc = k;
-    }
-    if (kn >= 0 && kc >= 0) {
-      double a = (double)res[kn].w / res[kn].games, c = (double)res[kc].w / res[kc].games;
-      buf_printf(&b, "- honest normal within 10 points of cheat:normal (win rates against "
-                     "heuristic): %.1f%% vs %.1f%%, gap %.1f points — %s\n",
-                 100 * a, 100 * c, 100 * (c - a), c - a <= 0.10 ? "met" : "NOT met");
-    }
-    for (int k = 0; k < np; k++) {
-      const MatchRes *r = &res[k];
-      if (!r->games || strcmp(pairs[k].a, "cheat:normal") || strcmp(pairs[k].b, "mcts:normal")) continue;
-      /* head to head: the cheat's win rate minus the honest player's, in points, with a
-       * Student-t interval centred on that gap: over the pairs (per seed, the cheat's points
-       * minus the honest player's, halved) when they were counted, else over the games */
-      double hon = (double)r->l / r->games, ch = (double)r->w / r->games;
-      Interval iv;
-      if (has_penta(r)) {
-        double sum = 0, sum2 = 0;
-        for (int q = 0; q < 5; q++) {
-          double x = (q - 2) / 2.0;
-          sum += r->penta[q] * x;
-          sum2 += r->penta[q] * x * x;
-        }
-        iv = mean_t(sum, sum2, r->games / 2, 0.95);
-      } else {
-        iv = mean_t((double)(r->w - r->l), (double)(r->w + r->l), r->games, 0.95);
-      }
-      buf_printf(&b, "- honest normal against cheat:normal head to head: the cheat wins %.1f%%, "
-                     "honest %.1f%%, gap %.1f points [%.1f, %.1f] (%s) — %s\n",
-                 100 * ch, 100 * hon, 100 * (ch - hon), 100 * iv.lo, 100 * iv.hi,
-                 has_penta(r) ? "t over the pairs" : "t over the games",
-                 ch - hon <= 0.10 ? (iv.hi <= 0.10 ? "met (significant)" : "met (not significant)")
-                                  : (iv.lo > 0.10 ? "NOT met (significant)" : "NOT met (not significant)"));
-    }
-    buf_printf(&b, "\n");
+    iv = mean_t(sum, sum2, r->games / 2, 0.95);
+  } else {
+    iv = mean_t((double)(r->w - r->l), (double)(r->w + r->l), r->games, 0.95);
+  }
+  buf_printf(b, "- honest normal against cheat:normal head to head: the cheat wins %.1f%%, "
+                "honest %.1f%%, gap %.1f points [%.1f, %.1f] (%s) — %s\n",
+             100 * ch, 100 * hon, 100 * (ch - hon), 100 * iv.lo, 100 * iv.hi,
+             has_penta(r) ? "t over the pairs" : "t over the games",
+             ch - hon <= 0.10 ? (iv.hi <= 0.10 ? "met (significant)" : "met (not significant)")
+                              : (iv.lo > 0.10 ? "NOT met (significant)" : "NOT met (not significant)"));
+}
+
+/* the targets of issue 3 that the default pairs measure */
+static void strength_targets(Strength *S, const Scen *sc, const MatchRes *res) {
+  const Pair *pairs = S->pairs;
+  buf_printf(&S->b, "\nTargets:\n\n");
+  for (int k = 0; k < S->np; k++)
+    if (res[k].games) strength_match_targets(&S->b, sc, &pairs[k], &res[k]);
+  int kn = -1, kc = -1;
+  for (int k = 0; k < S->np; k++) {
+    if (!res[k].games || strcmp(pairs[k].b, "heuristic")) continue;
+    if (!strcmp(pairs[k].a, "mcts:normal")) kn = k;
+    if (!strcmp(pairs[k].a, "cheat:normal")) kc = k;
+  }
+  if (kn >= 0 && kc >= 0) {
+    double a = (double)res[kn].w / res[kn].games, c = (double)res[kc].w / res[kc].games;
+    buf_printf(&S->b, "- honest normal within 10 points of cheat:normal (win rates against "
+                      "heuristic): %.1f%% vs %.1f%%, gap %.1f points — %s\n",
+               100 * a, 100 * c, 100 * (c - a), c - a <= 0.10 ? "met" : "NOT met");
+  }
+  for (int k = 0; k < S->np; k++)
+    if (res[k].games && !strcmp(pairs[k].a, "cheat:normal") && !strcmp(pairs[k].b, "mcts:normal"))
+      strength_cheat_gap(&S->b, &res[k]);
+}
+
+/* the section of one scenario: every match, the ladder and the targets; 2 on an error */
+static int strength_scenario(Strength *S, int si) {
+  Scen *sc = malloc(sizeof(Scen));
+  char err[512];
+  if (scen_load(sc, scen_default_dir(), S->scens[si], "base", err, sizeof err)) {
+    fprintf(stderr, "strength: %s: %s\n", S->scens[si], err);
     free(sc);
+    return 2;
   }
+  uint32_t fp = scen_fingerprint(sc);
+  buf_printf(&S->b, "## %s game\n\n| A | B | W - L - D | score | Elo (A − B) | pairs 0-½-1-1½-2 | "
+                    "Elo from pairs, LOS | margin (A − B) | A as French | A as Allied | A overall | "
+                    "CPU s/game |\n|---|---|---|---:|---|---|---|---|---|---|---|---:|\n",
+             !strcmp(S->scens[si], "short") ? "Short" : "Long");
+  MatchRes res[64];
+  for (int k = 0; k < S->np; k++) {
+    int m = strength_match(S, si, sc, fp, k, &res[k]);
+    if (m == 2) { free(sc); return 2; }
+    if (m == 0) strength_row(S, sc, &S->pairs[k], &res[k]);
+  }
+  strength_ladder(S, sc, res);
+  strength_targets(S, sc, res);
+  buf_printf(&S->b, "\n");
+  free(sc);
+  return 0;
+}
+
+/* the table, written atomically */
+static int strength_write(Strength *S) {
+  char dir[1024];
+  snprintf(dir, sizeof dir, "%s", S->out);
+  char *sl = strrchr(dir, '/');
+  if (sl) { *sl = 0; mkdir_p(dir); }
+  if (write_atomic(S->out, S->b.s, S->b.n)) { fprintf(stderr, "strength: cannot write %s\n", S->out); return 2; }
+  fprintf(stderr, "strength: table in %s\n", S->out);
+  return 0;
+}
+
+int cmd_strength(int argc, char **argv) {
+  Strength *S = calloc(1, sizeof *S);
+  if (!S) { fprintf(stderr, "strength: out of memory\n"); return 2; }
+  S->games = 40;
+  S->seed = 1815;
+  S->out = "results/strength.md";
+  S->scen_list = "short,long";
+  int rc = strength_options(S, argc, argv);
+  if (rc == 0) rc = strength_pairs(S);
   if (rc == 0) {
-    char dir[1024];
-    snprintf(dir, sizeof dir, "%s", out);
-    char *sl = strrchr(dir, '/');
-    if (sl) { *sl = 0; mkdir_p(dir); }
-    if (write_atomic(out, b.s, b.n)) { fprintf(stderr, "strength: cannot write %s\n", out); rc = 2; }
-    else fprintf(stderr, "strength: table in %s\n", out);
+    strength_preamble(S);
+    rc = strength_open_journal(S);
   }
-  buf_free(&b);
-  free(pairs_arg);
-  free(jr);
-  if (jf) fclose(jf);
-  return rc;
+  for (int si = 0; si < S->ns && rc == 0; si++) rc = strength_scenario(S, si);
+  if (rc == 0) rc = strength_write(S);
+  buf_free(&S->b);
+  free(S->pairs_arg);
+  free(S->jr);
+  if (S->jf) fclose(S->jf);
+  free(S);
+  return rc == 1 ? 0 : rc;
 }
