@@ -195,13 +195,13 @@ void mark_identical(const SimCfg *c, Cell *cells) {
     }
 }
 
-/* the whole run: returns the exit code */
-int sim_run(Run *R) {
+/* load every scenario x variant once into its cells, set aside the variants identical to base,
+ * and check the player specs before any long work */
+static int run_load_cells(Run *R) {
   SimCfg *c = &R->cfg;
+  char err[512];
   R->nc = ncells(c);
   R->cells = calloc((size_t)R->nc, sizeof(Cell));
-  char err[512];
-  /* load every scenario x variant once */
   for (int si = 0; si < c->nscen; si++)
     for (int vi = 0; vi < c->nvar; vi++) {
       Scen *sc = sim_scen_load("sim", c->scen[si], c->var[vi]);
@@ -216,14 +216,18 @@ int sim_run(Run *R) {
   mark_identical(c, R->cells);
   for (int ci = 0; ci < R->nc; ci++)
     if (R->cells[ci].identical) R->cells[ci].active = 0;
-  /* check the player specs before any long work */
   for (int pi = 0; pi < c->npair; pi++) {
     const char *sp[2] = {c->pf[pi], c->pa[pi]};
     for (int s = 0; s < 2; s++) {
       if (player_spec_check(sp[s], err, sizeof err)) { fprintf(stderr, "sim: %s\n", err); return 2; }
     }
   }
-  c->fp = engine_fingerprint(c, R->cells);
+  return 0;
+}
+
+/* rank 0 creates and checks the output directory; --resume loads the journals found there */
+static int run_prepare_out(Run *R) {
+  SimCfg *c = &R->cfg;
   int drc = 0;
   if (R->rank == 0) {
     if (mkdir_p(c->out)) {
@@ -246,27 +250,34 @@ int sim_run(Run *R) {
   }
 #endif
   if (loaded && c->progress) fprintf(stderr, "sim: resumed %ld finished games from %s\n", loaded, c->out);
+  return 0;
+}
+
+/* --resume: our own journal from another seed or engine build is set aside (a new one starts) */
+static void run_set_aside_stale_journal(const SimCfg *c, const char *jp) {
+  FILE *jf = fopen(jp, "r");
+  if (!jf) return;
+  char line[4096];
+  SimCfg jc;
+  int ok = fgets(line, sizeof line, jf) && cfg_parse(line, &jc) == 0 && jc.seed == c->seed &&
+           jc.fp == c->fp;
+  fclose(jf);
+  if (!ok) {
+    char old[1500];
+    snprintf(old, sizeof old, "%s.stale", jp);
+    if (rename(jp, old) == 0)
+      fprintf(stderr, "sim: moved the unusable journal to %s\n", old);
+  }
+}
+
+/* this rank's journal, opened for appending: the configuration line when it is new */
+static int run_open_journal(Run *R) {
+  SimCfg *c = &R->cfg;
   char jp[1400];
   journal_name(R, jp, sizeof jp);
   if (R->rank > 0 && !c->resume) unlink(jp); /* rank 0 has checked the directory: a rank's
                                                  own journal of the run it refused or discarded */
-  if (c->resume) {
-    /* our own journal from another seed or engine build: set it aside, start a new one */
-    FILE *jf = fopen(jp, "r");
-    if (jf) {
-      char line[4096];
-      SimCfg jc;
-      int ok = fgets(line, sizeof line, jf) && cfg_parse(line, &jc) == 0 && jc.seed == c->seed &&
-               jc.fp == c->fp;
-      fclose(jf);
-      if (!ok) {
-        char old[1500];
-        snprintf(old, sizeof old, "%s.stale", jp);
-        if (rename(jp, old) == 0)
-          fprintf(stderr, "sim: moved the unusable journal to %s\n", old);
-      }
-    }
-  }
+  if (c->resume) run_set_aside_stale_journal(c, jp);
   struct stat stt;
   int fresh = stat(jp, &stt) != 0 || stt.st_size == 0;
   R->journal = fopen(jp, "a");
@@ -287,64 +298,92 @@ int sim_run(Run *R) {
     R->journal = NULL;
     return 2;
   }
-  R->jfail_after = journal_fail_after();
-  R->tty = isatty(2);
-  R->t0 = clock_wall();
-  double cpu0 = clock_cpu();
+  return 0;
+}
+
+/* the next batch into w: every active cell's next `batch` indices not played yet (of this
+ * shard); the number of items, -1 when out of memory */
+static long run_plan_batch(Run *R, long batch, Work *w) {
+  SimCfg *c = &R->cfg;
+  long nw = 0;
+  for (int ci = 0; ci < R->nc; ci++) {
+    Cell *cl = &R->cells[ci];
+    cl->planned = cl->done = 0;
+    if (!cl->active) continue;
+    long from = cl->target, to = from + batch < c->games ? from + batch : c->games;
+    cl->target = to;
+    if (cell_reserve(cl, to)) return -1;
+    for (long i = from; i < to; i++) {
+      if (cl->have[i]) continue;
+      if (c->shard_n > 1 && i % c->shard_n != c->shard_i) continue;
+      w[nw].cell = ci;
+      w[nw].index = (int32_t)i;
+      nw++;
+    }
+  }
+  return nw;
+}
+
+/* plays this rank's items of the batch (MPI: rank r plays items r, r+size, ...) */
+static int run_play_mine(Run *R, const Work *w, long nw, char *err, size_t errlen) {
+  const Work *mine = w;
+  Work *own = NULL;
+  long nmine = 0;
+  if (R->size > 1) {
+    own = malloc(sizeof(Work) * (size_t)(nw / R->size + 1));
+    for (long j = R->rank; j < nw; j += R->size) own[nmine++] = w[j];
+    mine = own;
+  } else {
+    nmine = nw;
+  }
+  for (long j = 0; j < nmine; j++) R->cells[mine[j].cell].planned++;
+  R->total_planned += nmine;
+  int rc = play_batch(R, mine, nmine, err, errlen);
+  free(own);
+  return rc;
+}
+
+/* after a batch: a cell is done at --games or at the --until-ci width; 1 while any is left */
+static int run_retire_cells(Run *R) {
+  SimCfg *c = &R->cfg;
+  int any = 0;
+  for (int ci = 0; ci < R->nc; ci++) {
+    Cell *cl = &R->cells[ci];
+    if (!cl->active) continue;
+    if (cl->target >= c->games) cl->active = 0;
+    else if (c->until_ci > 0 && cell_halfwidth(cl) <= c->until_ci) cl->active = 0;
+    if (c->progress && R->rank == 0 && (R->size > 1 || c->until_ci > 0) && !cl->active) cell_line(R, cl);
+    any |= cl->active;
+  }
+  return any;
+}
+
+/* the batches until every cell is done: 0, 2 when a game or the journal failed (said), -2
+ * when out of memory (said) */
+static int run_batches(Run *R) {
+  SimCfg *c = &R->cfg;
+  char err[512];
   long batch = c->until_ci > 0 ? c->batch : c->games;
   for (int ci = 0; ci < R->nc; ci++) R->cells[ci].target = 0;
-  /* total for the progress bar: the cap */
   int rc = 0;
   Work *w = malloc(sizeof(Work) * (size_t)R->nc * (size_t)(batch < c->games ? batch : c->games) + 16);
   for (;;) {
-    long nw = 0, nmine = 0;
-    for (int ci = 0; ci < R->nc; ci++) {
-      Cell *cl = &R->cells[ci];
-      cl->planned = cl->done = 0;
-      if (!cl->active) continue;
-      long from = cl->target, to = from + batch < c->games ? from + batch : c->games;
-      cl->target = to;
-      if (cell_reserve(cl, to)) { fprintf(stderr, "sim: out of memory\n"); return 2; }
-      for (long i = from; i < to; i++) {
-        if (cl->have[i]) continue;
-        if (c->shard_n > 1 && i % c->shard_n != c->shard_i) continue;
-        w[nw].cell = ci;
-        w[nw].index = (int32_t)i;
-        nw++;
-      }
-    }
-    /* MPI: rank r plays work items r, r+size, ... */
-    Work *mine = w;
-    if (R->size > 1) {
-      mine = malloc(sizeof(Work) * (size_t)(nw / R->size + 1));
-      for (long j = R->rank; j < nw; j += R->size) mine[nmine++] = w[j];
-    } else {
-      nmine = nw;
-    }
-    for (long j = 0; j < nmine; j++) R->cells[mine[j].cell].planned++;
-    R->total_planned += nmine;
-    rc = play_batch(R, mine, nmine, err, sizeof err);
-    if (mine != w) free(mine);
+    long nw = run_plan_batch(R, batch, w);
+    if (nw < 0) { fprintf(stderr, "sim: out of memory\n"); free(w); return -2; }
+    rc = run_play_mine(R, w, nw, err, sizeof err);
     if (rc) { fprintf(stderr, "%ssim: %s\n", R->tty ? "\n" : "", err); rc = 2; break; }
 #ifdef USE_MPI
     if (R->size > 1) mpi_share(R, w, nw);
 #endif
-    int any = 0;
-    for (int ci = 0; ci < R->nc; ci++) {
-      Cell *cl = &R->cells[ci];
-      if (!cl->active) continue;
-      if (cl->target >= c->games) cl->active = 0;
-      else if (c->until_ci > 0 && cell_halfwidth(cl) <= c->until_ci) cl->active = 0;
-      if (c->progress && R->rank == 0 && (R->size > 1 || c->until_ci > 0) && !cl->active) cell_line(R, cl);
-      any |= cl->active;
-    }
-    if (!any) break;
+    if (!run_retire_cells(R)) break;
   }
   free(w);
-  if (R->tty && c->progress && R->rank == 0) { progress_bar(R, 1); fprintf(stderr, "\n"); }
-  fclose(R->journal);
-  R->journal = NULL;
-  if (rc) return rc;
+  return rc;
+}
+
+/* the closing lines and, on rank 0 of an unsharded run, the reports */
+static int run_finish(Run *R, double cpu0) {
+  SimCfg *c = &R->cfg;
   double el = clock_wall() - R->t0;
   if (c->progress && R->rank == 0)
     fprintf(stderr, "sim: %ld games played in %.1f s wall, %.1f CPU s (%.2f CPU ms/game; %.1f games/s)\n",
@@ -365,6 +404,26 @@ int sim_run(Run *R) {
     if (c->progress) fprintf(stderr, "sim: reports in %s/ (report.md, summary.json, games.csv, *.svg)\n", c->out);
   }
   return 0;
+}
+
+/* the whole run: returns the exit code */
+int sim_run(Run *R) {
+  SimCfg *c = &R->cfg;
+  int rc = run_load_cells(R);
+  if (rc) return rc;
+  c->fp = engine_fingerprint(c, R->cells);
+  if ((rc = run_prepare_out(R)) || (rc = run_open_journal(R))) return rc;
+  R->jfail_after = journal_fail_after();
+  R->tty = isatty(2);
+  R->t0 = clock_wall();
+  double cpu0 = clock_cpu();
+  rc = run_batches(R);
+  if (rc == -2) return 2;
+  if (R->tty && c->progress && R->rank == 0) { progress_bar(R, 1); fprintf(stderr, "\n"); }
+  fclose(R->journal);
+  R->journal = NULL;
+  if (rc) return rc;
+  return run_finish(R, cpu0);
 }
 
 void run_free(Run *R) {
