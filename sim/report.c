@@ -318,7 +318,22 @@ static void strength_caveat(const SimCfg *c, Cell *cells, Buf *b) {
   free(text);
 }
 
-static void report_md(const SimCfg *c, Cell *cells, Buf *b) {
+/* one section of report.md: a scenario and a player pair, over every variant */
+typedef struct {
+  const SimCfg *c;
+  Cell *cells;
+  Buf *b;
+  int si, pi, is_long;
+} MdSection;
+
+/* the cell of variant vi in the section; NULL when it is identical to base (not played) */
+static const Cell *md_cell(const MdSection *m, int vi) {
+  const Cell *cl = &m->cells[cell_id(m->c, m->si, m->pi, vi)];
+  return cl->identical ? NULL : cl;
+}
+
+/* the head of report.md: the command, the seeds, the statistics, the players' strength */
+static void md_head(const SimCfg *c, Cell *cells, Buf *b) {
   buf_printf(b, "# Waterloo balance report\n\n");
   buf_printf(b, "Reproduce with:\n\n```\n");
   cfg_command(c, b);
@@ -342,123 +357,160 @@ static void report_md(const SimCfg *c, Cell *cells, Buf *b) {
   strength_caveat(c, cells, b);
   buf_printf(b, "What the games cost (CPU seconds per game of each cell) is in `cost.md`: it depends "
                 "on the machine, while this file depends only on the command.\n\n");
+}
+
+static void md_win_rates(const MdSection *m) {
+  const SimCfg *c = m->c;
+  Buf *b = m->b;
+  buf_printf(b, "### Win rates\n\n| variant | games | French | Allied | draws | French win | "
+                "Allied win | draws | balance |\n|---|---:|---:|---:|---:|---|---|---|---:|\n");
+  for (int vi = 0; vi < c->nvar; vi++) {
+    CellStats st;
+    const Cell *cl = md_cell(m, vi);
+    if (!cl) {
+      buf_printf(b, "| %s | identical to base in this scenario (its rules change nothing here): not played | | | | | | | |\n", c->var[vi]);
+      continue;
+    }
+    cell_stats(cl, &st);
+    buf_printf(b, "| %s | %ld | %ld | %ld | %ld | ", c->var[vi], st.n, st.w[1], st.w[2], st.w[3]);
+    pct_ci(b, wilson(st.w[1], st.n, Z95)); buf_printf(b, " | ");
+    pct_ci(b, wilson(st.w[2], st.n, Z95)); buf_printf(b, " | ");
+    pct_ci(b, wilson(st.w[3], st.n, Z95));
+    double bal = st.n ? 1 - fabs((double)(st.w[1] - st.w[2]) / st.n) : 0;
+    buf_printf(b, " | %.3f |\n", bal);
+    if (st.w[0]) buf_printf(b, "| ↳ %ld unfinished games | | | | | | | | |\n", st.w[0]);
+  }
+}
+
+/* how the games were won: the short game's conditions, the long game's VP */
+static void md_victory(const MdSection *m) {
+  const SimCfg *c = m->c;
+  Buf *b = m->b;
+  buf_printf(b, "\n### Victory breakdown\n\n");
+  if (!m->is_long) {
+    buf_printf(b, "| variant | 3 castles | 2 castles + Mont St. Jean | Allied hold |\n|---|---:|---:|---:|\n");
+    for (int vi = 0; vi < c->nvar; vi++) {
+      CellStats st;
+      const Cell *cl = md_cell(m, vi);
+      if (!cl) continue;
+      cell_stats(cl, &st);
+      double n = st.n ? (double)st.n : 1;
+      buf_printf(b, "| %s | %ld (%.1f%%) | %ld (%.1f%%) | %ld (%.1f%%) |\n", c->var[vi],
+                 st.cond[COND_3CASTLES], 100 * (st.cond[COND_3CASTLES] / n),
+                 st.cond[COND_2CASTLES_MSJ], 100 * (st.cond[COND_2CASTLES_MSJ] / n),
+                 st.cond[COND_HOLD], 100 * (st.cond[COND_HOLD] / n));
+    }
+    return;
+  }
+  buf_printf(b, "VP margin = French VP − Allied VP at the end of turn 7 (positive: French "
+                "win). VP by source: squares held and enemy units eliminated (full BP).\n\n");
+  buf_printf(b, "| variant | French VP (squares + eliminated) | Allied VP (squares + "
+                "eliminated) | margin mean [95%% t CI] | margin sd | margin median | draws |\n"
+                "|---|---|---|---|---:|---:|---:|\n");
+  for (int vi = 0; vi < c->nvar; vi++) {
+    const Cell *cl = md_cell(m, vi);
+    CellStats st;
+    if (!cl) continue;
+    cell_stats(cl, &st);
+    char ci[64];
+    fmt_mean_ci(ci, sizeof ci, st.margin, st.margin_sd, st.n);
+    buf_printf(b, "| %s | %.1f (%.1f + %.1f) | %.1f (%.1f + %.1f) | %s | %.1f | %+.1f | %ld |\n",
+               c->var[vi], st.vp[0], st.vp_sq[0], st.vp_elim[0], st.vp[1], st.vp_sq[1],
+               st.vp_elim[1], ci, st.margin_sd, median_margin(cl), st.cond[COND_VP_DRAW]);
+  }
+}
+
+static void md_game_facts(const MdSection *m) {
+  const SimCfg *c = m->c;
+  Buf *b = m->b;
+  buf_printf(b, "\n### Game facts (means per game)\n\n| variant | turns | rounds | passes | "
+                "decisions | cards F / A | bids F / A | battles F / A | units lost F / A | "
+                "reduced at end F / A |\n|---|---:|---:|---:|---:|---|---|---|---|---|\n");
+  for (int vi = 0; vi < c->nvar; vi++) {
+    CellStats st;
+    const Cell *cl = md_cell(m, vi);
+    if (!cl) continue;
+    cell_stats(cl, &st);
+    buf_printf(b, "| %s | %.2f | %.1f | %.1f | %.0f | %.1f / %.1f | %.2f / %.2f | %.1f / %.1f | "
+                  "%.2f / %.2f | %.2f / %.2f |\n",
+               c->var[vi], st.turns, st.rounds, st.passes, st.decisions, st.cards[0], st.cards[1],
+               st.bids[0], st.bids[1], st.battles[0], st.battles[1], st.lost[0], st.lost[1],
+               st.reduced[0], st.reduced[1]);
+  }
+}
+
+/* when the victory squares of the scenario first turned French */
+static void md_first_falls(const MdSection *m) {
+  const SimCfg *c = m->c;
+  Buf *b = m->b;
+  int vs[V_COUNT], nv = 0;
+  if (m->is_long) { int l[] = {V_HOUGOUMONT, V_LHS, V_MSJ, V_PLANC1, V_PLANC2, V_PLANC3}; memcpy(vs, l, sizeof l); nv = 6; }
+  else { int l[] = {V_HOUGOUMONT, V_LHS, V_FRISCHERMONT, V_MSJ}; memcpy(vs, l, sizeof l); nv = 4; }
+  buf_printf(b, "\n### When the victory squares first turned French\n\nShare of games in which "
+                "the square ever turned French, and the mean turn it first did.\n\n| variant |");
+  for (int k = 0; k < nv; k++) buf_printf(b, " %s |", vlabel[vs[k]]);
+  buf_printf(b, "\n|---|");
+  for (int k = 0; k < nv; k++) buf_printf(b, "---|");
+  buf_printf(b, "\n");
+  for (int vi = 0; vi < c->nvar; vi++) {
+    CellStats st;
+    const Cell *cl = md_cell(m, vi);
+    if (!cl) continue;
+    cell_stats(cl, &st);
+    buf_printf(b, "| %s |", c->var[vi]);
+    for (int k = 0; k < nv; k++) {
+      int v = vs[k];
+      if (st.fell[v]) buf_printf(b, " %.1f%% (turn %.2f) |", st.n ? 100.0 * st.fell[v] / st.n : 0, st.fall_turn[v]);
+      else buf_printf(b, " never |");
+    }
+    buf_printf(b, "\n");
+  }
+}
+
+/* several player pairs: the French win rate of each, and the last against the first */
+static void md_budgets(const SimCfg *c, Cell *cells, Buf *b) {
+  buf_printf(b, "## Budget sensitivity\n\nFrench win rate per player pair (same seeds); the "
+                "last column is the paired difference of the last pair against the first.\n\n"
+                "| scenario | variant |");
+  for (int pi = 0; pi < c->npair; pi++) buf_printf(b, " %s vs %s |", c->pf[pi], c->pa[pi]);
+  buf_printf(b, " last − first [95%% CI], McNemar p |\n|---|---|");
+  for (int pi = 0; pi <= c->npair; pi++) buf_printf(b, "---|");
+  buf_printf(b, "\n");
+  for (int si = 0; si < c->nscen; si++)
+    for (int vi = 0; vi < c->nvar; vi++) {
+      if (cells[cell_id(c, si, 0, vi)].identical) continue;
+      buf_printf(b, "| %s | %s |", c->scen[si], c->var[vi]);
+      for (int pi = 0; pi < c->npair; pi++) {
+        CellStats st;
+        cell_stats(&cells[cell_id(c, si, pi, vi)], &st);
+        buf_printf(b, " ");
+        pct_ci(b, wilson(st.w[1], st.n, Z95));
+        buf_printf(b, " |");
+      }
+      Paired p = paired(&cells[cell_id(c, si, c->npair - 1, vi)], &cells[cell_id(c, si, 0, vi)]);
+      buf_printf(b, " %+.1f [%+.1f, %+.1f], p = %.3g |\n", 100 * p.diff.p, 100 * p.diff.lo,
+                 100 * p.diff.hi, p.p);
+    }
+  buf_printf(b, "\n");
+}
+
+static void report_md(const SimCfg *c, Cell *cells, Buf *b) {
+  md_head(c, cells, b);
   int base = find_var(c, "base");
   for (int si = 0; si < c->nscen; si++) {
     int is_long = !strcmp(c->scen[si], "long");
     for (int pi = 0; pi < c->npair; pi++) {
+      MdSection m = {c, cells, b, si, pi, is_long};
       buf_printf(b, "## %s — %s (French) vs %s (Allied)\n\n", scen_title(c->scen[si]), c->pf[pi], c->pa[pi]);
-      buf_printf(b, "### Win rates\n\n| variant | games | French | Allied | draws | French win | "
-                    "Allied win | draws | balance |\n|---|---:|---:|---:|---:|---|---|---|---:|\n");
-      for (int vi = 0; vi < c->nvar; vi++) {
-        CellStats st;
-        if (cells[cell_id(c, si, pi, vi)].identical) {
-          buf_printf(b, "| %s | identical to base in this scenario (its rules change nothing here): not played | | | | | | | |\n", c->var[vi]);
-          continue;
-        }
-        cell_stats(&cells[cell_id(c, si, pi, vi)], &st);
-        buf_printf(b, "| %s | %ld | %ld | %ld | %ld | ", c->var[vi], st.n, st.w[1], st.w[2], st.w[3]);
-        pct_ci(b, wilson(st.w[1], st.n, Z95)); buf_printf(b, " | ");
-        pct_ci(b, wilson(st.w[2], st.n, Z95)); buf_printf(b, " | ");
-        pct_ci(b, wilson(st.w[3], st.n, Z95));
-        double bal = st.n ? 1 - fabs((double)(st.w[1] - st.w[2]) / st.n) : 0;
-        buf_printf(b, " | %.3f |\n", bal);
-        if (st.w[0]) buf_printf(b, "| ↳ %ld unfinished games | | | | | | | | |\n", st.w[0]);
-      }
-      buf_printf(b, "\n### Victory breakdown\n\n");
-      if (!is_long) {
-        buf_printf(b, "| variant | 3 castles | 2 castles + Mont St. Jean | Allied hold |\n|---|---:|---:|---:|\n");
-        for (int vi = 0; vi < c->nvar; vi++) {
-          CellStats st;
-          if (cells[cell_id(c, si, pi, vi)].identical) continue;
-          cell_stats(&cells[cell_id(c, si, pi, vi)], &st);
-          double n = st.n ? (double)st.n : 1;
-          buf_printf(b, "| %s | %ld (%.1f%%) | %ld (%.1f%%) | %ld (%.1f%%) |\n", c->var[vi],
-                     st.cond[COND_3CASTLES], 100 * (st.cond[COND_3CASTLES] / n),
-                     st.cond[COND_2CASTLES_MSJ], 100 * (st.cond[COND_2CASTLES_MSJ] / n),
-                     st.cond[COND_HOLD], 100 * (st.cond[COND_HOLD] / n));
-        }
-      } else {
-        buf_printf(b, "VP margin = French VP − Allied VP at the end of turn 7 (positive: French "
-                      "win). VP by source: squares held and enemy units eliminated (full BP).\n\n");
-        buf_printf(b, "| variant | French VP (squares + eliminated) | Allied VP (squares + "
-                      "eliminated) | margin mean [95%% t CI] | margin sd | margin median | draws |\n"
-                      "|---|---|---|---|---:|---:|---:|\n");
-        for (int vi = 0; vi < c->nvar; vi++) {
-          const Cell *cl = &cells[cell_id(c, si, pi, vi)];
-          CellStats st;
-          if (cl->identical) continue;
-          cell_stats(cl, &st);
-          char ci[64];
-          fmt_mean_ci(ci, sizeof ci, st.margin, st.margin_sd, st.n);
-          buf_printf(b, "| %s | %.1f (%.1f + %.1f) | %.1f (%.1f + %.1f) | %s | %.1f | %+.1f | %ld |\n",
-                     c->var[vi], st.vp[0], st.vp_sq[0], st.vp_elim[0], st.vp[1], st.vp_sq[1],
-                     st.vp_elim[1], ci, st.margin_sd, median_margin(cl), st.cond[COND_VP_DRAW]);
-        }
-      }
-      buf_printf(b, "\n### Game facts (means per game)\n\n| variant | turns | rounds | passes | "
-                    "decisions | cards F / A | bids F / A | battles F / A | units lost F / A | "
-                    "reduced at end F / A |\n|---|---:|---:|---:|---:|---|---|---|---|---|\n");
-      for (int vi = 0; vi < c->nvar; vi++) {
-        CellStats st;
-        if (cells[cell_id(c, si, pi, vi)].identical) continue;
-        cell_stats(&cells[cell_id(c, si, pi, vi)], &st);
-        buf_printf(b, "| %s | %.2f | %.1f | %.1f | %.0f | %.1f / %.1f | %.2f / %.2f | %.1f / %.1f | "
-                      "%.2f / %.2f | %.2f / %.2f |\n",
-                   c->var[vi], st.turns, st.rounds, st.passes, st.decisions, st.cards[0], st.cards[1],
-                   st.bids[0], st.bids[1], st.battles[0], st.battles[1], st.lost[0], st.lost[1],
-                   st.reduced[0], st.reduced[1]);
-      }
-      /* first falls */
-      int vs[V_COUNT], nv = 0;
-      if (is_long) { int l[] = {V_HOUGOUMONT, V_LHS, V_MSJ, V_PLANC1, V_PLANC2, V_PLANC3}; memcpy(vs, l, sizeof l); nv = 6; }
-      else { int l[] = {V_HOUGOUMONT, V_LHS, V_FRISCHERMONT, V_MSJ}; memcpy(vs, l, sizeof l); nv = 4; }
-      buf_printf(b, "\n### When the victory squares first turned French\n\nShare of games in which "
-                    "the square ever turned French, and the mean turn it first did.\n\n| variant |");
-      for (int k = 0; k < nv; k++) buf_printf(b, " %s |", vlabel[vs[k]]);
-      buf_printf(b, "\n|---|");
-      for (int k = 0; k < nv; k++) buf_printf(b, "---|");
-      buf_printf(b, "\n");
-      for (int vi = 0; vi < c->nvar; vi++) {
-        CellStats st;
-        if (cells[cell_id(c, si, pi, vi)].identical) continue;
-        cell_stats(&cells[cell_id(c, si, pi, vi)], &st);
-        buf_printf(b, "| %s |", c->var[vi]);
-        for (int k = 0; k < nv; k++) {
-          int v = vs[k];
-          if (st.fell[v]) buf_printf(b, " %.1f%% (turn %.2f) |", st.n ? 100.0 * st.fell[v] / st.n : 0, st.fall_turn[v]);
-          else buf_printf(b, " never |");
-        }
-        buf_printf(b, "\n");
-      }
+      md_win_rates(&m);
+      md_victory(&m);
+      md_game_facts(&m);
+      md_first_falls(&m);
       if (base >= 0 && c->nvar > 1) against_base_md(c, cells, si, pi, base, is_long, b);
       buf_printf(b, "\n");
     }
   }
-  if (c->npair > 1) {
-    buf_printf(b, "## Budget sensitivity\n\nFrench win rate per player pair (same seeds); the "
-                  "last column is the paired difference of the last pair against the first.\n\n"
-                  "| scenario | variant |");
-    for (int pi = 0; pi < c->npair; pi++) buf_printf(b, " %s vs %s |", c->pf[pi], c->pa[pi]);
-    buf_printf(b, " last − first [95%% CI], McNemar p |\n|---|---|");
-    for (int pi = 0; pi <= c->npair; pi++) buf_printf(b, "---|");
-    buf_printf(b, "\n");
-    for (int si = 0; si < c->nscen; si++)
-      for (int vi = 0; vi < c->nvar; vi++) {
-        if (cells[cell_id(c, si, 0, vi)].identical) continue;
-        buf_printf(b, "| %s | %s |", c->scen[si], c->var[vi]);
-        for (int pi = 0; pi < c->npair; pi++) {
-          CellStats st;
-          cell_stats(&cells[cell_id(c, si, pi, vi)], &st);
-          buf_printf(b, " ");
-          pct_ci(b, wilson(st.w[1], st.n, Z95));
-          buf_printf(b, " |");
-        }
-        Paired p = paired(&cells[cell_id(c, si, c->npair - 1, vi)], &cells[cell_id(c, si, 0, vi)]);
-        buf_printf(b, " %+.1f [%+.1f, %+.1f], p = %.3g |\n", 100 * p.diff.p, 100 * p.diff.lo,
-                   100 * p.diff.hi, p.p);
-      }
-    buf_printf(b, "\n");
-  }
+  if (c->npair > 1) md_budgets(c, cells, b);
   sweep_md(c, cells, b);
   int has_long = 0;
   for (int si = 0; si < c->nscen; si++) has_long |= !strcmp(c->scen[si], "long");
@@ -630,7 +682,8 @@ static cJSON *iv_json(Interval iv) {
   return o;
 }
 
-static char *report_json(const SimCfg *c, Cell *cells) {
+/* summary.json's head: the command, the seed, the games and what every statistic means */
+static cJSON *json_head(const SimCfg *c) {
   cJSON *root = cJSON_CreateObject();
   Buf cmd = {0};
   cfg_command(c, &cmd);
@@ -657,102 +710,135 @@ static char *report_json(const SimCfg *c, Cell *cells) {
   cJSON_AddNumberToObject(root, "detect_points", DETECT_POINTS);
   cJSON_AddNumberToObject(root, "detect_vp", DETECT_VP);
   cJSON_AddStringToObject(notes, "facts.vp_margin_ci", "long game: Student-t 95% interval of the mean VP margin");
+  return root;
+}
+
+/* one cell of summary.json being written */
+typedef struct {
+  const SimCfg *c;
+  Cell *cells;
+  int si, pi, vi, base, is_long;
+  const Cell *cl;
+  CellStats st;
+} JsonCell;
+
+/* the means per game: per side, and in the long game the VP and the margin */
+static void json_facts(cJSON *o, const JsonCell *j) {
+  const CellStats *st = &j->st;
+  cJSON *fa = cJSON_AddObjectToObject(o, "facts");
+  cJSON_AddNumberToObject(fa, "turns", st->turns);
+  cJSON_AddNumberToObject(fa, "rounds", st->rounds);
+  cJSON_AddNumberToObject(fa, "passes", st->passes);
+  cJSON_AddNumberToObject(fa, "decisions", st->decisions);
+  const char *sn[2] = {"french", "allied"};
+  for (int s = 0; s < 2; s++) {
+    cJSON *so = cJSON_AddObjectToObject(fa, sn[s]);
+    cJSON_AddNumberToObject(so, "cards", st->cards[s]);
+    cJSON_AddNumberToObject(so, "bids", st->bids[s]);
+    cJSON_AddNumberToObject(so, "battles", st->battles[s]);
+    cJSON_AddNumberToObject(so, "units_lost", st->lost[s]);
+    cJSON_AddNumberToObject(so, "reduced", st->reduced[s]);
+    if (j->is_long) {
+      cJSON_AddNumberToObject(so, "vp", st->vp[s]);
+      cJSON_AddNumberToObject(so, "vp_squares", st->vp_sq[s]);
+      cJSON_AddNumberToObject(so, "vp_eliminated", st->vp_elim[s]);
+    }
+  }
+  if (!j->is_long) return;
+  cJSON_AddNumberToObject(fa, "vp_margin_mean", st->margin);
+  cJSON_AddNumberToObject(fa, "vp_margin_sd", st->margin_sd);
+  if (st->n > 1) {
+    double h = t_quantile(0.975, (double)st->n - 1) * st->margin_sd / sqrt((double)st->n);
+    cJSON *mc = cJSON_AddObjectToObject(fa, "vp_margin_ci");
+    cJSON_AddNumberToObject(mc, "lo", st->margin - h);
+    cJSON_AddNumberToObject(mc, "hi", st->margin + h);
+  }
+  cJSON_AddNumberToObject(fa, "vp_margin_median", median_margin(j->cl));
+}
+
+static void json_first_fall(cJSON *o, const JsonCell *j) {
+  cJSON *fall = cJSON_AddObjectToObject(o, "first_fall");
+  static const char *vk[V_COUNT] = {"msj", "hougoumont", "lhs", "frischermont",
+                                    "plancenoit1", "plancenoit2", "plancenoit3"};
+  for (int v = 0; v < V_COUNT; v++) {
+    if (!(j->cl->sc->vsq_active & (1u << v)) && !j->st.fell[v]) continue;
+    cJSON *fo = cJSON_AddObjectToObject(fall, vk[v]);
+    cJSON_AddNumberToObject(fo, "games", (double)j->st.fell[v]);
+    cJSON_AddNumberToObject(fo, "mean_turn", j->st.fall_turn[v]);
+  }
+}
+
+/* the paired comparison of a variant with base */
+static void json_vs_base(cJSON *o, const JsonCell *j) {
+  const SimCfg *c = j->c;
+  Paired p = paired(j->cl, &j->cells[cell_id(c, j->si, j->pi, j->base)]);
+  double holm[MAX_VAR];
+  holm_family(c, j->cells, j->si, j->pi, j->base, holm);
+  cJSON *vb = cJSON_AddObjectToObject(o, "vs_base");
+  cJSON_AddNumberToObject(vb, "pairs", (double)p.n);
+  cJSON_AddNumberToObject(vb, "diff", p.diff.p);
+  cJSON_AddNumberToObject(vb, "lo", p.diff.lo);
+  cJSON_AddNumberToObject(vb, "hi", p.diff.hi);
+  cJSON_AddNumberToObject(vb, "b", (double)p.b);
+  cJSON_AddNumberToObject(vb, "c", (double)p.c);
+  cJSON_AddNumberToObject(vb, "mcnemar_chi2", p.chi2);
+  cJSON_AddNumberToObject(vb, "mcnemar_p", p.p);
+  cJSON_AddNumberToObject(vb, "holm_p", holm[j->vi]);
+  double nn = p.n ? (double)p.n : 1;
+  cJSON_AddNumberToObject(vb, "games_to_detect",
+                          mcnemar_games_needed((p.b + p.c) / nn, DETECT_POINTS, 0.05, 0.80));
+  if (j->is_long && p.n > 1) {
+    cJSON *md = cJSON_AddObjectToObject(vb, "vp_margin_diff");
+    cJSON_AddNumberToObject(md, "mean", p.mdiff.p);
+    cJSON_AddNumberToObject(md, "lo", p.mdiff.lo);
+    cJSON_AddNumberToObject(md, "hi", p.mdiff.hi);
+    cJSON_AddNumberToObject(md, "sd", p.msd);
+    cJSON_AddNumberToObject(md, "games_to_detect", mean_games_needed(p.msd, DETECT_VP, 0.05, 0.80));
+  }
+}
+
+/* one cell: counts, rates, conditions, facts, first falls, against base */
+static cJSON *json_cell(JsonCell *j) {
+  const SimCfg *c = j->c;
+  const CellStats *st = &j->st;
+  cell_stats(j->cl, &j->st);
+  cJSON *o = cJSON_CreateObject();
+  cJSON_AddStringToObject(o, "scenario", c->scen[j->si]);
+  cJSON_AddStringToObject(o, "variant", c->var[j->vi]);
+  cJSON_AddStringToObject(o, "french", c->pf[j->pi]);
+  cJSON_AddStringToObject(o, "allied", c->pa[j->pi]);
+  if (j->cl->identical) {
+    cJSON_AddBoolToObject(o, "identical_to_base", 1);
+    return o;
+  }
+  cJSON_AddNumberToObject(o, "games", (double)st->n);
+  cJSON_AddNumberToObject(o, "french_wins", (double)st->w[1]);
+  cJSON_AddNumberToObject(o, "allied_wins", (double)st->w[2]);
+  cJSON_AddNumberToObject(o, "draws", (double)st->w[3]);
+  cJSON_AddNumberToObject(o, "unfinished", (double)st->w[0]);
+  cJSON_AddItemToObject(o, "french_rate", iv_json(wilson(st->w[1], st->n, Z95)));
+  cJSON_AddItemToObject(o, "allied_rate", iv_json(wilson(st->w[2], st->n, Z95)));
+  cJSON_AddItemToObject(o, "draw_rate", iv_json(wilson(st->w[3], st->n, Z95)));
+  cJSON_AddNumberToObject(o, "balance", st->n ? 1 - fabs((double)(st->w[1] - st->w[2]) / st->n) : 0);
+  cJSON *cond = cJSON_AddObjectToObject(o, "conditions");
+  for (int k = 1; k < COND_COUNT; k++)
+    if (st->cond[k]) cJSON_AddNumberToObject(cond, cond_name(k), (double)st->cond[k]);
+  json_facts(o, j);
+  json_first_fall(o, j);
+  if (j->base >= 0 && j->vi != j->base) json_vs_base(o, j);
+  return o;
+}
+
+static char *report_json(const SimCfg *c, Cell *cells) {
+  cJSON *root = json_head(c);
   int base = find_var(c, "base");
   cJSON *arr = cJSON_AddArrayToObject(root, "cells");
   for (int si = 0; si < c->nscen; si++)
     for (int pi = 0; pi < c->npair; pi++)
       for (int vi = 0; vi < c->nvar; vi++) {
-        const Cell *cl = &cells[cell_id(c, si, pi, vi)];
-        CellStats st;
-        cell_stats(cl, &st);
-        cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "scenario", c->scen[si]);
-        cJSON_AddStringToObject(o, "variant", c->var[vi]);
-        cJSON_AddStringToObject(o, "french", c->pf[pi]);
-        cJSON_AddStringToObject(o, "allied", c->pa[pi]);
-        if (cl->identical) {
-          cJSON_AddBoolToObject(o, "identical_to_base", 1);
-          cJSON_AddItemToArray(arr, o);
-          continue;
-        }
-        cJSON_AddNumberToObject(o, "games", (double)st.n);
-        cJSON_AddNumberToObject(o, "french_wins", (double)st.w[1]);
-        cJSON_AddNumberToObject(o, "allied_wins", (double)st.w[2]);
-        cJSON_AddNumberToObject(o, "draws", (double)st.w[3]);
-        cJSON_AddNumberToObject(o, "unfinished", (double)st.w[0]);
-        cJSON_AddItemToObject(o, "french_rate", iv_json(wilson(st.w[1], st.n, Z95)));
-        cJSON_AddItemToObject(o, "allied_rate", iv_json(wilson(st.w[2], st.n, Z95)));
-        cJSON_AddItemToObject(o, "draw_rate", iv_json(wilson(st.w[3], st.n, Z95)));
-        cJSON_AddNumberToObject(o, "balance", st.n ? 1 - fabs((double)(st.w[1] - st.w[2]) / st.n) : 0);
-        cJSON *cond = cJSON_AddObjectToObject(o, "conditions");
-        for (int k = 1; k < COND_COUNT; k++)
-          if (st.cond[k]) cJSON_AddNumberToObject(cond, cond_name(k), (double)st.cond[k]);
-        cJSON *fa = cJSON_AddObjectToObject(o, "facts");
-        cJSON_AddNumberToObject(fa, "turns", st.turns);
-        cJSON_AddNumberToObject(fa, "rounds", st.rounds);
-        cJSON_AddNumberToObject(fa, "passes", st.passes);
-        cJSON_AddNumberToObject(fa, "decisions", st.decisions);
-        const char *sn[2] = {"french", "allied"};
-        for (int s = 0; s < 2; s++) {
-          cJSON *so = cJSON_AddObjectToObject(fa, sn[s]);
-          cJSON_AddNumberToObject(so, "cards", st.cards[s]);
-          cJSON_AddNumberToObject(so, "bids", st.bids[s]);
-          cJSON_AddNumberToObject(so, "battles", st.battles[s]);
-          cJSON_AddNumberToObject(so, "units_lost", st.lost[s]);
-          cJSON_AddNumberToObject(so, "reduced", st.reduced[s]);
-          if (!strcmp(c->scen[si], "long")) {
-            cJSON_AddNumberToObject(so, "vp", st.vp[s]);
-            cJSON_AddNumberToObject(so, "vp_squares", st.vp_sq[s]);
-            cJSON_AddNumberToObject(so, "vp_eliminated", st.vp_elim[s]);
-          }
-        }
-        if (!strcmp(c->scen[si], "long")) {
-          cJSON_AddNumberToObject(fa, "vp_margin_mean", st.margin);
-          cJSON_AddNumberToObject(fa, "vp_margin_sd", st.margin_sd);
-          if (st.n > 1) {
-            double h = t_quantile(0.975, (double)st.n - 1) * st.margin_sd / sqrt((double)st.n);
-            cJSON *mc = cJSON_AddObjectToObject(fa, "vp_margin_ci");
-            cJSON_AddNumberToObject(mc, "lo", st.margin - h);
-            cJSON_AddNumberToObject(mc, "hi", st.margin + h);
-          }
-          cJSON_AddNumberToObject(fa, "vp_margin_median", median_margin(cl));
-        }
-        cJSON *fall = cJSON_AddObjectToObject(o, "first_fall");
-        static const char *vk[V_COUNT] = {"msj", "hougoumont", "lhs", "frischermont",
-                                          "plancenoit1", "plancenoit2", "plancenoit3"};
-        for (int v = 0; v < V_COUNT; v++) {
-          if (!(cl->sc->vsq_active & (1u << v)) && !st.fell[v]) continue;
-          cJSON *fo = cJSON_AddObjectToObject(fall, vk[v]);
-          cJSON_AddNumberToObject(fo, "games", (double)st.fell[v]);
-          cJSON_AddNumberToObject(fo, "mean_turn", st.fall_turn[v]);
-        }
-        if (base >= 0 && vi != base) {
-          Paired p = paired(cl, &cells[cell_id(c, si, pi, base)]);
-          double holm[MAX_VAR];
-          holm_family(c, cells, si, pi, base, holm);
-          cJSON *vb = cJSON_AddObjectToObject(o, "vs_base");
-          cJSON_AddNumberToObject(vb, "pairs", (double)p.n);
-          cJSON_AddNumberToObject(vb, "diff", p.diff.p);
-          cJSON_AddNumberToObject(vb, "lo", p.diff.lo);
-          cJSON_AddNumberToObject(vb, "hi", p.diff.hi);
-          cJSON_AddNumberToObject(vb, "b", (double)p.b);
-          cJSON_AddNumberToObject(vb, "c", (double)p.c);
-          cJSON_AddNumberToObject(vb, "mcnemar_chi2", p.chi2);
-          cJSON_AddNumberToObject(vb, "mcnemar_p", p.p);
-          cJSON_AddNumberToObject(vb, "holm_p", holm[vi]);
-          double nn = p.n ? (double)p.n : 1;
-          cJSON_AddNumberToObject(vb, "games_to_detect",
-                                  mcnemar_games_needed((p.b + p.c) / nn, DETECT_POINTS, 0.05, 0.80));
-          if (!strcmp(c->scen[si], "long") && p.n > 1) {
-            cJSON *md = cJSON_AddObjectToObject(vb, "vp_margin_diff");
-            cJSON_AddNumberToObject(md, "mean", p.mdiff.p);
-            cJSON_AddNumberToObject(md, "lo", p.mdiff.lo);
-            cJSON_AddNumberToObject(md, "hi", p.mdiff.hi);
-            cJSON_AddNumberToObject(md, "sd", p.msd);
-            cJSON_AddNumberToObject(md, "games_to_detect", mean_games_needed(p.msd, DETECT_VP, 0.05, 0.80));
-          }
-        }
-        cJSON_AddItemToArray(arr, o);
+        JsonCell j = {c, cells, si, pi, vi, base, !strcmp(c->scen[si], "long"),
+                      &cells[cell_id(c, si, pi, vi)], {0}};
+        cJSON_AddItemToArray(arr, json_cell(&j));
       }
   char *s = cJSON_Print(root);
   cJSON_Delete(root);
