@@ -18,8 +18,33 @@ const char *const FIT_NAMES[FIT_NF] = {
     "vp_diff_x_progress", "material", "disorder_fr", "disorder_al", "castle_garrison",
     "castle_points", "fr_distance", "hand_share", "prussians_off"};
 
+/* and the rules and the rollout policy as they play: two games of light:eps=0.1 on both sides
+ * (the policy train plays by default), their final states hashed.  A fit made before a change
+ * of the engine or of the light rule no longer matches, although the data do. */
+static uint64_t fit_behaviour(const Scen *sc, uint64_t h) {
+  AiCtx *c = malloc(sizeof *c);
+  if (!c) return h ^ 1;
+  ai_ctx_init(c, sc);
+  for (uint64_t g = 0; g < 2; g++) {
+    State s;
+    gs_init(sc, &s, 0xf17ULL, g);
+    Rng r;
+    rng_seed(&r, 0xf17ULL, g);
+    ActList L;
+    for (int n = 0; s.turn.phase != PH_OVER && n < 200000; n++) {
+      gs_legal(sc, &s, &L);
+      if (L.n <= 0) break;
+      gs_apply(sc, &s, L.a[light_pick(c, &s, &L, &r, 0.1)]);
+    }
+    h = ai_hash_bytes(&s, sizeof s, h);
+  }
+  free(c);
+  return h;
+}
+
 /* the data a fit depends on: map, order of battle, cards, parameters (so variants too); field by
- * field, so that fields added to Scen for other purposes (names, display data) do not count */
+ * field, so that fields added to Scen for other purposes (names, display data) do not count;
+ * then how the engine and the rollout policy play on them (fit_behaviour) */
 uint64_t fit_fingerprint(const Scen *sc) {
   uint64_t h = 0x5ca1ab1eULL;
 #define HF(x) h = ai_hash_bytes(&(x), sizeof(x), h)
@@ -49,7 +74,7 @@ uint64_t fit_fingerprint(const Scen *sc) {
   }
   HF(sc->p);
 #undef HF
-  return h;
+  return fit_behaviour(sc, h);
 }
 
 /* features of a complete state, the French point of view */
@@ -205,7 +230,8 @@ int fit_load(const Scen *sc, double *w, char *why, size_t wl) {
   uint64_t fp = fit_fingerprint(sc);
   if (!ff.has_fp || ff.fp != fp) {
     snprintf(why, wl,
-             "%s was fitted on other scenario data (fingerprint %016llx, these data with variants "
+             "%s was fitted on other scenario data, or by another engine or rollout rule (fingerprint "
+             "%016llx, these data with variants "
              "'%s': %016llx); refit with ./waterloo train",
              path, (unsigned long long)ff.fp, sc->variant_names, (unsigned long long)fp);
     return -1;
