@@ -73,6 +73,9 @@ void light_score_all(const AiCtx *c, const State *s, const ActList *L, float *sc
 int light_pick(const AiCtx *c, const State *s, const ActList *L, Rng *r, double eps);
 int ai_light_candidates(const AiCtx *ctx, const State *s, const ActList *L, int k, Rng *r,
                         int *idx);
+/* the indices of the k largest of key[0..n) (k <= 0 or k > n: all n), largest first, by a
+ * partial selection sort; returns k */
+int ai_top_k(const float *key, int n, int k, int *idx);
 enum { ROLL_RANDOM = 0, ROLL_HEUR = 1, ROLL_LIGHT = 2 };
 /* a rollout of w by the policy (epsilon-greedy) to the end or `cut` rounds (0: the end);
  * returns the evaluation (the result when over) */
@@ -81,6 +84,8 @@ double ai_rollout(const Scen *sc, const AiCtx *ctx, State *w, Rng *r, int policy
 
 typedef struct { int policy; double eps; int cut, max_roll; } RollCfg;
 typedef struct { uint32_t key; int visits; double wins; } RootStat;
+/* copies at most max of the n root statistics into out; how many */
+int ai_root_copy(const RootStat *root, int n, RootStat *out, int max);
 int ai_sh_search(const Scen *sc, const AiCtx *ctx, const State *obs, int me, const ActList *L,
                  const int *cand, int k, long n, uint64_t h, const RollCfg *rc, double early,
                  int cheat, RootStat *root, long *done);

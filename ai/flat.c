@@ -46,11 +46,7 @@ Flat *flat_new(const Scen *sc, const AiCtx *ctx, const FlatOpts *o, uint64_t see
 
 void flat_free(Flat *f) { free(f); }
 
-int flat_root(const Flat *f, RootStat *out, int max) {
-  int n = f->nroot < max ? f->nroot : max;
-  memcpy(out, f->root, (size_t)n * sizeof *out);
-  return n;
-}
+int flat_root(const Flat *f, RootStat *out, int max) { return ai_root_copy(f->root, f->nroot, out, max); }
 
 long flat_last_playouts(const Flat *f) { return f->last_playouts; }
 
@@ -84,12 +80,16 @@ int ai_light_candidates(const AiCtx *ctx, const State *s, const ActList *L, int 
                         int *idx) {
   float sc[MAX_ACTIONS];
   light_score_all(ctx, s, L, sc);
-  int n = L->n;
-  if (k <= 0 || k > n) k = n;
   float key[MAX_ACTIONS];
+  for (int i = 0; i < L->n; i++) key[i] = sc[i] + (float)(rng_unit(r) * 1e-4);
+  return ai_top_k(key, L->n, k, idx);
+}
+
+int ai_top_k(const float *key, int n, int k, int *idx) {
+  if (k <= 0 || k > n) k = n;
   int tmp[MAX_ACTIONS];
-  for (int i = 0; i < n; i++) { tmp[i] = i; key[i] = sc[i] + (float)(rng_unit(r) * 1e-4); }
-  for (int i = 0; i < k; i++) {
+  for (int i = 0; i < n; i++) tmp[i] = i;
+  for (int i = 0; i < k; i++) {   /* partial selection sort */
     int b = i;
     for (int j = i + 1; j < n; j++)
       if (key[tmp[j]] > key[tmp[b]]) b = j;
@@ -97,6 +97,12 @@ int ai_light_candidates(const AiCtx *ctx, const State *s, const ActList *L, int 
     idx[i] = tmp[i];
   }
   return k;
+}
+
+int ai_root_copy(const RootStat *root, int n, RootStat *out, int max) {
+  if (n > max) n = max;
+  memcpy(out, root, (size_t)n * sizeof *out);
+  return n;
 }
 
 /* Sequential halving over the candidates cand[0..k) of L (indices), about n playouts, every

@@ -135,11 +135,7 @@ void mcts_set_iters(Mcts *m, int iters, int threads) {
   }
 }
 
-int mcts_root(const Mcts *m, RootStat *out, int max) {
-  int n = m->nroot < max ? m->nroot : max;
-  memcpy(out, m->root, (size_t)n * sizeof *out);
-  return n;
-}
+int mcts_root(const Mcts *m, RootStat *out, int max) { return ai_root_copy(m->root, m->nroot, out, max); }
 
 static int new_node(Tree *t, uint32_t key, int who) {
   if (t->used >= t->cap) return -1;
@@ -179,18 +175,7 @@ static int candidates(const AiCtx *ctx, const State *w, const ActList *L, int k,
   heur_score_all(ctx, w, L, sc);
   /* small random jitter breaks ties differently per sample */
   for (int i = 0; i < L->n; i++) sc[i] += (float)(rng_unit(r) * 1e-3);
-  int n = L->n;
-  if (k <= 0 || k > n) k = n;
-  /* partial selection sort */
-  int tmp[MAX_ACTIONS];
-  for (int i = 0; i < n; i++) tmp[i] = i;
-  for (int i = 0; i < k; i++) {
-    int b = i;
-    for (int j = i + 1; j < n; j++)
-      if (sc[tmp[j]] > sc[tmp[b]]) b = j;
-    int x = tmp[i]; tmp[i] = tmp[b]; tmp[b] = x;
-    idx[i] = tmp[i];
-  }
+  k = ai_top_k(sc, L->n, k, idx);
   /* prior in [0,1]: the heuristic's opinion, best candidate 1 */
   float hi = sc[idx[0]], lo = sc[idx[k - 1]];
   for (int i = 0; i < k; i++) prior[i] = hi > lo ? (sc[idx[i]] - lo) / (hi - lo) : 1.0f;
