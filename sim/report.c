@@ -590,11 +590,20 @@ static void sweep_md(const SimCfg *c, Cell *cells, Buf *b) {
 
 /* sweep.svg: French win rate (and the long game's VP margin) against the value, with the
  * 95% bands; one panel per scenario and player pair, values in the order given */
-static void svg_sweep(const SimCfg *c, Cell *cells, Buf *b) {
-  int base = find_var(c, "base");
-  int nv = c->nvar - c->sweep_from;
-  /* one numeric parameter: the x axis is to scale; else the values are evenly spaced */
-  double xv[MAX_VAR], xmin = 0, xmax = 1;
+/* sweep.svg being drawn: the x axis of the sweep values, shared by every panel */
+typedef struct {
+  const SimCfg *c;
+  Cell *cells;
+  Buf *b;
+  int base, nv;
+  double xv[MAX_VAR], xmin, xmax;
+} SweepPlot;
+
+/* one numeric parameter: the x axis is to scale; else the values are evenly spaced */
+static void sweep_x_axis(SweepPlot *P) {
+  const SimCfg *c = P->c;
+  int nv = P->nv;
+  double *xv = P->xv, xmin = 0, xmax = 1;
   int numeric = c->nset == 1;
   for (int k = 0; k < nv && numeric; k++) {
     const char *eq = strchr(c->var[c->sweep_from + k], '=');
@@ -606,9 +615,84 @@ static void svg_sweep(const SimCfg *c, Cell *cells, Buf *b) {
   }
   if (!numeric || xmax <= xmin)
     for (int k = 0; k < nv; k++) { xv[k] = k; xmin = 0; xmax = nv > 1 ? nv - 1 : 1; }
+  P->xmin = xmin;
+  P->xmax = xmax;
+}
+
+/* the estimates and 95% bands of one panel (m 0: French win rate, 1: VP margin) and its y range */
+static void sweep_estimates(const SweepPlot *P, int si, int pi, int m, double *est, double *lo,
+                            double *hi, double *ymin, double *ymax) {
+  const SimCfg *c = P->c;
+  int nv = P->nv;
+  *ymin = 0;
+  *ymax = 1;
+  for (int k = 0; k < nv; k++) {
+    CellStats st;
+    cell_stats(sweep_cell(c, P->cells, si, pi, c->sweep_from + k, P->base), &st);
+    if (m == 0) {
+      Interval w = wilson(st.w[1], st.n, Z95);
+      est[k] = w.p; lo[k] = w.lo; hi[k] = w.hi;
+    } else {
+      double h = st.n > 1 ? t_quantile(0.975, (double)st.n - 1) * st.margin_sd / sqrt((double)st.n) : 0;
+      est[k] = st.margin; lo[k] = st.margin - h; hi[k] = st.margin + h;
+    }
+  }
+  if (m == 1) {
+    *ymin = 0; *ymax = 0;
+    for (int k = 0; k < nv; k++) { *ymin = fmin(*ymin, lo[k]); *ymax = fmax(*ymax, hi[k]); }
+    if (*ymax - *ymin < 1) *ymax = *ymin + 1;
+    double pad = 0.05 * (*ymax - *ymin);
+    *ymin -= pad; *ymax += pad;
+  }
+}
+
+/* one panel at height y: the estimate against the value with its band */
+static void sweep_panel(const SweepPlot *P, int si, int pi, int m, double y) {
+  const SimCfg *c = P->c;
+  Buf *b = P->b;
+  const int nv = P->nv;
+  const double *xv = P->xv, xmin = P->xmin, xmax = P->xmax;
+  const double L = 80, R = 740, ph = 220;
+  double est[MAX_VAR], lo[MAX_VAR], hi[MAX_VAR], ymin, ymax;
+  sweep_estimates(P, si, pi, m, est, lo, hi, &ymin, &ymax);
+  char t[400];
+  snprintf(t, sizeof t, "%s — %s vs %s: %s", scen_title(c->scen[si]), c->pf[pi], c->pa[pi],
+           m == 0 ? "French win rate (Wilson 95%)" : "VP margin French − Allied (Student t 95%)");
+  svg_text(b, L, y + 14, "start", 12, "black", t);
+  double top = y + 24, bot = y + ph - 20;
+#define SX(k) (nv > 1 ? L + 20 + (R - L - 40) * (xv[k] - xmin) / (xmax - xmin) : (L + R) / 2)
+#define SY(v) (bot - (bot - top) * ((v) - ymin) / (ymax - ymin))
+  buf_printf(b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" stroke=\"#999\"/>\n", L, top, R - L, bot - top);
+  double ref = m == 0 ? 0.5 : 0.0;
+  buf_printf(b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#444\" stroke-dasharray=\"4 3\"/>\n", L, SY(ref), R, SY(ref));
+  for (int q = 0; q <= 4; q++) {
+    double v = ymin + (ymax - ymin) * q / 4.0;
+    char lab[32];
+    if (m == 0) snprintf(lab, sizeof lab, "%.0f%%", 100 * v); else snprintf(lab, sizeof lab, "%+.1f", v);
+    svg_text(b, L - 6, SY(v) + 4, "end", 10, "#444", lab);
+  }
+  buf_printf(b, "<polygon fill=\"#3b6fb6\" fill-opacity=\"0.25\" stroke=\"none\" points=\"");
+  for (int k = 0; k < nv; k++) buf_printf(b, "%.1f,%.1f ", SX(k), SY(hi[k]));
+  for (int k = nv - 1; k >= 0; k--) buf_printf(b, "%.1f,%.1f ", SX(k), SY(lo[k]));
+  buf_printf(b, "\"/>\n<polyline fill=\"none\" stroke=\"#3b6fb6\" stroke-width=\"2\" points=\"");
+  for (int k = 0; k < nv; k++) buf_printf(b, "%.1f,%.1f ", SX(k), SY(est[k]));
+  buf_printf(b, "\"/>\n");
+  for (int k = 0; k < nv; k++) {
+    buf_printf(b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"#3b6fb6\"/>\n", SX(k), SY(est[k]));
+    const char *lab = c->var[c->sweep_from + k];
+    const char *eq = c->nset == 1 ? strchr(lab, '=') : NULL;
+    svg_text(b, SX(k), bot + 14, "middle", 10, "#222", eq ? eq + 1 : lab);
+  }
+#undef SX
+#undef SY
+}
+
+static void svg_sweep(const SimCfg *c, Cell *cells, Buf *b) {
+  SweepPlot P = {c, cells, b, find_var(c, "base"), c->nvar - c->sweep_from, {0}, 0, 1};
+  sweep_x_axis(&P);
   int panels = 0;
   for (int si = 0; si < c->nscen; si++) panels += c->npair * (!strcmp(c->scen[si], "long") ? 2 : 1);
-  const double W = 780, L = 80, R = 740, ph = 220;
+  const double W = 780, ph = 220;
   double H = 40 + panels * (ph + 30);
   buf_printf(b, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
                 "font-family=\"sans-serif\">\n<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n", W, H);
@@ -619,55 +703,7 @@ static void svg_sweep(const SimCfg *c, Cell *cells, Buf *b) {
   for (int si = 0; si < c->nscen; si++)
     for (int pi = 0; pi < c->npair; pi++)
       for (int m = 0; m < (!strcmp(c->scen[si], "long") ? 2 : 1); m++) {
-        double est[MAX_VAR], lo[MAX_VAR], hi[MAX_VAR], ymin = 0, ymax = 1;
-        for (int k = 0; k < nv; k++) {
-          CellStats st;
-          cell_stats(sweep_cell(c, cells, si, pi, c->sweep_from + k, base), &st);
-          if (m == 0) {
-            Interval w = wilson(st.w[1], st.n, Z95);
-            est[k] = w.p; lo[k] = w.lo; hi[k] = w.hi;
-          } else {
-            double h = st.n > 1 ? t_quantile(0.975, (double)st.n - 1) * st.margin_sd / sqrt((double)st.n) : 0;
-            est[k] = st.margin; lo[k] = st.margin - h; hi[k] = st.margin + h;
-          }
-        }
-        if (m == 1) {
-          ymin = 0; ymax = 0;
-          for (int k = 0; k < nv; k++) { ymin = fmin(ymin, lo[k]); ymax = fmax(ymax, hi[k]); }
-          if (ymax - ymin < 1) ymax = ymin + 1;
-          double pad = 0.05 * (ymax - ymin);
-          ymin -= pad; ymax += pad;
-        }
-        char t[400];
-        snprintf(t, sizeof t, "%s — %s vs %s: %s", scen_title(c->scen[si]), c->pf[pi], c->pa[pi],
-                 m == 0 ? "French win rate (Wilson 95%)" : "VP margin French − Allied (Student t 95%)");
-        svg_text(b, L, y + 14, "start", 12, "black", t);
-        double top = y + 24, bot = y + ph - 20;
-#define SX(k) (nv > 1 ? L + 20 + (R - L - 40) * (xv[k] - xmin) / (xmax - xmin) : (L + R) / 2)
-#define SY(v) (bot - (bot - top) * ((v) - ymin) / (ymax - ymin))
-        buf_printf(b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" stroke=\"#999\"/>\n", L, top, R - L, bot - top);
-        double ref = m == 0 ? 0.5 : 0.0;
-        buf_printf(b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#444\" stroke-dasharray=\"4 3\"/>\n", L, SY(ref), R, SY(ref));
-        for (int q = 0; q <= 4; q++) {
-          double v = ymin + (ymax - ymin) * q / 4.0;
-          char lab[32];
-          if (m == 0) snprintf(lab, sizeof lab, "%.0f%%", 100 * v); else snprintf(lab, sizeof lab, "%+.1f", v);
-          svg_text(b, L - 6, SY(v) + 4, "end", 10, "#444", lab);
-        }
-        buf_printf(b, "<polygon fill=\"#3b6fb6\" fill-opacity=\"0.25\" stroke=\"none\" points=\"");
-        for (int k = 0; k < nv; k++) buf_printf(b, "%.1f,%.1f ", SX(k), SY(hi[k]));
-        for (int k = nv - 1; k >= 0; k--) buf_printf(b, "%.1f,%.1f ", SX(k), SY(lo[k]));
-        buf_printf(b, "\"/>\n<polyline fill=\"none\" stroke=\"#3b6fb6\" stroke-width=\"2\" points=\"");
-        for (int k = 0; k < nv; k++) buf_printf(b, "%.1f,%.1f ", SX(k), SY(est[k]));
-        buf_printf(b, "\"/>\n");
-        for (int k = 0; k < nv; k++) {
-          buf_printf(b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"#3b6fb6\"/>\n", SX(k), SY(est[k]));
-          const char *lab = c->var[c->sweep_from + k];
-          const char *eq = c->nset == 1 ? strchr(lab, '=') : NULL;
-          svg_text(b, SX(k), bot + 14, "middle", 10, "#222", eq ? eq + 1 : lab);
-        }
-#undef SX
-#undef SY
+        sweep_panel(&P, si, pi, m, y);
         y += ph + 30;
       }
   buf_printf(b, "</svg>\n");
