@@ -176,6 +176,93 @@ static const char *cfg_differs(const SimCfg *a, const SimCfg *b) {
   return NULL;
 }
 
+/* what the journals already in the output directory say */
+typedef struct {
+  int nj, own_exists;            /* journals that hold something; ours among them          */
+  char differ[200], other[256];  /* the first made with other options: why, and its name   */
+} OutScan;
+
+static int scan_journals(const Run *R, const char *own_name, OutScan *S) {
+  const SimCfg *c = &R->cfg;
+  DIR *d = opendir(c->out);
+  if (!d) { fprintf(stderr, "sim: cannot open %s: %s\n", c->out, strerror(errno)); return 2; }
+  struct dirent *e;
+  while ((e = readdir(d))) {
+    if (!is_journal_name(e->d_name)) continue;
+    char p[1400];
+    snprintf(p, sizeof p, "%s/%.255s", c->out, e->d_name);
+    struct stat st;
+    if (stat(p, &st) || st.st_size == 0) continue;
+    S->nj++;
+    if (!strcmp(e->d_name, own_name)) S->own_exists = 1;
+    FILE *f = fopen(p, "r");
+    char line[4096];
+    SimCfg jc;
+    const char *why = NULL;
+    if (!f || !fgets(line, sizeof line, f) || cfg_parse(line, &jc)) why = "an unreadable header";
+    else why = cfg_differs(&jc, c);
+    if (f) fclose(f);
+    if (why && !S->differ[0]) {
+      snprintf(S->differ, sizeof S->differ, "%s", why);
+      snprintf(S->other, sizeof S->other, "%.255s", e->d_name);
+    }
+  }
+  closedir(d);
+  return 0;
+}
+
+/* the journals found: --resume needs the same options; without it they stop the run unless
+ * --overwrite discards them (or they are the other shards of the same run) */
+static int judge_journals(const SimCfg *c, const char *own, const OutScan *S) {
+  if (c->resume) {
+    if (S->differ[0]) {
+      fprintf(stderr, "sim: --resume: %s/%s was made with different options (%s); resume with "
+                      "the same options, or write to another --out\n", c->out, S->other, S->differ);
+      return 2;
+    }
+  } else if (S->nj > 0) {
+    if (c->overwrite) {
+      if (c->shard_n > 1) unlink(own); else remove_journals(c->out);
+    } else if (c->shard_n > 1 && !S->own_exists && !S->differ[0]) {
+      /* other shards of the same run share the directory */
+    } else {
+      fprintf(stderr, "sim: %s holds the journal of %s run: add --resume to continue it "
+                      "(plays only what is missing), --overwrite to discard it, or choose another "
+                      "--out\n", c->out, S->differ[0] ? "a different" : "an earlier");
+      return 2;
+    }
+  }
+  return 0;
+}
+
+/* reports of a different run with no journal (e.g. a committed results folder): refused
+ * unless they were made by the same command */
+static int judge_reports(const SimCfg *c) {
+  char sp[1400];
+  snprintf(sp, sizeof sp, "%s/summary.json", c->out);
+  FILE *f = fopen(sp, "r");
+  if (!f) return 0;
+  char buf[8192];
+  size_t n = fread(buf, 1, sizeof buf - 1, f);
+  buf[n] = 0;
+  fclose(f);
+  Buf cmd = {0};
+  cfg_command(c, &cmd);
+  char *k = strstr(buf, "\"command\":");
+  int same = 0;
+  if (k && (k = strchr(k + 10, '"'))) {
+    char *q = strchr(k + 1, '"');
+    same = q && (size_t)(q - k - 1) == cmd.n && !strncmp(k + 1, cmd.s, cmd.n);
+  }
+  buf_free(&cmd);
+  if (!same) {
+    fprintf(stderr, "sim: %s holds the reports of a different run: choose another --out, or "
+                    "--overwrite to replace them\n", c->out);
+    return 2;
+  }
+  return 0;
+}
+
 /* Before any game: the output directory can be written, and nothing of another run is lost.
  * A journal is never deleted unless --overwrite asks; --resume with other options stops. */
 int check_out_dir(Run *R) {
@@ -184,76 +271,9 @@ int check_out_dir(Run *R) {
   journal_name(R, own, sizeof own);
   const char *slash = strrchr(own, '/');
   const char *own_name = slash ? slash + 1 : own;
-  DIR *d = opendir(c->out);
-  if (!d) { fprintf(stderr, "sim: cannot open %s: %s\n", c->out, strerror(errno)); return 2; }
-  struct dirent *e;
-  int nj = 0, own_exists = 0;
-  char differ[200] = "", other[256] = "";
-  while ((e = readdir(d))) {
-    if (!is_journal_name(e->d_name)) continue;
-    char p[1400];
-    snprintf(p, sizeof p, "%s/%.255s", c->out, e->d_name);
-    struct stat st;
-    if (stat(p, &st) || st.st_size == 0) continue;
-    nj++;
-    if (!strcmp(e->d_name, own_name)) own_exists = 1;
-    FILE *f = fopen(p, "r");
-    char line[4096];
-    SimCfg jc;
-    const char *why = NULL;
-    if (!f || !fgets(line, sizeof line, f) || cfg_parse(line, &jc)) why = "an unreadable header";
-    else why = cfg_differs(&jc, c);
-    if (f) fclose(f);
-    if (why && !differ[0]) {
-      snprintf(differ, sizeof differ, "%s", why);
-      snprintf(other, sizeof other, "%.255s", e->d_name);
-    }
-  }
-  closedir(d);
-  if (c->resume) {
-    if (differ[0]) {
-      fprintf(stderr, "sim: --resume: %s/%s was made with different options (%s); resume with "
-                      "the same options, or write to another --out\n", c->out, other, differ);
-      return 2;
-    }
-  } else if (nj > 0) {
-    if (c->overwrite) {
-      if (c->shard_n > 1) unlink(own); else remove_journals(c->out);
-    } else if (c->shard_n > 1 && !own_exists && !differ[0]) {
-      /* other shards of the same run share the directory */
-    } else {
-      fprintf(stderr, "sim: %s holds the journal of %s run: add --resume to continue it "
-                      "(plays only what is missing), --overwrite to discard it, or choose another "
-                      "--out\n", c->out, differ[0] ? "a different" : "an earlier");
-      return 2;
-    }
-  }
-  if (!c->resume && !c->overwrite && nj == 0) {
-    /* reports of a different run (no journal: e.g. a committed results folder) */
-    char sp[1400];
-    snprintf(sp, sizeof sp, "%s/summary.json", c->out);
-    FILE *f = fopen(sp, "r");
-    if (f) {
-      char buf[8192];
-      size_t n = fread(buf, 1, sizeof buf - 1, f);
-      buf[n] = 0;
-      fclose(f);
-      Buf cmd = {0};
-      cfg_command(c, &cmd);
-      char *k = strstr(buf, "\"command\":");
-      int same = 0;
-      if (k && (k = strchr(k + 10, '"'))) {
-        char *q = strchr(k + 1, '"');
-        same = q && (size_t)(q - k - 1) == cmd.n && !strncmp(k + 1, cmd.s, cmd.n);
-      }
-      buf_free(&cmd);
-      if (!same) {
-        fprintf(stderr, "sim: %s holds the reports of a different run: choose another --out, or "
-                        "--overwrite to replace them\n", c->out);
-        return 2;
-      }
-    }
-  }
+  OutScan S = {0, 0, "", ""};
+  if (scan_journals(R, own_name, &S) || judge_journals(c, own, &S)) return 2;
+  if (!c->resume && !c->overwrite && S.nj == 0 && judge_reports(c)) return 2;
   /* the directory takes new files (the reports and the journal) */
   char probe[1400];
   snprintf(probe, sizeof probe, "%s/.probe.%ld", c->out, (long)getpid());
