@@ -42,87 +42,112 @@ static int read_csv_row(const char *path, long row, char *scen, char *var, char 
   return rc;
 }
 
-int cmd_replay(int argc, char **argv) {
-  char scen[16] = "short", var[MAX_VARIANT_LIST] = "base", pf[128] = "heuristic", pa[128] = "heuristic";
-  uint64_t seed = 1815;
-  long index = 0, row = 0;
-  const char *csv = NULL, *save = NULL;
-  int quiet = 0;
+/* the game to replay and what to do with it */
+typedef struct {
+  char scen[16], var[MAX_VARIANT_LIST], pf[128], pa[128];
+  uint64_t seed;
+  long index, row;
+  const char *csv, *save;
+  int quiet;
+} Replay;
+
+/* --players A,B (or A/B; one name plays both sides) */
+static void replay_players(Replay *o, const char *v) {
+  const char *cut = strchr(v, '/');
+  if (!cut && !strchr(v, '=')) cut = strchr(v, ',');
+  if (cut) {
+    snprintf(o->pf, sizeof o->pf, "%.*s", (int)(cut - v), v);
+    snprintf(o->pa, sizeof o->pa, "%s", cut + 1);
+  } else {
+    snprintf(o->pf, sizeof o->pf, "%s", v);
+    snprintf(o->pa, sizeof o->pa, "%s", v);
+  }
+}
+
+/* the options into *o: 0 to run, 1 after --help, 2 on bad input (said on stderr) */
+static int replay_options(Replay *o, int argc, char **argv) {
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-    if (!strcmp(a, "--help") || !strcmp(a, "-h")) { replay_usage(stdout); return 0; }
-    if (!strcmp(a, "--quiet")) { quiet = 1; continue; }
+    if (!strcmp(a, "--help") || !strcmp(a, "-h")) { replay_usage(stdout); return 1; }
+    if (!strcmp(a, "--quiet")) { o->quiet = 1; continue; }
     if (!v) { fprintf(stderr, "replay: %s needs a value\n", a); return 2; }
     i++;
-    if (!strcmp(a, "--scenario")) snprintf(scen, sizeof scen, "%s", v);
-    else if (!strcmp(a, "--variant")) snprintf(var, sizeof var, "%s", v);
-    else if (!strcmp(a, "--players")) {
-      const char *cut = strchr(v, '/');
-      if (!cut && !strchr(v, '=')) cut = strchr(v, ',');
-      if (cut) {
-        snprintf(pf, sizeof pf, "%.*s", (int)(cut - v), v);
-        snprintf(pa, sizeof pa, "%s", cut + 1);
-      } else {
-        snprintf(pf, sizeof pf, "%s", v);
-        snprintf(pa, sizeof pa, "%s", v);
-      }
-    } else if (!strcmp(a, "--seed")) { if (opt_u64("replay", "--seed", v, &seed)) return 2; }
-    else if (!strcmp(a, "--index")) { if (opt_long("replay", "--index", v, 0, 2147483647L, &index)) return 2; }
-    else if (!strcmp(a, "--csv")) csv = v;
-    else if (!strcmp(a, "--row")) { if (opt_long("replay", "--row", v, 1, 2147483647L, &row)) return 2; }
-    else if (!strcmp(a, "--save")) save = v;
+    if (!strcmp(a, "--scenario")) snprintf(o->scen, sizeof o->scen, "%s", v);
+    else if (!strcmp(a, "--variant")) snprintf(o->var, sizeof o->var, "%s", v);
+    else if (!strcmp(a, "--players")) replay_players(o, v);
+    else if (!strcmp(a, "--seed")) { if (opt_u64("replay", "--seed", v, &o->seed)) return 2; }
+    else if (!strcmp(a, "--index")) { if (opt_long("replay", "--index", v, 0, 2147483647L, &o->index)) return 2; }
+    else if (!strcmp(a, "--csv")) o->csv = v;
+    else if (!strcmp(a, "--row")) { if (opt_long("replay", "--row", v, 1, 2147483647L, &o->row)) return 2; }
+    else if (!strcmp(a, "--save")) o->save = v;
     else { fprintf(stderr, "replay: unknown option '%s' (see --help)\n", a); return 2; }
   }
+  return 0;
+}
+
+/* plays the game with its log on stdout (--quiet: the result line only) into *f, *rec, *fin */
+static void replay_play(const Replay *o, const Scen *sc, Player *fr, Player *al, GameFacts *f,
+                        GameRec *rec, State *fin) {
+  printf("# replay: %s %s, %s (French) vs %s (Allied), seed %" PRIu64 ", index %ld\n", o->scen,
+         o->var, o->pf, o->pa, o->seed, o->index);
+  gamerec_init(rec, o->scen, o->var, o->seed, (uint64_t)o->index);
+  FILE *log = stdout;
+  FILE *null = NULL;
+  if (o->quiet) { null = fopen("/dev/null", "w"); log = null; }
+  run_game(sc, fr, al, o->seed, (uint64_t)o->index, f, log, rec, fin);
+  if (null) fclose(null);
+  if (o->quiet)
+    printf("result: %s (%s), %u decisions\n",
+           result_name(f->result),
+           cond_name(f->cond), f->decisions);
+}
+
+/* --csv: the game against its row; 0 when it matches, 1 when not */
+static int replay_check(const Replay *o, const GameFacts *f, const GameFacts *want) {
+  if (f->result == want->result && f->cond == want->cond && f->decisions == want->decisions &&
+      f->vp[0] == want->vp[0] && f->vp[1] == want->vp[1]) {
+    printf("# matches CSV row %ld\n", o->row);
+    return 0;
+  }
+  printf("# MISMATCH with CSV row %ld: row says result %d (%s), %u decisions\n", o->row,
+         want->result, cond_name(want->cond), want->decisions);
+  return 1;
+}
+
+int cmd_replay(int argc, char **argv) {
+  Replay o = {"short", "base", "heuristic", "heuristic", 1815, 0, 0, NULL, NULL, 0};
+  int orc = replay_options(&o, argc, argv);
+  if (orc) return orc == 1 ? 0 : orc;
   GameFacts want;
   int check = 0;
-  if (csv) {
-    if (row <= 0) { fprintf(stderr, "replay: --csv needs --row K (K >= 1)\n"); return 2; }
-    if (read_csv_row(csv, row, scen, var, pf, pa, sizeof pf, &seed, &want)) return 2;
-    index = want.index;
+  if (o.csv) {
+    if (o.row <= 0) { fprintf(stderr, "replay: --csv needs --row K (K >= 1)\n"); return 2; }
+    if (read_csv_row(o.csv, o.row, o.scen, o.var, o.pf, o.pa, sizeof o.pf, &o.seed, &want)) return 2;
+    o.index = want.index;
     check = 1;
   }
-  Scen *sc = sim_scen_load("replay", scen, var);
+  Scen *sc = sim_scen_load("replay", o.scen, o.var);
   if (!sc) return 2;
   char err[512];
-  Player *fr = player_new(sc, pf, sim_player_seed(seed, (uint64_t)index, FRENCH), err, sizeof err);
-  Player *al = fr ? player_new(sc, pa, sim_player_seed(seed, (uint64_t)index, ALLIED), err, sizeof err) : NULL;
+  Player *fr = player_new(sc, o.pf, sim_player_seed(o.seed, (uint64_t)o.index, FRENCH), err, sizeof err);
+  Player *al = fr ? player_new(sc, o.pa, sim_player_seed(o.seed, (uint64_t)o.index, ALLIED), err, sizeof err) : NULL;
   if (!fr || !al) {
     fprintf(stderr, "replay: player: %s\n", err);
     if (fr) player_free(fr);
     free(sc);
     return 2;
   }
-  printf("# replay: %s %s, %s (French) vs %s (Allied), seed %" PRIu64 ", index %ld\n", scen, var,
-         pf, pa, seed, index);
   GameFacts f;
   GameRec rec;
   State fin;
-  gamerec_init(&rec, scen, var, seed, (uint64_t)index);
-  FILE *log = stdout;
-  FILE *null = NULL;
-  if (quiet) { null = fopen("/dev/null", "w"); log = null; }
-  run_game(sc, fr, al, seed, (uint64_t)index, &f, log, &rec, &fin);
-  if (null) fclose(null);
-  if (quiet)
-    printf("result: %s (%s), %u decisions\n",
-           result_name(f.result),
-           cond_name(f.cond), f.decisions);
+  replay_play(&o, sc, fr, al, &f, &rec, &fin);
   int rc = 0;
-  if (save && game_save(sc, &rec, &fin, save, err, sizeof err)) {
+  if (o.save && game_save(sc, &rec, &fin, o.save, err, sizeof err)) {
     fprintf(stderr, "replay: %s\n", err);
     rc = 2;
   }
-  if (check) {
-    if (f.result == want.result && f.cond == want.cond && f.decisions == want.decisions &&
-        f.vp[0] == want.vp[0] && f.vp[1] == want.vp[1]) {
-      printf("# matches CSV row %ld\n", row);
-    } else {
-      printf("# MISMATCH with CSV row %ld: row says result %d (%s), %u decisions\n", row,
-             want.result, cond_name(want.cond), want.decisions);
-      rc = 1;
-    }
-  }
+  if (check && replay_check(&o, &f, &want)) rc = 1;
   gamerec_free(&rec);
   player_free(fr);
   player_free(al);
