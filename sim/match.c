@@ -218,86 +218,103 @@ static int split_players(const char *v, char *a, char *b, size_t len) {
   return a[0] && b[0] ? 0 : -1;
 }
 
-int cmd_match(int argc, char **argv) {
-  char scen[16] = "short", var[MAX_VARIANT_LIST] = "base", A[128] = "heuristic", B[128] = "random";
-  long games = 100;
-  uint64_t seed = 1815;
-  int threads = 0, quiet = 0;
-  double sprt0 = NAN, sprt1 = NAN;
-  long batch = 20;
+/* one run of `match`: its options */
+typedef struct {
+  char scen[16], var[MAX_VARIANT_LIST], A[128], B[128];
+  long games, batch;
+  uint64_t seed;
+  int threads, quiet;
+  double sprt0, sprt1;  /* NAN: no SPRT */
+} MatchOpts;
+
+static void match_usage(void) {
+  printf("usage: waterloo match --scenario short --players A,B --games N [--seed S] "
+         "[--threads T] [--variant V] [--sprt ELO0,ELO1 [--batch B]]\n"
+         "Plays N games between A and B with mirrored seeds: each seed is played twice, "
+         "sides swapped.\nPrints 'Score of A vs B: W - L - D [score] N' and 'Elo difference: "
+         "x +/- y' (cutechess-cli shapes), and the win rates with 95%% Wilson intervals per "
+         "side.\nA seed played with both side assignments is one pair: the pentanomial counts "
+         "(seeds on which A scored 0, 1/2, 1, 3/2, 2 points), the Elo and LOS (likelihood of "
+         "superiority) from the pairs.\n"
+         "--sprt ELO0,ELO1: sequential probability ratio test on the pairs of H1: ELO1 against "
+         "H0: ELO0 (alpha = beta = 0.05, bounds +-2.94), checked after every batch of B games "
+         "(default 20, whole mirrored pairs); stops when a bound is crossed, N is the cap.\n"
+         "Write A/B when a spec has commas.\n");
+}
+
+/* --sprt ELO0,ELO1 */
+static int match_opt_sprt(MatchOpts *o, const char *v) {
+  char e0[40] = "", e1[40] = "";
+  const char *cm = strchr(v, ',');
+  if (cm && cm - v < 39) memcpy(e0, v, (size_t)(cm - v)), snprintf(e1, sizeof e1, "%s", cm + 1);
+  if (num_double(e0, -2000, 2000, &o->sprt0) || num_double(e1, -2000, 2000, &o->sprt1) || o->sprt0 >= o->sprt1) {
+    fprintf(stderr, "match: --sprt ELO0,ELO1 (two numbers, -2000 <= ELO0 < ELO1 <= 2000)\n");
+    return 2;
+  }
+  return 0;
+}
+
+/* the options into *o, the specs checked: 0 to run, 1 after --help, 2 on bad input */
+static int match_options(MatchOpts *o, int argc, char **argv) {
   char err0[300];
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
-    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-      printf("usage: waterloo match --scenario short --players A,B --games N [--seed S] "
-             "[--threads T] [--variant V] [--sprt ELO0,ELO1 [--batch B]]\n"
-             "Plays N games between A and B with mirrored seeds: each seed is played twice, "
-             "sides swapped.\nPrints 'Score of A vs B: W - L - D [score] N' and 'Elo difference: "
-             "x +/- y' (cutechess-cli shapes), and the win rates with 95%% Wilson intervals per "
-             "side.\nA seed played with both side assignments is one pair: the pentanomial counts "
-             "(seeds on which A scored 0, 1/2, 1, 3/2, 2 points), the Elo and LOS (likelihood of "
-             "superiority) from the pairs.\n"
-             "--sprt ELO0,ELO1: sequential probability ratio test on the pairs of H1: ELO1 against "
-             "H0: ELO0 (alpha = beta = 0.05, bounds +-2.94), checked after every batch of B games "
-             "(default 20, whole mirrored pairs); stops when a bound is crossed, N is the cap.\n"
-             "Write A/B when a spec has commas.\n");
-      return 0;
-    }
-    if (!strcmp(a, "--quiet")) { quiet = 1; continue; }
+    if (!strcmp(a, "--help") || !strcmp(a, "-h")) { match_usage(); return 1; }
+    if (!strcmp(a, "--quiet")) { o->quiet = 1; continue; }
     if (i + 1 >= argc) { fprintf(stderr, "match: %s needs a value\n", a); return 2; }
     const char *v = argv[++i];
-    if (!strcmp(a, "--scenario")) snprintf(scen, sizeof scen, "%s", v);
-    else if (!strcmp(a, "--variant")) snprintf(var, sizeof var, "%s", v);
+    if (!strcmp(a, "--scenario")) snprintf(o->scen, sizeof o->scen, "%s", v);
+    else if (!strcmp(a, "--variant")) snprintf(o->var, sizeof o->var, "%s", v);
     else if (!strcmp(a, "--players")) {
-      if (split_players(v, A, B, sizeof A)) { fprintf(stderr, "match: --players A,B\n"); return 2; }
-    } else if (!strcmp(a, "--games")) { if (opt_long("match", "--games", v, 2, CLI_MAX_GAMES, &games)) return 2; }
-    else if (!strcmp(a, "--seed")) { if (opt_u64("match", "--seed", v, &seed)) return 2; }
-    else if (!strcmp(a, "--threads")) { if (opt_int("match", "--threads", v, 1, CLI_MAX_THREADS, &threads)) return 2; }
-    else if (!strcmp(a, "--batch")) { if (opt_long("match", "--batch", v, 2, CLI_MAX_GAMES, &batch)) return 2; }
-    else if (!strcmp(a, "--sprt")) {
-      char e0[40] = "", e1[40] = "";
-      const char *cm = strchr(v, ',');
-      if (cm && cm - v < 39) memcpy(e0, v, (size_t)(cm - v)), snprintf(e1, sizeof e1, "%s", cm + 1);
-      if (num_double(e0, -2000, 2000, &sprt0) || num_double(e1, -2000, 2000, &sprt1) || sprt0 >= sprt1) {
-        fprintf(stderr, "match: --sprt ELO0,ELO1 (two numbers, -2000 <= ELO0 < ELO1 <= 2000)\n");
-        return 2;
-      }
-    } else { fprintf(stderr, "match: unknown option '%s' (see --help)\n", a); return 2; }
+      if (split_players(v, o->A, o->B, sizeof o->A)) { fprintf(stderr, "match: --players A,B\n"); return 2; }
+    } else if (!strcmp(a, "--games")) { if (opt_long("match", "--games", v, 2, CLI_MAX_GAMES, &o->games)) return 2; }
+    else if (!strcmp(a, "--seed")) { if (opt_u64("match", "--seed", v, &o->seed)) return 2; }
+    else if (!strcmp(a, "--threads")) { if (opt_int("match", "--threads", v, 1, CLI_MAX_THREADS, &o->threads)) return 2; }
+    else if (!strcmp(a, "--batch")) { if (opt_long("match", "--batch", v, 2, CLI_MAX_GAMES, &o->batch)) return 2; }
+    else if (!strcmp(a, "--sprt")) { if (match_opt_sprt(o, v)) return 2; }
+    else { fprintf(stderr, "match: unknown option '%s' (see --help)\n", a); return 2; }
   }
-  if (games < 2) { fprintf(stderr, "match: --games must be at least 2\n"); return 2; }
-  if (player_spec_check(A, err0, sizeof err0) || player_spec_check(B, err0, sizeof err0)) {
+  if (o->games < 2) { fprintf(stderr, "match: --games must be at least 2\n"); return 2; }
+  if (player_spec_check(o->A, err0, sizeof err0) || player_spec_check(o->B, err0, sizeof err0)) {
     fprintf(stderr, "match: %s\n", err0);
     return 2;
   }
-  if (games % 2) { games++; fprintf(stderr, "match: --games rounded up to %ld (mirrored pairs)\n", games); }
-  if (batch < 2) batch = 2;
-  Scen *sc = sim_scen_load("match", scen, var);
-  if (!sc) return 2;
+  if (o->games % 2) { o->games++; fprintf(stderr, "match: --games rounded up to %ld (mirrored pairs)\n", o->games); }
+  if (o->batch < 2) o->batch = 2;
+  return 0;
+}
+
+/* the seeds in batches (one batch without --sprt) until N games or a bound of the SPRT is
+ * crossed: 0, or 2 when a game failed (said) */
+static int match_play(MatchOpts *o, const Scen *sc, MatchRes *r, double *llr, double bound) {
   char err[512];
-  MatchRes r;
-  memset(&r, 0, sizeof r);
-  double llr = 0;
-  const double bound = log((1 - 0.05) / 0.05); /* 2.94 for alpha = beta = 0.05 */
-  if (isnan(sprt0)) batch = games;
-  for (long from = 0; from < games / 2;) {
-    long to = from + batch / 2 < games / 2 ? from + batch / 2 : games / 2;
-    if (match_range(sc, A, B, from, to, seed, threads, &r, !quiet, err, sizeof err)) {
+  if (isnan(o->sprt0)) o->batch = o->games;
+  for (long from = 0; from < o->games / 2;) {
+    long to = from + o->batch / 2 < o->games / 2 ? from + o->batch / 2 : o->games / 2;
+    if (match_range(sc, o->A, o->B, from, to, o->seed, o->threads, r, !o->quiet, err, sizeof err)) {
       fprintf(stderr, "match: %s\n", err);
-      free(sc);
       return 2;
     }
     from = to;
-    if (!isnan(sprt0)) {
-      llr = sprt_llr_penta(r.penta, sprt0, sprt1);
-      if (llr >= bound || llr <= -bound) break;
+    if (!isnan(o->sprt0)) {
+      *llr = sprt_llr_penta(r->penta, o->sprt0, o->sprt1);
+      if (*llr >= bound || *llr <= -bound) break;
     }
   }
+  return 0;
+}
+
+/* the cutechess-shaped result lines, the pairs, the margin, the win rates and the SPRT */
+static void match_print(const MatchOpts *o, const Scen *sc, const MatchRes *rp, double llr,
+                        double bound) {
+  MatchRes r = *rp;
+  const char *A = o->A, *B = o->B;
   char e[96], p1[64], p2[64], p3[64], p4[64], pn[64], pe[96];
   fmt_elo_wld(e, sizeof e, r.w, r.l, r.d);
   fmt_penta(pn, sizeof pn, &r);
   fmt_penta_elo(pe, sizeof pe, &r);
   printf("Match: %s vs %s, %s/%s, %ld games (%ld seeds, sides swapped), seed %" PRIu64 "\n", A, B,
-         scen, var, r.games, r.games / 2, seed);
+         o->scen, o->var, r.games, r.games / 2, o->seed);
   printf("Score of %s vs %s: %ld - %ld - %ld [%.3f] %ld\n", A, B, r.w, r.l, r.d,
          (r.w + 0.5 * r.d) / r.games, r.games);
   printf("Elo difference: %s\n", e);
@@ -313,6 +330,7 @@ int cmd_match(int argc, char **argv) {
   printf("%s win rate: as French %s, as Allied %s, overall %s\n", A, p1, p2, p3);
   pct(p4, sizeof p4, r.fr_wins, r.games);
   printf("French win rate (both players): %s; draws %ld\n", p4, r.draws);
+  double sprt0 = o->sprt0, sprt1 = o->sprt1;
   if (!isnan(sprt0))
     printf("SPRT: llr %.2f (%.2f, %.2f) [%g, %g] %s after %ld games\n", llr, -bound, bound, sprt0,
            sprt1, llr >= bound ? "H1 accepted" : llr <= -bound ? "H0 accepted" : "inconclusive",
@@ -321,9 +339,26 @@ int cmd_match(int argc, char **argv) {
   if (stopped)
     printf("Note: the match stopped when the SPRT crossed a bound, so the Elo above (a "
            "fixed-sample estimate) is biased away from 0; read the SPRT decision, not the Elo.\n");
-  if (!quiet)
+  if (!o->quiet)
     fprintf(stderr, "match: %.1f s wall, %.1f CPU s (%.2f CPU s/game)\n", r.seconds, r.cpu,
             r.cpu / (r.games > 0 ? r.games : 1));
+}
+
+int cmd_match(int argc, char **argv) {
+  MatchOpts o = {"short", "base", "heuristic", "random", 100, 20, 1815, 0, 0, NAN, NAN};
+  int orc = match_options(&o, argc, argv);
+  if (orc) return orc == 1 ? 0 : orc;
+  Scen *sc = sim_scen_load("match", o.scen, o.var);
+  if (!sc) return 2;
+  MatchRes r;
+  memset(&r, 0, sizeof r);
+  double llr = 0;
+  const double bound = log((1 - 0.05) / 0.05); /* 2.94 for alpha = beta = 0.05 */
+  if (match_play(&o, sc, &r, &llr, bound)) {
+    free(sc);
+    return 2;
+  }
+  match_print(&o, sc, &r, llr, bound);
   free(sc);
   return 0;
 }
