@@ -275,11 +275,8 @@ int check_out_dir(Run *R) {
   if (scan_journals(R, own_name, &S) || judge_journals(c, own, &S)) return 2;
   if (!c->resume && !c->overwrite && S.nj == 0 && judge_reports(c)) return 2;
   /* the directory takes new files (the reports and the journal) */
-  char probe[1400];
-  snprintf(probe, sizeof probe, "%s/.probe.%ld", c->out, (long)getpid());
-  int fd = open(probe, O_WRONLY | O_CREAT | O_EXCL, 0644);
-  if (fd < 0) { fprintf(stderr, "sim: cannot write in %s: %s\n", c->out, strerror(errno)); return 2; }
-  close(fd);
-  unlink(probe);
+  char in_dir[1300];
+  snprintf(in_dir, sizeof in_dir, "%s/", c->out);
+  if (can_create(in_dir)) { fprintf(stderr, "sim: cannot write in %s: %s\n", c->out, strerror(errno)); return 2; }
   return 0;
 }

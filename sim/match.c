@@ -617,15 +617,10 @@ static int strength_open_journal(Strength *S) {
                     "them, or --overwrite to discard them\n", S->jpath);
     return 2;
   }
-  char probe[1200];
-  snprintf(probe, sizeof probe, "%s.probe.%ld", S->out, (long)getpid());
-  int fd = open(probe, O_WRONLY | O_CREAT | O_EXCL, 0644);
-  if (fd < 0) {
+  if (can_create(S->out)) {
     fprintf(stderr, "strength: cannot write %s: %s\n", S->out, strerror(errno));
     return 2;
   }
-  close(fd);
-  unlink(probe);
   if (S->resume) S->njr = journal_read(S->jpath, &S->jr);
   S->jf = fopen(S->jpath, S->resume ? "a" : "w");
   if (!S->jf || (S->resume && (fprintf(S->jf, "\n") < 0 || fflush(S->jf) != 0))) {

@@ -147,6 +147,8 @@ int ladder_wls(int np, int nm, const int *a, const int *b, const double *val, co
  * caller frees it); NULL after one line "CMD: SCENARIO VARIANTS: error" on stderr */
 Scen *sim_scen_load(const char *cmd, const char *scen, const char *var);
 int write_atomic(const char *path, const char *data, size_t len);
+/* whether a new file prefix.probe.PID can be created (it is removed again): 0, or -1 with errno */
+int can_create(const char *prefix);
 int mkdir_p(const char *path);
 /* growable string */
 typedef struct { char *s; size_t n, cap; } Buf;

@@ -25,6 +25,16 @@ Scen *sim_scen_load(const char *cmd, const char *scen, const char *var) {
   return sc;
 }
 
+int can_create(const char *prefix) {
+  char probe[1400];
+  snprintf(probe, sizeof probe, "%s.probe.%ld", prefix, (long)getpid());
+  int fd = open(probe, O_WRONLY | O_CREAT | O_EXCL, 0644);
+  if (fd < 0) return -1;
+  close(fd);
+  unlink(probe);
+  return 0;
+}
+
 int write_atomic(const char *path, const char *data, size_t len) {
   size_t pl = strlen(path);
   char *tmp = malloc(pl + 32);
