@@ -332,6 +332,13 @@ static const Cell *md_cell(const MdSection *m, int vi) {
   return cl->identical ? NULL : cl;
 }
 
+/* the same, with its statistics in *st when it was played */
+static const Cell *md_cell_stats(const MdSection *m, int vi, CellStats *st) {
+  const Cell *cl = md_cell(m, vi);
+  if (cl) cell_stats(cl, st);
+  return cl;
+}
+
 /* the head of report.md: the command, the seeds, the statistics, the players' strength */
 static void md_head(const SimCfg *c, Cell *cells, Buf *b) {
   buf_printf(b, "# Waterloo balance report\n\n");
@@ -391,9 +398,8 @@ static void md_victory(const MdSection *m) {
     buf_printf(b, "| variant | 3 castles | 2 castles + Mont St. Jean | Allied hold |\n|---|---:|---:|---:|\n");
     for (int vi = 0; vi < c->nvar; vi++) {
       CellStats st;
-      const Cell *cl = md_cell(m, vi);
+      const Cell *cl = md_cell_stats(m, vi, &st);
       if (!cl) continue;
-      cell_stats(cl, &st);
       double n = st.n ? (double)st.n : 1;
       buf_printf(b, "| %s | %ld (%.1f%%) | %ld (%.1f%%) | %ld (%.1f%%) |\n", c->var[vi],
                  st.cond[COND_3CASTLES], 100 * (st.cond[COND_3CASTLES] / n),
@@ -408,10 +414,9 @@ static void md_victory(const MdSection *m) {
                 "eliminated) | margin mean [95%% t CI] | margin sd | margin median | draws |\n"
                 "|---|---|---|---|---:|---:|---:|\n");
   for (int vi = 0; vi < c->nvar; vi++) {
-    const Cell *cl = md_cell(m, vi);
     CellStats st;
+    const Cell *cl = md_cell_stats(m, vi, &st);
     if (!cl) continue;
-    cell_stats(cl, &st);
     char ci[64];
     fmt_mean_ci(ci, sizeof ci, st.margin, st.margin_sd, st.n);
     buf_printf(b, "| %s | %.1f (%.1f + %.1f) | %.1f (%.1f + %.1f) | %s | %.1f | %+.1f | %ld |\n",
@@ -428,9 +433,8 @@ static void md_game_facts(const MdSection *m) {
                 "reduced at end F / A |\n|---|---:|---:|---:|---:|---|---|---|---|---|\n");
   for (int vi = 0; vi < c->nvar; vi++) {
     CellStats st;
-    const Cell *cl = md_cell(m, vi);
+    const Cell *cl = md_cell_stats(m, vi, &st);
     if (!cl) continue;
-    cell_stats(cl, &st);
     buf_printf(b, "| %s | %.2f | %.1f | %.1f | %.0f | %.1f / %.1f | %.2f / %.2f | %.1f / %.1f | "
                   "%.2f / %.2f | %.2f / %.2f |\n",
                c->var[vi], st.turns, st.rounds, st.passes, st.decisions, st.cards[0], st.cards[1],
@@ -454,9 +458,8 @@ static void md_first_falls(const MdSection *m) {
   buf_printf(b, "\n");
   for (int vi = 0; vi < c->nvar; vi++) {
     CellStats st;
-    const Cell *cl = md_cell(m, vi);
+    const Cell *cl = md_cell_stats(m, vi, &st);
     if (!cl) continue;
-    cell_stats(cl, &st);
     buf_printf(b, "| %s |", c->var[vi]);
     for (int k = 0; k < nv; k++) {
       int v = vs[k];
