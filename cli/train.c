@@ -76,7 +76,31 @@ static void fit_newton(const Sample *S, long n, double lambda, double *w) {
   }
 }
 
-int cmd_train(int argc, char **argv) {
+/* one run of `train`: the options, the positions collected and the fit */
+typedef struct {
+  Scen *sc;
+  const char *spec, *out;
+  uint64_t games, seed;
+  double hold, lambda;
+  int dry;
+  char defpath[512];
+  Sample *S;                 /* the positions, game by game */
+  long n, cap, ntrain;       /* positions; the first ntrain are for the fit */
+  long res[4];               /* results of the games */
+  double t0;                 /* CPU seconds at the start */
+  double w[FIT_NF];          /* the fitted weights */
+} Train;
+
+/* the held-out measures: log-losses and calibration bins (k 0: the fit, 1: hand-written) */
+typedef struct {
+  double ll_fit, ll_hand, ll_base, ll_train;
+  long nt;
+  long bc[2][10];
+  double bp[2][10], by[2][10];
+} TrainEval;
+
+/* the options into *T: -1 to run, else the exit code (after --help or bad input) */
+static int train_options(Train *T, int argc, char **argv) {
   int rc = cli_args(argc, argv, "train", "--scenario --variant --games --seed --players --holdout --lambda --out --dry-run!",
                     "usage: waterloo train --scenario short|long [--variant V] [--games N] [--seed S]\n"
                     "                      [--players SPEC] [--holdout F] [--lambda L] [--out FILE] [--dry-run]\n"
@@ -94,105 +118,101 @@ int cmd_train(int argc, char **argv) {
   if (rc >= 0) return rc;
   const char *scen = opt_get(argc, argv, "--scenario", "short");
   const char *var = opt_get(argc, argv, "--variant", "base");
-  Scen *sc = malloc(sizeof *sc);
-  if (!sc || cli_scen(sc, scen, var)) return 2;
-  uint64_t games, seed;
-  if (opt_u64("train", "--games", opt_get(argc, argv, "--games", "6000"), &games) ||
-      opt_u64("train", "--seed", opt_get(argc, argv, "--seed", "1"), &seed))
+  T->sc = malloc(sizeof *T->sc);
+  if (!T->sc || cli_scen(T->sc, scen, var)) return 2;
+  if (opt_u64("train", "--games", opt_get(argc, argv, "--games", "6000"), &T->games) ||
+      opt_u64("train", "--seed", opt_get(argc, argv, "--seed", "1"), &T->seed))
     return 2;
-  if (games < 10 || games > 10000000) {
+  if (T->games < 10 || T->games > 10000000) {
     fprintf(stderr, "train: --games must be in 10..10000000\n");
     return 2;
   }
   char *end;
-  double hold = strtod(opt_get(argc, argv, "--holdout", "0.2"), &end);
-  if (*end || !(hold > 0 && hold < 1)) { fprintf(stderr, "train: --holdout must be a number in (0, 1)\n"); return 2; }
-  double lambda = strtod(opt_get(argc, argv, "--lambda", "1e-4"), &end);
-  if (*end || !(lambda >= 0 && lambda < 1)) { fprintf(stderr, "train: --lambda must be a number in [0, 1)\n"); return 2; }
-  const char *spec = opt_get(argc, argv, "--players", "light:eps=0.1");
+  T->hold = strtod(opt_get(argc, argv, "--holdout", "0.2"), &end);
+  if (*end || !(T->hold > 0 && T->hold < 1)) { fprintf(stderr, "train: --holdout must be a number in (0, 1)\n"); return 2; }
+  T->lambda = strtod(opt_get(argc, argv, "--lambda", "1e-4"), &end);
+  if (*end || !(T->lambda >= 0 && T->lambda < 1)) { fprintf(stderr, "train: --lambda must be a number in [0, 1)\n"); return 2; }
+  T->spec = opt_get(argc, argv, "--players", "light:eps=0.1");
   char err[512];
-  if (player_spec_check(spec, err, sizeof err)) { fprintf(stderr, "train: %s\n", err); return 2; }
-  char defpath[512];
-  fit_path(sc, defpath, sizeof defpath);
-  const char *out = opt_get(argc, argv, "--out", defpath);
-  int dry = opt_has(argc, argv, "--dry-run");
+  if (player_spec_check(T->spec, err, sizeof err)) { fprintf(stderr, "train: %s\n", err); return 2; }
+  fit_path(T->sc, T->defpath, sizeof T->defpath);
+  T->out = opt_get(argc, argv, "--out", T->defpath);
+  T->dry = opt_has(argc, argv, "--dry-run");
+  return -1;
+}
 
-  AiCtx ctx;
-  ai_ctx_init(&ctx, sc);
-  long cap = 1 << 16, n = 0;
-  Sample *S = malloc((size_t)cap * sizeof *S);
-  if (!S) { fprintf(stderr, "train: out of memory\n"); return 1; }
-  long res[4] = {0, 0, 0, 0};
-  double t0 = cpu_sec();
-  for (uint64_t g = 0; g < games; g++) {
-    Player *p[2];
-    for (int side = 0; side < 2; side++) {
-      p[side] = player_new(sc, spec, seed * 1000003ULL + g * 2 + (uint64_t)side, err, sizeof err);
-      if (!p[side]) { fprintf(stderr, "train: %s\n", err); return 2; }
-    }
-    State s;
-    gs_init(sc, &s, seed, g);
-    long first = n;
-    int steps = 0;
-    while (!gs_over(&s) && steps < 100000) {
-      if (s.turn.phase == PH_ROUND && s.turn.ncards == 0) {
-        if (n == cap) {
-          cap *= 2;
-          Sample *T = realloc(S, (size_t)cap * sizeof *S);
-          if (!T) { fprintf(stderr, "train: out of memory\n"); return 1; }
-          S = T;
-        }
-        fit_features(&ctx, &s, S[n].f);
-        S[n].hand = (float)ai_eval_french(&ctx, &s);
-        S[n].game = (int)g;
-        n++;
-      }
-      gs_apply(sc, &s, player_act(p[s.turn.decider], &s));
-      steps++;
-    }
-    double y = s.score.result == 1 ? 1.0 : s.score.result == 3 ? 0.5 : 0.0;
-    res[s.score.result & 3]++;
-    for (long i = first; i < n; i++) S[i].y = (float)y;
-    player_free(p[0]);
-    player_free(p[1]);
+/* game g: the position at every round start, labelled with the game's French result; 0, or
+ * the exit code */
+static int train_game(Train *T, AiCtx *ctx, uint64_t g) {
+  const Scen *sc = T->sc;
+  char err[512];
+  Player *p[2];
+  for (int side = 0; side < 2; side++) {
+    p[side] = player_new(sc, T->spec, T->seed * 1000003ULL + g * 2 + (uint64_t)side, err, sizeof err);
+    if (!p[side]) { fprintf(stderr, "train: %s\n", err); return 2; }
   }
-  long ntrain = 0;
-  uint64_t gsplit = (uint64_t)((1.0 - hold) * (double)games);
-  while (ntrain < n && (uint64_t)S[ntrain].game < gsplit) ntrain++;
-  if (ntrain == 0 || ntrain == n) { fprintf(stderr, "train: too few positions to split\n"); return 1; }
-  double w[FIT_NF];
-  fit_newton(S, ntrain, lambda, w);
-  /* held-out measures */
-  double ll_fit = 0, ll_hand = 0, ll_base = 0, ll_train = 0, base = 0;
-  for (long i = 0; i < ntrain; i++) { base += S[i].y; ll_train += logloss1(fit_eval(w, S[i].f), S[i].y); }
+  State s;
+  gs_init(sc, &s, T->seed, g);
+  long first = T->n;
+  int steps = 0;
+  while (!gs_over(&s) && steps < 100000) {
+    if (s.turn.phase == PH_ROUND && s.turn.ncards == 0) {
+      if (T->n == T->cap) {
+        T->cap *= 2;
+        Sample *R = realloc(T->S, (size_t)T->cap * sizeof *T->S);
+        if (!R) { fprintf(stderr, "train: out of memory\n"); return 1; }
+        T->S = R;
+      }
+      Sample *x = &T->S[T->n];
+      fit_features(ctx, &s, x->f);
+      x->hand = (float)ai_eval_french(ctx, &s);
+      x->game = (int)g;
+      T->n++;
+    }
+    gs_apply(sc, &s, player_act(p[s.turn.decider], &s));
+    steps++;
+  }
+  double y = s.score.result == 1 ? 1.0 : s.score.result == 3 ? 0.5 : 0.0;
+  T->res[s.score.result & 3]++;
+  for (long i = first; i < T->n; i++) T->S[i].y = (float)y;
+  player_free(p[0]);
+  player_free(p[1]);
+  return 0;
+}
+
+/* the log-losses of the fit on its own positions and of the fit, the hand-written evaluation
+ * and the base rate on the held-out ones, and the calibration bins */
+static void train_measure(const Train *T, TrainEval *E) {
+  const Sample *S = T->S;
+  long n = T->n, ntrain = T->ntrain;
+  double base = 0;
+  for (long i = 0; i < ntrain; i++) { base += S[i].y; E->ll_train += logloss1(fit_eval(T->w, S[i].f), S[i].y); }
   base /= (double)ntrain;
-  long nt = n - ntrain;
-  long bc[2][10] = {{0}};
-  double bp[2][10] = {{0}}, by[2][10] = {{0}};
+  E->nt = n - ntrain;
   for (long i = ntrain; i < n; i++) {
-    double pf = fit_eval(w, S[i].f), ph = S[i].hand;
-    ll_fit += logloss1(pf, S[i].y);
-    ll_hand += logloss1(ph, S[i].y);
-    ll_base += logloss1(base, S[i].y);
+    double pf = fit_eval(T->w, S[i].f), ph = S[i].hand;
+    E->ll_fit += logloss1(pf, S[i].y);
+    E->ll_hand += logloss1(ph, S[i].y);
+    E->ll_base += logloss1(base, S[i].y);
     for (int k = 0; k < 2; k++) {
       double p = k ? ph : pf;
       int b = (int)(p * 10);
       if (b > 9) b = 9;
       if (b < 0) b = 0;
-      bc[k][b]++;
-      bp[k][b] += p;
-      by[k][b] += S[i].y;
+      E->bc[k][b]++;
+      E->bp[k][b] += p;
+      E->by[k][b] += S[i].y;
     }
   }
-  ll_fit /= (double)nt;
-  ll_hand /= (double)nt;
-  ll_base /= (double)nt;
-  ll_train /= (double)ntrain;
-  char cmd[1024] = "./waterloo train";
-  for (int i = 1; i < argc; i++)
-    snprintf(cmd + strlen(cmd), sizeof cmd - strlen(cmd), " %s", argv[i]);
-  char summary[4096];
-  int sl = snprintf(summary, sizeof summary,
+  E->ll_fit /= (double)E->nt;
+  E->ll_hand /= (double)E->nt;
+  E->ll_base /= (double)E->nt;
+  E->ll_train /= (double)ntrain;
+}
+
+/* the summary printed and kept in the file: games, positions, log-losses, calibration */
+static void train_summary(const Train *T, const TrainEval *E, char *summary, size_t len) {
+  int sl = snprintf(summary, len,
                     "%" PRIu64 " games of %s (%s, %s): French %ld, Allied %ld, draws %ld; %ld positions "
                     "(round starts), %ld for the fit, %ld held out (the last %.0f%% of the games); %.1f CPU s\n"
                     "log-loss on the held-out positions: fit %.4f, hand-written evaluation %.4f, base "
@@ -200,46 +220,83 @@ int cmd_train(int argc, char **argv) {
                     "calibration on the held-out positions (French win rate):\n"
                     "| predicted | fit: positions | fit: mean predicted | fit: actual | hand: positions | hand: mean predicted | hand: actual |\n"
                     "|---|---:|---:|---:|---:|---:|---:|\n",
-                    games, spec, sc->scen_name, sc->variant_names, res[1], res[2], res[3], n, ntrain,
-                    nt, hold * 100, cpu_sec() - t0, ll_fit, ll_hand, ll_base, ll_train);
-  for (int b = 0; b < 10 && sl < (int)sizeof summary; b++) {
-    sl += snprintf(summary + sl, sizeof summary - (size_t)sl, "| %.1f-%.1f |", b / 10.0, (b + 1) / 10.0);
-    for (int k = 0; k < 2 && sl < (int)sizeof summary; k++) {
-      if (bc[k][b])
-        sl += snprintf(summary + sl, sizeof summary - (size_t)sl, " %ld | %.3f | %.3f |", bc[k][b],
-                       bp[k][b] / bc[k][b], by[k][b] / bc[k][b]);
+                    T->games, T->spec, T->sc->scen_name, T->sc->variant_names, T->res[1], T->res[2],
+                    T->res[3], T->n, T->ntrain, E->nt, T->hold * 100, cpu_sec() - T->t0, E->ll_fit,
+                    E->ll_hand, E->ll_base, E->ll_train);
+  for (int b = 0; b < 10 && sl < (int)len; b++) {
+    sl += snprintf(summary + sl, len - (size_t)sl, "| %.1f-%.1f |", b / 10.0, (b + 1) / 10.0);
+    for (int k = 0; k < 2 && sl < (int)len; k++) {
+      if (E->bc[k][b])
+        sl += snprintf(summary + sl, len - (size_t)sl, " %ld | %.3f | %.3f |", E->bc[k][b],
+                       E->bp[k][b] / E->bc[k][b], E->by[k][b] / E->bc[k][b]);
       else
-        sl += snprintf(summary + sl, sizeof summary - (size_t)sl, " 0 | - | - |");
+        sl += snprintf(summary + sl, len - (size_t)sl, " 0 | - | - |");
     }
-    if (sl < (int)sizeof summary) sl += snprintf(summary + sl, sizeof summary - (size_t)sl, "\n");
+    if (sl < (int)len) sl += snprintf(summary + sl, len - (size_t)sl, "\n");
   }
-  fputs(summary, stdout);
-  printf("weights:");
-  for (int i = 0; i < FIT_NF; i++) printf(" %s=%.4f", FIT_NAMES[i], w[i]);
-  printf("\n");
-  if (dry) return 0;
+}
+
+/* the weights file, written to FILE.tmp and renamed: the command, the summary, the weights */
+static int train_write(const Train *T, const TrainEval *E, const char *summary, int argc,
+                       char **argv) {
+  const Scen *sc = T->sc;
+  char cmd[1024] = "./waterloo train";
+  for (int i = 1; i < argc; i++)
+    snprintf(cmd + strlen(cmd), sizeof cmd - strlen(cmd), " %s", argv[i]);
   char tmp[600];
-  snprintf(tmp, sizeof tmp, "%s.tmp", out);
+  snprintf(tmp, sizeof tmp, "%s.tmp", T->out);
   FILE *f = fopen(tmp, "w");
   if (!f) { fprintf(stderr, "train: cannot write %s\n", tmp); return 1; }
   fprintf(f, "; The fitted evaluation of the %s game (ai/fit.c): P(French win) = 1/(1+exp(-sum w*feature)).\n", sc->scen_name);
   fprintf(f, "; Reproduce with: %s\n", cmd);
   fprintf(f, "; Used only when the fingerprint matches the scenario data (map, units, cards, parameters,\n"
              "; variants); otherwise the players warn and fall back to the hand-written evaluation.\n;\n");
-  for (char *line = summary; *line;) {
-    char *nl = strchr(line, '\n');
+  for (const char *line = summary; *line;) {
+    const char *nl = strchr(line, '\n');
     fprintf(f, "; %.*s\n", (int)(nl ? nl - line : (long)strlen(line)), line);
     if (!nl) break;
     line = nl + 1;
   }
   fprintf(f, "\n[fit]\nscenario = %s\nvariants = %s\nfingerprint = %016llx\ngames = %" PRIu64 "\nplayers = %s\n"
              "positions = %ld\nheldout_logloss = %.4f\nhand_logloss = %.4f\nbase_logloss = %.4f\n\n[weights]\n",
-          sc->scen_name, sc->variant_names, (unsigned long long)fit_fingerprint(sc), games, spec, n, ll_fit,
-          ll_hand, ll_base);
-  for (int i = 0; i < FIT_NF; i++) fprintf(f, "%s = %.6f\n", FIT_NAMES[i], w[i]);
-  if (fclose(f) || rename(tmp, out)) { fprintf(stderr, "train: cannot write %s\n", out); remove(tmp); return 1; }
-  printf("wrote %s\n", out);
-  free(S);
-  free(sc);
+          sc->scen_name, sc->variant_names, (unsigned long long)fit_fingerprint(sc), T->games, T->spec,
+          T->n, E->ll_fit, E->ll_hand, E->ll_base);
+  for (int i = 0; i < FIT_NF; i++) fprintf(f, "%s = %.6f\n", FIT_NAMES[i], T->w[i]);
+  if (fclose(f) || rename(tmp, T->out)) { fprintf(stderr, "train: cannot write %s\n", T->out); remove(tmp); return 1; }
+  printf("wrote %s\n", T->out);
+  return 0;
+}
+
+int cmd_train(int argc, char **argv) {
+  Train T;
+  memset(&T, 0, sizeof T);
+  int rc = train_options(&T, argc, argv);
+  if (rc >= 0) return rc;
+  AiCtx ctx;
+  ai_ctx_init(&ctx, T.sc);
+  T.cap = 1 << 16;
+  T.S = malloc((size_t)T.cap * sizeof *T.S);
+  if (!T.S) { fprintf(stderr, "train: out of memory\n"); return 1; }
+  T.t0 = cpu_sec();
+  for (uint64_t g = 0; g < T.games; g++)
+    if ((rc = train_game(&T, &ctx, g))) return rc;
+  uint64_t gsplit = (uint64_t)((1.0 - T.hold) * (double)T.games);
+  while (T.ntrain < T.n && (uint64_t)T.S[T.ntrain].game < gsplit) T.ntrain++;
+  if (T.ntrain == 0 || T.ntrain == T.n) { fprintf(stderr, "train: too few positions to split\n"); return 1; }
+  fit_newton(T.S, T.ntrain, T.lambda, T.w);
+  TrainEval E;
+  memset(&E, 0, sizeof E);
+  train_measure(&T, &E);
+  char summary[4096];
+  train_summary(&T, &E, summary, sizeof summary);
+  fputs(summary, stdout);
+  printf("weights:");
+  for (int i = 0; i < FIT_NF; i++) printf(" %s=%.4f", FIT_NAMES[i], T.w[i]);
+  printf("\n");
+  if (T.dry) return 0;
+  rc = train_write(&T, &E, summary, argc, argv);
+  if (rc) return rc;
+  free(T.S);
+  free(T.sc);
   return 0;
 }
