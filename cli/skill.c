@@ -81,7 +81,59 @@ static void svg(FILE *f, char scen[2][16], int nsc, Cell cells[2][MAX_LEVELS], i
   fprintf(f, "</svg>\n");
 }
 
-int cmd_skill(int argc, char **argv) {
+/* one run of `skill`: the options, the ladder and its results per scenario */
+typedef struct {
+  const char *var, *out;
+  uint64_t games, seed, threads;
+  char scen[2][16];
+  int nsc;
+  Cell cells[2][MAX_LEVELS];
+  long want[MAX_LEVELS];     /* games of each level */
+  int nl;
+} Skill;
+
+/* --scenario short, long or short,long */
+static int skill_scenarios(Skill *K, const char *scl) {
+  char buf[64];
+  snprintf(buf, sizeof buf, "%s", scl);
+  char *save = NULL;
+  for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+    if (K->nsc == 2 || (strcmp(t, "short") && strcmp(t, "long"))) {
+      fprintf(stderr, "skill: --scenario takes short, long or short,long (not '%s')\n", t);
+      return 2;
+    }
+    snprintf(K->scen[K->nsc++], sizeof K->scen[0], "%s", t);
+  }
+  return 0;
+}
+
+/* --levels 'A;B@N;C': the ladder, each spec checked */
+static int skill_levels(Skill *K, const char *lv) {
+  char buf[2048];
+  snprintf(buf, sizeof buf, "%s", lv);
+  char *save = NULL;
+  for (char *t = strtok_r(buf, ";", &save); t; t = strtok_r(NULL, ";", &save)) {
+    int nl = K->nl;
+    if (nl == MAX_LEVELS) { fprintf(stderr, "skill: at most %d levels\n", MAX_LEVELS); return 2; }
+    char *at = strrchr(t, '@');
+    K->want[nl] = (long)K->games;
+    if (at) {
+      *at = 0;
+      uint64_t n;
+      if (opt_u64("skill", "--levels @N", at + 1, &n) || n < 1) return 2;
+      K->want[nl] = (long)n;
+    }
+    char err[300];
+    if (player_spec_check(t, err, sizeof err)) { fprintf(stderr, "skill: %s\n", err); return 2; }
+    for (int s = 0; s < 2; s++) snprintf(K->cells[s][nl].spec, sizeof K->cells[s][nl].spec, "%s", t);
+    K->nl++;
+  }
+  if (!K->nl) { fprintf(stderr, "skill: no levels\n"); return 2; }
+  return 0;
+}
+
+/* the options into *K: -1 to run, else the exit code (after --help or bad input) */
+static int skill_options(Skill *K, int argc, char **argv) {
   int rc = cli_args(argc, argv, "skill", "--scenario --levels --games --seed --threads --variant --out",
                     "usage: waterloo skill [--scenario short,long] [--levels 'A;B;C'] [--games N] [--seed S]\n"
                     "                      [--threads T] [--variant V] [--out DIR]\n"
@@ -94,89 +146,48 @@ int cmd_skill(int argc, char **argv) {
   if (rc >= 0) return rc;
   const char *scl = opt_get(argc, argv, "--scenario", "short,long");
   const char *lv = opt_get(argc, argv, "--levels", "random;light;heuristic;mcts:sim;mcts:sim*4");
-  const char *var = opt_get(argc, argv, "--variant", "base");
-  const char *out = opt_get(argc, argv, "--out", NULL);
-  if (!out) { fprintf(stderr, "skill: --out DIR is required\n"); return 2; }
-  uint64_t games, seed, threads;
-  if (opt_u64("skill", "--games", opt_get(argc, argv, "--games", "200"), &games) ||
-      opt_u64("skill", "--seed", opt_get(argc, argv, "--seed", "1815"), &seed) ||
-      opt_u64("skill", "--threads", opt_get(argc, argv, "--threads", "0"), &threads))
+  K->var = opt_get(argc, argv, "--variant", "base");
+  K->out = opt_get(argc, argv, "--out", NULL);
+  if (!K->out) { fprintf(stderr, "skill: --out DIR is required\n"); return 2; }
+  if (opt_u64("skill", "--games", opt_get(argc, argv, "--games", "200"), &K->games) ||
+      opt_u64("skill", "--seed", opt_get(argc, argv, "--seed", "1815"), &K->seed) ||
+      opt_u64("skill", "--threads", opt_get(argc, argv, "--threads", "0"), &K->threads))
     return 2;
-  char scen[2][16];
-  int nsc = 0;
-  {
-    char buf[64];
-    snprintf(buf, sizeof buf, "%s", scl);
-    char *save = NULL;
-    for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-      if (nsc == 2 || (strcmp(t, "short") && strcmp(t, "long"))) {
-        fprintf(stderr, "skill: --scenario takes short, long or short,long (not '%s')\n", t);
-        return 2;
-      }
-      snprintf(scen[nsc++], sizeof scen[0], "%s", t);
-    }
-  }
-  static Cell cells[2][MAX_LEVELS];
-  memset(cells, 0, sizeof cells);
-  long want[MAX_LEVELS];
-  int nl = 0;
-  {
-    char buf[2048];
-    snprintf(buf, sizeof buf, "%s", lv);
-    char *save = NULL;
-    for (char *t = strtok_r(buf, ";", &save); t; t = strtok_r(NULL, ";", &save)) {
-      if (nl == MAX_LEVELS) { fprintf(stderr, "skill: at most %d levels\n", MAX_LEVELS); return 2; }
-      char *at = strrchr(t, '@');
-      want[nl] = (long)games;
-      if (at) {
-        *at = 0;
-        uint64_t n;
-        if (opt_u64("skill", "--levels @N", at + 1, &n) || n < 1) return 2;
-        want[nl] = (long)n;
-      }
-      char err[300];
-      if (player_spec_check(t, err, sizeof err)) { fprintf(stderr, "skill: %s\n", err); return 2; }
-      for (int s = 0; s < 2; s++) snprintf(cells[s][nl].spec, sizeof cells[s][nl].spec, "%s", t);
-      nl++;
-    }
-  }
-  if (!nl) { fprintf(stderr, "skill: no levels\n"); return 2; }
-  if (mkdir(out, 0777) && errno != EEXIST) { fprintf(stderr, "skill: cannot create %s\n", out); return 2; }
-  char path[1024];
-  snprintf(path, sizeof path, "%s/report.md", out);
-  FILE *f = fopen(path, "w");
-  if (!f) { fprintf(stderr, "skill: cannot write %s\n", path); return 2; }
-  for (int s = 0; s < nsc; s++) {
-    Scen *sc = malloc(sizeof *sc);
-    if (!sc || cli_scen(sc, scen[s], var)) return 2;
-    for (int i = 0; i < nl; i++) {
-      Cell *c = &cells[s][i];
-      long n = want[i], fr = 0, al = 0, dr = 0, bad = 0;
-      double cpu = 0;
-      int T = threads ? (int)threads : omp_get_max_threads();
+  if (skill_scenarios(K, scl) || skill_levels(K, lv)) return 2;
+  return -1;
+}
+
+/* the games of level i in scenario s, over the threads */
+static void skill_play_level(Skill *K, const Scen *sc, int s, int i) {
+  Cell *c = &K->cells[s][i];
+  long n = K->want[i], fr = 0, al = 0, dr = 0, bad = 0;
+  double cpu = 0;
+  uint64_t seed = K->seed;
+  int T = K->threads ? (int)K->threads : omp_get_max_threads();
 #pragma omp parallel for num_threads(T) schedule(dynamic, 1) reduction(+ : fr, al, dr, bad, cpu)
-      for (long g = 0; g < n; g++) {
-        double t0 = thread_cpu();
-        int r = ai_play_game(sc, c->spec, c->spec, seed, (uint64_t)g, NULL);
-        cpu += thread_cpu() - t0;
-        if (r == 1) fr++;
-        else if (r == 2) al++;
-        else if (r == 3) dr++;
-        else bad++;
-      }
-      c->games = fr + al + dr;
-      c->fr = fr;
-      c->al = al;
-      c->dr = dr;
-      c->bad = bad;
-      c->cpu = cpu;
-      double p, lo, hi;
-      wilson95(fr + 0.5 * dr, c->games, &p, &lo, &hi);
-      fprintf(stderr, "skill: %s %s: %ld games, French %.1f%% [%.1f, %.1f], %.3f CPU s/game\n", scen[s], c->spec,
-              c->games, 100 * p, 100 * lo, 100 * hi, n ? cpu / n : 0);
-    }
-    free(sc);
+  for (long g = 0; g < n; g++) {
+    double t0 = thread_cpu();
+    int r = ai_play_game(sc, c->spec, c->spec, seed, (uint64_t)g, NULL);
+    cpu += thread_cpu() - t0;
+    if (r == 1) fr++;
+    else if (r == 2) al++;
+    else if (r == 3) dr++;
+    else bad++;
   }
+  c->games = fr + al + dr;
+  c->fr = fr;
+  c->al = al;
+  c->dr = dr;
+  c->bad = bad;
+  c->cpu = cpu;
+  double p, lo, hi;
+  wilson95(fr + 0.5 * dr, c->games, &p, &lo, &hi);
+  fprintf(stderr, "skill: %s %s: %ld games, French %.1f%% [%.1f, %.1f], %.3f CPU s/game\n", K->scen[s], c->spec,
+          c->games, 100 * p, 100 * lo, 100 * hi, n ? cpu / n : 0);
+}
+
+/* report.md: the command, what a row is, one table per scenario */
+static void skill_report(const Skill *K, FILE *f, int argc, char **argv) {
   fprintf(f, "# Balance across skill\n\nReproduce with:\n\n```\n./waterloo skill");
   for (int i = 1; i < argc; i++) fprintf(f, " %s%s%s", strchr(argv[i], ';') || strchr(argv[i], '*') ? "'" : "", argv[i],
                                           strchr(argv[i], ';') || strchr(argv[i], '*') ? "'" : "");
@@ -184,11 +195,11 @@ int cmd_skill(int argc, char **argv) {
              "French win rate with draws counted half, 95%% Wilson interval; "
              "CPU s/game is the thread CPU time of both players per game.  Rows go from weak to strong: "
              "where the rate stops moving, the balance estimate no longer depends on skill.\n\n",
-          seed, var);
-  for (int s = 0; s < nsc; s++) {
-    fprintf(f, "## %s game\n\n| player (both sides) | games | French - Allied - draws | French win rate | CPU s/game |\n|---|---:|---|---|---:|\n", scen[s]);
-    for (int i = 0; i < nl; i++) {
-      Cell *c = &cells[s][i];
+          K->seed, K->var);
+  for (int s = 0; s < K->nsc; s++) {
+    fprintf(f, "## %s game\n\n| player (both sides) | games | French - Allied - draws | French win rate | CPU s/game |\n|---|---:|---|---|---:|\n", K->scen[s]);
+    for (int i = 0; i < K->nl; i++) {
+      const Cell *c = &K->cells[s][i];
       double p, lo, hi;
       wilson95(c->fr + 0.5 * c->dr, c->games, &p, &lo, &hi);
       fprintf(f, "| %s | %ld | %ld - %ld - %ld | %.1f%% [%.1f, %.1f] | %.3f |\n", c->spec, c->games, c->fr, c->al, c->dr,
@@ -197,11 +208,31 @@ int cmd_skill(int argc, char **argv) {
     fprintf(f, "\n");
   }
   fprintf(f, "![French win rate by skill](skill.svg)\n");
+}
+
+int cmd_skill(int argc, char **argv) {
+  static Skill K; /* the cells are large */
+  memset(&K, 0, sizeof K);
+  int rc = skill_options(&K, argc, argv);
+  if (rc >= 0) return rc;
+  const char *out = K.out;
+  if (mkdir(out, 0777) && errno != EEXIST) { fprintf(stderr, "skill: cannot create %s\n", out); return 2; }
+  char path[1024];
+  snprintf(path, sizeof path, "%s/report.md", out);
+  FILE *f = fopen(path, "w");
+  if (!f) { fprintf(stderr, "skill: cannot write %s\n", path); return 2; }
+  for (int s = 0; s < K.nsc; s++) {
+    Scen *sc = malloc(sizeof *sc);
+    if (!sc || cli_scen(sc, K.scen[s], K.var)) return 2;
+    for (int i = 0; i < K.nl; i++) skill_play_level(&K, sc, s, i);
+    free(sc);
+  }
+  skill_report(&K, f, argc, argv);
   if (fclose(f)) { fprintf(stderr, "skill: cannot write %s\n", path); return 1; }
   snprintf(path, sizeof path, "%s/skill.svg", out);
   f = fopen(path, "w");
   if (!f) { fprintf(stderr, "skill: cannot write %s\n", path); return 1; }
-  svg(f, scen, nsc, cells, nl);
+  svg(f, K.scen, K.nsc, K.cells, K.nl);
   fclose(f);
   printf("skill: report in %s/report.md, chart in %s/skill.svg\n", out, out);
   return 0;
