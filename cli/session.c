@@ -539,16 +539,9 @@ static cJSON *card_list(const Scen *sc, uint64_t m) {
   return a;
 }
 
-cJSON *scen_json(const Scen *sc) {
-  cJSON *o = cJSON_CreateObject();
-  cJSON_AddStringToObject(o, "scenario", sc->scen_name);
-  cJSON_AddStringToObject(o, "variants", sc->variant_names);
-  cJSON_AddNumberToObject(o, "turns", sc->p.turns);
-  cJSON_AddNumberToObject(o, "width", MAP_W);
-  cJSON_AddNumberToObject(o, "height", MAP_H);
-  cJSON_AddNumberToObject(o, "round_limit", sc->p.round_limit);
-  cJSON_AddNumberToObject(o, "max_attackers", sc->p.max_attackers);
-  cJSON_AddBoolToObject(o, "prussians", sc->p.prussians);
+/* the map of scen_json: squares with terrain and place names, each edge once (east and south
+ * sides) with its kinds */
+static void scen_map_json(cJSON *o, const Scen *sc) {
   static const char *TER[] = {"clear", "woods", "village", "castle", "hill"};
   cJSON *sqs = cJSON_AddArrayToObject(o, "squares");
   for (int q = 0; q < NSQ; q++) {
@@ -560,7 +553,6 @@ cJSON *scen_json(const Scen *sc) {
     if (sc->sqname[q][0]) cJSON_AddStringToObject(x, "place", sc->sqname[q]);
     cJSON_AddItemToArray(sqs, x);
   }
-  /* each edge once: east and south sides */
   cJSON *edges = cJSON_AddArrayToObject(o, "edges");
   static const struct { int bit; const char *name; } EK[] = {
       {E_RIDGE, "ridge"}, {E_STREAM, "stream"}, {E_BRIDGE, "bridge"}, {E_ROAD, "road"}, {E_POND, "pond"}};
@@ -576,6 +568,10 @@ cJSON *scen_json(const Scen *sc) {
         if (e & EK[i].bit) cJSON_AddItemToArray(k, cJSON_CreateString(EK[i].name));
       cJSON_AddItemToArray(edges, x);
     }
+}
+
+/* the castles with their damage points and the victory squares with their VP */
+static void scen_objectives_json(cJSON *o, const Scen *sc) {
   cJSON *cs = cJSON_AddArrayToObject(o, "castles");
   for (int c = 0; c < MAX_CASTLES; c++) {
     cJSON *x = cJSON_CreateObject();
@@ -595,6 +591,9 @@ cJSON *scen_json(const Scen *sc) {
     cJSON_AddNumberToObject(x, "vp_allied", sc->p.vp_al[v]);
     cJSON_AddItemToArray(vs, x);
   }
+}
+
+static void scen_units_json(cJSON *o, const Scen *sc) {
   cJSON *us = cJSON_AddArrayToObject(o, "units");
   for (int u = 0; u < sc->nunits; u++) {
     const UnitDef *d = &sc->unit[u];
@@ -614,6 +613,10 @@ cJSON *scen_json(const Scen *sc) {
     }
     cJSON_AddItemToArray(us, x);
   }
+}
+
+/* the cards, and the arrival groups with their turn and entry squares */
+static void scen_cards_json(cJSON *o, const Scen *sc) {
   cJSON *cd = cJSON_AddArrayToObject(o, "cards");
   for (int c = 0; c < sc->ncards; c++) {
     const CardDef *d = &sc->card[c];
@@ -639,7 +642,48 @@ cJSON *scen_json(const Scen *sc) {
     for (int i = 0; i < sc->group[g].nentry; i++) cJSON_AddItemToArray(en, sq_str(sc->group[g].entry[i]));
     cJSON_AddItemToArray(gr, x);
   }
+}
+
+cJSON *scen_json(const Scen *sc) {
+  cJSON *o = cJSON_CreateObject();
+  cJSON_AddStringToObject(o, "scenario", sc->scen_name);
+  cJSON_AddStringToObject(o, "variants", sc->variant_names);
+  cJSON_AddNumberToObject(o, "turns", sc->p.turns);
+  cJSON_AddNumberToObject(o, "width", MAP_W);
+  cJSON_AddNumberToObject(o, "height", MAP_H);
+  cJSON_AddNumberToObject(o, "round_limit", sc->p.round_limit);
+  cJSON_AddNumberToObject(o, "max_attackers", sc->p.max_attackers);
+  cJSON_AddBoolToObject(o, "prussians", sc->p.prussians);
+  scen_map_json(o, sc);
+  scen_objectives_json(o, sc);
+  scen_units_json(o, sc);
+  scen_cards_json(o, sc);
   return o;
+}
+
+/* a battle declaration: the defender, the attackers and their squares, the base totals and
+ * why each value is what it is */
+static void declare_json(cJSON *o, const Scen *sc, const State *s, Action a) {
+  int dsq = a.declare.sq, dirs = a.declare.dirs;
+  cJSON_AddItemToObject(o, "defender_square", sq_str(dsq));
+  int u = unit_at(sc, s, dsq);
+  if (u != UNIT_NONE) cJSON_AddStringToObject(o, "defender", sc->unit[u].name);
+  cJSON *at = cJSON_AddArrayToObject(o, "attackers");
+  cJSON *aq = cJSON_AddArrayToObject(o, "attacker_squares");
+  for (int d = 0; d < 4; d++)
+    if (dirs & (1 << d)) {
+      int q = sc->nb[dsq][d];
+      cJSON_AddItemToArray(aq, sq_str(q));
+      int v = q < NSQ ? unit_at(sc, s, q) : UNIT_NONE;
+      if (v != UNIT_NONE) cJSON_AddItemToArray(at, cJSON_CreateString(sc->unit[v].name));
+    }
+  int att, def;
+  battle_base_totals(sc, s, dsq, dirs, &att, &def);
+  cJSON_AddNumberToObject(o, "attack_total", att);
+  cJSON_AddNumberToObject(o, "defence_total", def);
+  cJSON_AddItemToObject(o, "attacker_values", values_json(sc, s, dsq, dirs));
+  cJSON_AddItemToObject(o, "defender_why", defender_why_json(sc, s, dsq, dirs));
+  if (u != UNIT_NONE) cJSON_AddNumberToObject(o, "defender_bp", unit_bp(sc, s, u));
 }
 
 cJSON *action_json(const Scen *sc, const State *s, Action a) {
@@ -685,29 +729,7 @@ cJSON *action_json(const Scen *sc, const State *s, Action a) {
     cJSON_AddItemToObject(o, "to", sq_str(a.to.sq));
     cJSON_AddStringToObject(o, "facing", dir_str(a.to.facing));
     break;
-  case A_DECLARE: {
-    int dsq = a.declare.sq, dirs = a.declare.dirs;
-    cJSON_AddItemToObject(o, "defender_square", sq_str(dsq));
-    u = unit_at(sc, s, dsq);
-    if (u != UNIT_NONE) cJSON_AddStringToObject(o, "defender", sc->unit[u].name);
-    cJSON *at = cJSON_AddArrayToObject(o, "attackers");
-    cJSON *aq = cJSON_AddArrayToObject(o, "attacker_squares");
-    for (int d = 0; d < 4; d++)
-      if (dirs & (1 << d)) {
-        int q = sc->nb[dsq][d];
-        cJSON_AddItemToArray(aq, sq_str(q));
-        int v = q < NSQ ? unit_at(sc, s, q) : UNIT_NONE;
-        if (v != UNIT_NONE) cJSON_AddItemToArray(at, cJSON_CreateString(sc->unit[v].name));
-      }
-    int att, def;
-    battle_base_totals(sc, s, dsq, dirs, &att, &def);
-    cJSON_AddNumberToObject(o, "attack_total", att);
-    cJSON_AddNumberToObject(o, "defence_total", def);
-    cJSON_AddItemToObject(o, "attacker_values", values_json(sc, s, dsq, dirs));
-    cJSON_AddItemToObject(o, "defender_why", defender_why_json(sc, s, dsq, dirs));
-    if (u != UNIT_NONE) cJSON_AddNumberToObject(o, "defender_bp", unit_bp(sc, s, u));
-    break;
-  }
+  case A_DECLARE: declare_json(o, sc, s, a); break;
   case A_BCARD:
     cJSON_AddStringToObject(o, "card", sc->card[a.bcard.card].id);
     cJSON_AddStringToObject(o, "purpose", PURPOSE[a.bcard.purpose % 3]);
@@ -781,13 +803,8 @@ cJSON *reach_json(const Scen *sc, const State *s, int u) {
   return o;
 }
 
-cJSON *observation_json(const Scen *sc, const State *real, int side) {
-  State obs;
-  gs_observe(sc, real, side, &obs);     /* from here on only the observation is read */
-  const State *s = &obs;
-  uint64_t mine = side_cards_mask(sc, side), theirs = side_cards_mask(sc, !side);
-  cJSON *o = cJSON_CreateObject();
-  cJSON_AddStringToObject(o, "side", side_name(side));
+/* the turn, phase and card being played of an observation */
+static void obs_turn_json(cJSON *o, const Scen *sc, const State *s) {
   cJSON_AddNumberToObject(o, "turn", s->turn.number);
   cJSON_AddNumberToObject(o, "turns", sc->p.turns);
   cJSON_AddStringToObject(o, "phase", phase_name(s->turn.phase));
@@ -808,6 +825,10 @@ cJSON *observation_json(const Scen *sc, const State *real, int side) {
   cJSON_AddNumberToObject(o, "mp", s->turn.phase == PH_MOVE ? s->play.mp : 0);
   if (s->play.moving != UNIT_NONE && s->play.moving < sc->nunits)
     cJSON_AddStringToObject(o, "moving", sc->unit[s->play.moving].name);
+}
+
+/* the units, the leaders, the victory squares' holders and the castles' points */
+static void obs_board_json(cJSON *o, const Scen *sc, const State *s) {
   cJSON *us = cJSON_AddArrayToObject(o, "units");
   for (int u = 0; u < sc->nunits; u++) {
     if (sc->unit[u].army == ARMY_PR && !sc->p.prussians) continue;
@@ -840,6 +861,10 @@ cJSON *observation_json(const Scen *sc, const State *real, int side) {
   cJSON *cp = cJSON_AddArrayToObject(o, "castle_points");
   for (int c = 0; c < MAX_CASTLES; c++)
     cJSON_AddItemToArray(cp, cJSON_CreateNumber(s->turn.cdp[c]));
+}
+
+/* the score: VP (long game) or whether the French would win (short), castles, losses */
+static void obs_score_json(cJSON *o, const Scen *sc, const State *s) {
   int vp[2];
   gs_score(sc, s, vp);
   cJSON *sc_ = cJSON_AddObjectToObject(o, "score");
@@ -859,7 +884,11 @@ cJSON *observation_json(const Scen *sc, const State *real, int side) {
   cJSON_AddNumberToObject(sc_, "units_lost_allied", lost[ALLIED]);
   cJSON_AddNumberToObject(sc_, "eliminated_bp_by_french", s->score.elim_vp[FRENCH]);
   cJSON_AddNumberToObject(sc_, "eliminated_bp_by_allied", s->score.elim_vp[ALLIED]);
-  /* cards: own hand and own secret commitments; of the other side only counts */
+}
+
+/* cards: own hand and own secret commitments; of the other side only counts; the bids */
+static void obs_cards_json(cJSON *o, const Scen *sc, const State *s, int side) {
+  uint64_t mine = side_cards_mask(sc, side), theirs = side_cards_mask(sc, !side);
   cJSON_AddItemToObject(o, "hand", card_list(sc, s->cards.hand & mine));
   cJSON *pend = cJSON_AddArrayToObject(o, "committed");
   for (uint64_t m = s->cards.pend & mine; m; m &= m - 1) {
@@ -886,38 +915,54 @@ cJSON *observation_json(const Scen *sc, const State *real, int side) {
                           s->turn.bid_card[side] < sc->ncards
                               ? cJSON_CreateString(sc->card[s->turn.bid_card[side]].id)
                               : cJSON_CreateNull());
+}
+
+/* the battle being fought: sides, units, base totals, what this side has seen, the totals */
+static void obs_battle_json(cJSON *o, const Scen *sc, const State *s, int side) {
+  cJSON *b = cJSON_AddObjectToObject(o, "battle");
+  cJSON_AddStringToObject(b, "attacker", side_name(s->battle.att_side));
+  cJSON_AddStringToObject(b, "kind", s->battle.kind == BK_CHARGE ? "charge" : "normal");
+  cJSON_AddStringToObject(b, "defender", sc->unit[s->battle.def_unit].name);
+  cJSON_AddItemToObject(b, "defender_square", sq_str(s->battle.def_sq));
+  cJSON *at = cJSON_AddArrayToObject(b, "attackers");
+  int mask = 0;
+  for (int k = 0; k < 4; k++)
+    if (s->battle.att[k] != UNIT_NONE && s->battle.att[k] < sc->nunits) {
+      cJSON_AddItemToArray(at, cJSON_CreateString(sc->unit[s->battle.att[k]].name));
+      mask |= 1 << k;
+    }
+  int a, df, h = 0;
+  battle_base_totals(sc, s, s->battle.def_sq, mask, &a, &df);
+  cJSON_AddNumberToObject(b, "base_attack", a);
+  cJSON_AddNumberToObject(b, "base_defence", df);
+  cJSON_AddItemToObject(b, "attacker_values", values_json(sc, s, s->battle.def_sq, mask));
+  cJSON_AddItemToObject(b, "defender_why", defender_why_json(sc, s, s->battle.def_sq, mask));
+  cJSON_AddNumberToObject(b, "defender_bp", unit_bp(sc, s, s->battle.def_unit));
+  if (battle_seen_totals(sc, s, side, &a, &df, &h) == 0) {
+    cJSON_AddNumberToObject(b, "seen_attack", a);
+    cJSON_AddNumberToObject(b, "seen_defence", df);
+    cJSON_AddNumberToObject(b, "opponent_cards_committed", h);
+  }
+  if (s->turn.phase >= PH_B_LOSS) {
+    cJSON_AddNumberToObject(b, "total_attack", s->battle.att_total);
+    cJSON_AddNumberToObject(b, "total_defence", s->battle.def_total);
+  }
+}
+
+cJSON *observation_json(const Scen *sc, const State *real, int side) {
+  State obs;
+  gs_observe(sc, real, side, &obs);     /* from here on only the observation is read */
+  const State *s = &obs;
+  cJSON *o = cJSON_CreateObject();
+  cJSON_AddStringToObject(o, "side", side_name(side));
+  obs_turn_json(o, sc, s);
+  obs_board_json(o, sc, s);
+  obs_score_json(o, sc, s);
+  obs_cards_json(o, sc, s, side);
   if (s->turn.phase != PH_OVER && s->battle.def_unit != UNIT_NONE &&
       s->battle.def_unit < sc->nunits && s->turn.phase >= PH_B_FIRE &&
-      s->turn.phase <= PH_B_ATTLOSS) {
-    cJSON *b = cJSON_AddObjectToObject(o, "battle");
-    cJSON_AddStringToObject(b, "attacker", side_name(s->battle.att_side));
-    cJSON_AddStringToObject(b, "kind", s->battle.kind == BK_CHARGE ? "charge" : "normal");
-    cJSON_AddStringToObject(b, "defender", sc->unit[s->battle.def_unit].name);
-    cJSON_AddItemToObject(b, "defender_square", sq_str(s->battle.def_sq));
-    cJSON *at = cJSON_AddArrayToObject(b, "attackers");
-    int mask = 0;
-    for (int k = 0; k < 4; k++)
-      if (s->battle.att[k] != UNIT_NONE && s->battle.att[k] < sc->nunits) {
-        cJSON_AddItemToArray(at, cJSON_CreateString(sc->unit[s->battle.att[k]].name));
-        mask |= 1 << k;
-      }
-    int a, df, h = 0;
-    battle_base_totals(sc, s, s->battle.def_sq, mask, &a, &df);
-    cJSON_AddNumberToObject(b, "base_attack", a);
-    cJSON_AddNumberToObject(b, "base_defence", df);
-    cJSON_AddItemToObject(b, "attacker_values", values_json(sc, s, s->battle.def_sq, mask));
-    cJSON_AddItemToObject(b, "defender_why", defender_why_json(sc, s, s->battle.def_sq, mask));
-    cJSON_AddNumberToObject(b, "defender_bp", unit_bp(sc, s, s->battle.def_unit));
-    if (battle_seen_totals(sc, s, side, &a, &df, &h) == 0) {
-      cJSON_AddNumberToObject(b, "seen_attack", a);
-      cJSON_AddNumberToObject(b, "seen_defence", df);
-      cJSON_AddNumberToObject(b, "opponent_cards_committed", h);
-    }
-    if (s->turn.phase >= PH_B_LOSS) {
-      cJSON_AddNumberToObject(b, "total_attack", s->battle.att_total);
-      cJSON_AddNumberToObject(b, "total_defence", s->battle.def_total);
-    }
-  }
+      s->turn.phase <= PH_B_ATTLOSS)
+    obs_battle_json(o, sc, s, side);
   if (s->interrupt.evaders) {
     cJSON *ev = cJSON_AddArrayToObject(o, "evaders");
     for (uint64_t m = s->interrupt.evaders; m; m &= m - 1)
