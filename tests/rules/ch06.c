@@ -436,14 +436,9 @@ Test(rules, R_6_6_castle_positions_reachable_through_engine_load) {
  * is displaced to the nearest unit of his side, else removed; never overrun by an advance. */
 Test(rules, R_6_7_leader_whose_army_has_no_unit_left_is_never_overrun) {
   SETUP_TURN("long", 11, 3);
-  int d = th_put(sc, &s, "br-3/I", "H6", DIR_S); /* the last British unit, reduced */
-  s.units.flag[d] |= UF_REDUCED;
-  int a = th_put(sc, &s, "fr-6/II", "H7", DIR_N);
+  int d = th_unit(sc, "br-3/I"), a = th_unit(sc, "fr-6/II"); /* the last British unit */
   th_put(sc, &s, "pr-13", "Q8", DIR_W);
-  th_leader(sc, &s, 1, "H6");
-  th_declare_phase(&s, FRENCH, ARMY_FR);
-  th_battle(sc, &s, th_sq(sc, "H6"), DB(DIR_S), NULL, NULL);
-  TH_DO(sc, &s, A_REDUCE, 0, 0, 0);
+  wellington_loses_his_unit(sc, &s);
   cr_assert_eq(s.units.sq[d], SQ_DEAD);
   cr_assert_eq(s.units.leader[1], th_sq(sc, "Q8"), "Wellington joins the Prussians");
   TH_DO(sc, &s, A_ADVANCE, DIR_S, DIR_N, 0);
@@ -453,13 +448,7 @@ Test(rules, R_6_7_leader_whose_army_has_no_unit_left_is_never_overrun) {
   /* no unit of his side anywhere: removed from the map, and the game goes on */
   sc = th_load("short", "base");
   th_empty(sc, &s, 12);
-  d = th_put(sc, &s, "br-3/I", "H6", DIR_S);
-  s.units.flag[d] |= UF_REDUCED;
-  a = th_put(sc, &s, "fr-6/II", "H7", DIR_N);
-  th_leader(sc, &s, 1, "H6");
-  th_declare_phase(&s, FRENCH, ARMY_FR);
-  th_battle(sc, &s, th_sq(sc, "H6"), DB(DIR_S), NULL, NULL);
-  TH_DO(sc, &s, A_REDUCE, 0, 0, 0);
+  wellington_loses_his_unit(sc, &s);
   cr_assert_eq(s.units.leader[1], SQ_DEAD, "removed");
   TH_DO(sc, &s, A_ADVANCE, DIR_S, DIR_N, 0);
   cr_assert_eq(s.units.sq[a], th_sq(sc, "H6"));

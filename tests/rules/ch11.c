@@ -52,16 +52,11 @@ Test(rules, R_11_2_leader_goes_with_retreat_relocates_on_elimination_never_advan
   cr_assert_eq(s.units.leader[1], th_sq(sc, "H5"), "the leader goes with it");
   /* eliminated: to the nearest friendly unit; Napoleon stays behind the advance */
   th_empty(sc, &s, 3);
-  d = th_put(sc, &s, "br-3/I", "H6", DIR_S);
-  s.units.flag[d] |= UF_REDUCED;
-  int a = th_put(sc, &s, "fr-6/II", "H7", DIR_N);
+  int a = th_unit(sc, "fr-6/II");
   th_put(sc, &s, "br-5/R", "K6", DIR_S);  /* 3 away */
   th_put(sc, &s, "br-6/R", "H2", DIR_S);  /* 4 away */
-  th_leader(sc, &s, 1, "H6");
   th_leader(sc, &s, 0, "H7");
-  th_declare_phase(&s, FRENCH, ARMY_FR);
-  th_battle(sc, &s, th_sq(sc, "H6"), DB(DIR_S), NULL, NULL);
-  TH_DO(sc, &s, A_REDUCE, 0, 0, 0);
+  wellington_loses_his_unit(sc, &s);
   cr_assert_eq(s.units.sq[d], SQ_DEAD);
   cr_assert_eq(s.units.leader[1], th_sq(sc, "K6"), "never eliminated");
   cr_assert_eq(s.turn.phase, PH_B_ADVANCE);

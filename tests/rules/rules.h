@@ -176,6 +176,19 @@ static inline int h6_battle(const Scen *sc, State *s, const char *att, const cha
   return d;
 }
 
+/* Wellington's unit lost: the reduced br-3/I (2) at H6 with Wellington, attacked from the front
+ * by fr-6/II (5) at H7, takes its loss and is eliminated (the rest of the board is the
+ * caller's); the attacker's advance comes next */
+static inline void wellington_loses_his_unit(const Scen *sc, State *s) {
+  int d = th_put(sc, s, "br-3/I", "H6", DIR_S);
+  s->units.flag[d] |= UF_REDUCED;
+  th_put(sc, s, "fr-6/II", "H7", DIR_N);
+  th_leader(sc, s, 1, "H6");
+  th_declare_phase(s, FRENCH, ARMY_FR);
+  th_battle(sc, s, th_sq(sc, "H6"), DB(DIR_S), NULL, NULL);
+  TH_DO(sc, s, A_REDUCE, 0, 0, 0);
+}
+
 /* fr-6/II (5) at H7 attacks br-3/I (4) at H6 from the front, with French battle cards */
 static inline void win_position(const Scen *sc, State *s, const char *fr_cards) {
   th_empty(sc, s, 13);
