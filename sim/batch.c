@@ -195,27 +195,32 @@ void mark_identical(const SimCfg *c, Cell *cells) {
     }
 }
 
-/* load every scenario x variant once into its cells, set aside the variants identical to base,
- * and check the player specs before any long work */
-static int run_load_cells(Run *R) {
+int cells_load(Run *R, const char *cmd) {
   SimCfg *c = &R->cfg;
-  char err[512];
   R->nc = ncells(c);
   R->cells = calloc((size_t)R->nc, sizeof(Cell));
+  if (!R->cells) { fprintf(stderr, "%s: out of memory\n", cmd); return 2; }
   for (int si = 0; si < c->nscen; si++)
     for (int vi = 0; vi < c->nvar; vi++) {
-      Scen *sc = sim_scen_load("sim", c->scen[si], c->var[vi]);
+      Scen *sc = sim_scen_load(cmd, c->scen[si], c->var[vi]);
       if (!sc) return 2;
       for (int pi = 0; pi < c->npair; pi++) {
         Cell *cl = &R->cells[cell_id(c, si, pi, vi)];
         cl->si = si; cl->vi = vi; cl->pi = pi;
         cl->sc = sc;
-        cl->active = 1;
       }
     }
   mark_identical(c, R->cells);
-  for (int ci = 0; ci < R->nc; ci++)
-    if (R->cells[ci].identical) R->cells[ci].active = 0;
+  return 0;
+}
+
+/* load every scenario x variant once into its cells, set aside the variants identical to base,
+ * and check the player specs before any long work */
+static int run_load_cells(Run *R) {
+  SimCfg *c = &R->cfg;
+  char err[512];
+  if (cells_load(R, "sim")) return 2;
+  for (int ci = 0; ci < R->nc; ci++) R->cells[ci].active = !R->cells[ci].identical;
   for (int pi = 0; pi < c->npair; pi++) {
     const char *sp[2] = {c->pf[pi], c->pa[pi]};
     for (int s = 0; s < 2; s++) {

@@ -325,23 +325,12 @@ static int merge_load(Merge *M) {
   SimCfg *c = &R->cfg;
   snprintf(c->out, sizeof c->out, "%s", M->out);
   R->size = 1;
-  R->nc = ncells(c);
-  R->cells = calloc((size_t)R->nc, sizeof(Cell));
-  for (int si = 0; si < c->nscen; si++)
-    for (int vi = 0; vi < c->nvar; vi++) {
-      Scen *sc = sim_scen_load("merge", c->scen[si], c->var[vi]);
-      if (!sc) return 2;
-      for (int pi = 0; pi < c->npair; pi++) {
-        Cell *cl = &R->cells[cell_id(c, si, pi, vi)];
-        cl->si = si; cl->vi = vi; cl->pi = pi;
-        cl->sc = sc;
-        cl->target = c->games;
-        if (cell_reserve(cl, c->games)) { fprintf(stderr, "merge: out of memory\n"); return 2; }
-      }
-    }
-  mark_identical(c, R->cells);
-  for (int ci = 0; ci < R->nc; ci++)
-    if (R->cells[ci].identical) R->cells[ci].target = 0;
+  if (cells_load(R, "merge")) return 2;
+  for (int ci = 0; ci < R->nc; ci++) {
+    Cell *cl = &R->cells[ci];
+    if (cell_reserve(cl, c->games)) { fprintf(stderr, "merge: out of memory\n"); return 2; }
+    cl->target = cl->identical ? 0 : c->games;
+  }
   for (int d = 0; d < M->nd; d++) journal_load_dir(R, M->dirs[d], 1);
   return 0;
 }

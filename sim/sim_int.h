@@ -113,6 +113,10 @@ long journal_fail_after(void);
 
 /* batch.c */
 void mark_identical(const SimCfg *c, Cell *cells);
+/* R->cells: a cell for every scenario x pairing x variant, its scenario loaded once per
+ * scenario x variant (sim_scen_load, errors named after cmd), the variants identical to base
+ * marked; 0, or 2 after one line on stderr */
+int cells_load(Run *R, const char *cmd);
 int sim_run(Run *R);
 void run_free(Run *R);
 
