@@ -19,7 +19,7 @@ PKGS    += libmicrohttpd-dev
 MPIPKGS := libopenmpi-dev openmpi-bin
 STAMP   := $(BUILD)/.deps-ok
 
-.PHONY: all deps run check test bench mpi clean rule-coverage web-test
+.PHONY: all deps run check test bench mpi clean rule-coverage web-test func-length
 
 all: waterloo
 
@@ -171,6 +171,10 @@ waterloo-mpi-bin: $(STAMP) $(OBJ)
 
 rule-coverage:
 	tools/rule-coverage
+
+# no function of the code over 80 lines (issue 13): each one a named step (tools/func-length)
+func-length:
+	tools/func-length engine ai sim cli play
 
 clean:
 	rm -rf build build-mpi build-asan build-tsan build-fuzz build-debug waterloo waterloo-mpi
