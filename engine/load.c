@@ -937,6 +937,77 @@ int scen_load_user(Scen *sc, const char *dir, const char *scenario, const char *
   return scen_load_opt(sc, dir, scenario, variants, err, errlen, 1);
 }
 
+/* the square grid's neighbours, the default parameters and the four data files of dir; path:
+ * the caller's buffer for the file names (L->file points into it after) */
+static void load_base_files(Loader *L, const char *dir, char *path, size_t plen) {
+  Scen *sc = L->sc;
+  for (int sq = 0; sq < NSQ; sq++)
+    for (int d = 0; d < 4; d++) {
+      int r = sq / MAP_W, c = sq % MAP_W;
+      int rr = r + (d == DIR_S) - (d == DIR_N), cc = c + (d == DIR_E) - (d == DIR_W);
+      sc->nb[sq][d] = (rr < 0 || rr >= MAP_H || cc < 0 || cc >= MAP_W) ? SQ_NONE
+                                                                        : (uint8_t)(rr * MAP_W + cc);
+    }
+  defaults(&sc->p);
+  snprintf(path, plen, "%s/map.ini", dir);
+  parse_file(L, path, map_handler, 1);
+  snprintf(path, plen, "%s/units.ini", dir);
+  parse_file(L, path, units_handler, 1);
+  snprintf(path, plen, "%s/cards.ini", dir);
+  parse_file(L, path, cards_handler, 1);
+  snprintf(path, plen, "%s/params.ini", dir);
+  parse_file(L, path, params_handler, 1);
+}
+
+/* one entry v of the variant list: NAME=VALUE[+...] or a file by its path (user lists only), or
+ * a shipped variant's name; -1 when it cannot be read at all (said in L->err); path as above */
+static int load_variant(Loader *L, const char *dir, char *v, int user, char *path, size_t plen) {
+  char *err = L->err;
+  size_t errlen = L->errlen;
+  if (user && strchr(v, '=')) {
+    /* NAME=VALUE[+NAME=VALUE...]: parameters set directly (sim --set) */
+    char *s2 = NULL;
+    for (char *kv = strtok_r(v, "+", &s2); kv; kv = strtok_r(NULL, "+", &s2)) {
+      char *eq = strchr(kv, '=');
+      if (!eq) { lerr(L, "'%s' is not NAME=VALUE", kv); continue; }
+      *eq = 0;
+      L->file = "--set";
+      L->line = 0;
+      param_set(L, kv, eq + 1);
+    }
+    return 0;
+  }
+  if (user && (strchr(v, '/') || (strlen(v) > 4 && !strcmp(v + strlen(v) - 4, ".ini")))) {
+    /* a variant file anywhere, by its path */
+    struct stat vst;
+    if (stat(v, &vst) != 0 || !S_ISREG(vst.st_mode) || access(v, R_OK) != 0) {
+      size_t u = strlen(err);
+      snprintf(err + u, errlen - u, "%s%s: cannot read this variant file: %s", u ? "\n" : "", v,
+               errno ? strerror(errno) : "not a regular file");
+      return -1;
+    }
+    snprintf(path, plen, "%s", v);
+    parse_file(L, path, params_handler, 1);
+    return 0;
+  }
+  for (char *q = v; *q; q++)
+    if (!isalnum((unsigned char)*q) && *q != '-' && *q != '_') {
+      char e[80];
+      snprintf(err + strlen(err), errlen - strlen(err), "%sbad variant name '%s'",
+               *err ? "\n" : "", num_escape(v, e, sizeof e));
+      return -1;
+    }
+  snprintf(path, plen, "%s/variants/%s.ini", dir, v);
+  if (access(path, R_OK) != 0) {
+    if (!strcmp(v, "base")) return 0;
+    size_t u = strlen(err);
+    snprintf(err + u, errlen - u, "%s%s: no such variant '%s'", u ? "\n" : "", path, v);
+    return -1;
+  }
+  parse_file(L, path, params_handler, 1);
+  return 0;
+}
+
 static int scen_load_opt(Scen *sc, const char *dir, const char *scenario, const char *variants,
                          char *err, size_t errlen, int user) {
   memset(sc, 0, sizeof *sc);
@@ -958,70 +1029,13 @@ static int scen_load_opt(Scen *sc, const char *dir, const char *scenario, const 
   snprintf(sc->variant_names, sizeof sc->variant_names, "%s",
            variants && *variants ? variants : "base");
   sc->leader_start[0] = sc->leader_start[1] = SQ_NONE;
-  for (int sq = 0; sq < NSQ; sq++)
-    for (int d = 0; d < 4; d++) {
-      int r = sq / MAP_W, c = sq % MAP_W;
-      int rr = r + (d == DIR_S) - (d == DIR_N), cc = c + (d == DIR_E) - (d == DIR_W);
-      sc->nb[sq][d] = (rr < 0 || rr >= MAP_H || cc < 0 || cc >= MAP_W) ? SQ_NONE
-                                                                        : (uint8_t)(rr * MAP_W + cc);
-    }
-  defaults(&sc->p);
-  snprintf(path, sizeof path, "%s/map.ini", dir);
-  parse_file(&L, path, map_handler, 1);
-  snprintf(path, sizeof path, "%s/units.ini", dir);
-  parse_file(&L, path, units_handler, 1);
-  snprintf(path, sizeof path, "%s/cards.ini", dir);
-  parse_file(&L, path, cards_handler, 1);
-  snprintf(path, sizeof path, "%s/params.ini", dir);
-  parse_file(&L, path, params_handler, 1);
+  load_base_files(&L, dir, path, sizeof path);
   if (variants && *variants) {
     char list[MAX_VARIANT_LIST];
     snprintf(list, sizeof list, "%s", variants);
     char *save = NULL;
-    for (char *v = strtok_r(list, ",", &save); v; v = strtok_r(NULL, ",", &save)) {
-      if (!*v) continue;
-      if (user && strchr(v, '=')) {
-        /* NAME=VALUE[+NAME=VALUE...]: parameters set directly (sim --set) */
-        char *s2 = NULL;
-        for (char *kv = strtok_r(v, "+", &s2); kv; kv = strtok_r(NULL, "+", &s2)) {
-          char *eq = strchr(kv, '=');
-          if (!eq) { lerr(&L, "'%s' is not NAME=VALUE", kv); continue; }
-          *eq = 0;
-          L.file = "--set";
-          L.line = 0;
-          param_set(&L, kv, eq + 1);
-        }
-        continue;
-      }
-      if (user && (strchr(v, '/') || (strlen(v) > 4 && !strcmp(v + strlen(v) - 4, ".ini")))) {
-        /* a variant file anywhere, by its path */
-        struct stat vst;
-        if (stat(v, &vst) != 0 || !S_ISREG(vst.st_mode) || access(v, R_OK) != 0) {
-          size_t u = strlen(err);
-          snprintf(err + u, errlen - u, "%s%s: cannot read this variant file: %s", u ? "\n" : "", v,
-                   errno ? strerror(errno) : "not a regular file");
-          return -1;
-        }
-        snprintf(path, sizeof path, "%s", v);
-        parse_file(&L, path, params_handler, 1);
-        continue;
-      }
-      for (char *q = v; *q; q++)
-        if (!isalnum((unsigned char)*q) && *q != '-' && *q != '_') {
-          char e[80];
-          snprintf(err + strlen(err), errlen - strlen(err), "%sbad variant name '%s'",
-                   *err ? "\n" : "", num_escape(v, e, sizeof e));
-          return -1;
-        }
-      snprintf(path, sizeof path, "%s/variants/%s.ini", dir, v);
-      if (access(path, R_OK) != 0) {
-        if (!strcmp(v, "base")) continue;
-        size_t u = strlen(err);
-        snprintf(err + u, errlen - u, "%s%s: no such variant '%s'", u ? "\n" : "", path, v);
-        return -1;
-      }
-      parse_file(&L, path, params_handler, 1);
-    }
+    for (char *v = strtok_r(list, ",", &save); v; v = strtok_r(NULL, ",", &save))
+      if (*v && load_variant(&L, dir, v, user, path, sizeof path)) return -1;
   }
   if (L.nerr == 0) params_cross_check(&L);
   L.file = dir;
@@ -1033,9 +1047,6 @@ static int scen_load_opt(Scen *sc, const char *dir, const char *scenario, const 
   if (L.nerr > 12) {
     size_t u = strlen(err);
     snprintf(err + u, errlen - u, "\n(%d errors in all)", L.nerr);
-  }
-  if (!sc->p.prussians) {
-    /* short game: Prussian units and cards are not in play */
   }
   return L.nerr ? -1 : 0;
 }
