@@ -724,6 +724,51 @@ int game_load(Scen *sc, const char *dir, const char *path, GameRec *g, State *s,
   return rc;
 }
 
+/* a saved game's actions, replayed from its start (its 'start' position, else the seed's), and
+ * checked against its 'state' when it has one; -1 with o deleted and err set on a mistake */
+static int replay_saved_actions(Scen *sc, const char *path, cJSON *o, uint64_t seed,
+                                uint64_t stream, GameRec *g, State *s, char *err, size_t errlen) {
+  const cJSON *acts = cJSON_GetObjectItem(o, "actions");
+  const cJSON *st = cJSON_GetObjectItem(o, "state");
+  const cJSON *start = cJSON_GetObjectItem(o, "start");
+  if (start) {
+    char serr[256];
+    if (state_from_obj(sc, (cJSON *)start, s, serr, sizeof serr)) FAIL("%s: start: %s", path, serr);
+    g->has_start = 1;
+    g->start = *s;
+  } else {
+    gs_init(sc, s, seed, stream);
+  }
+  int i = 0;
+  const cJSON *x;
+  cJSON_ArrayForEach(x, acts) {
+    Action a;
+    char perr[256];
+    if (!cJSON_IsString(x) || gs_over(s) ||
+        action_parse(sc, s, x->valuestring, &a, perr, sizeof perr)) {
+      gamerec_free(g);
+      char eperr[300];   /* the parser echoes the text: escaped, so the message stays one line */
+      FAIL("%s: action %d: %s", path, i + 1, !cJSON_IsString(x) ? "not a string" : gs_over(s) ? "after the end of the game" : num_escape(perr, eperr, sizeof eperr));
+    }
+    gs_apply(sc, s, a);
+    gamerec_push(g, a);
+    i++;
+  }
+  if (st) {
+    State chk;
+    char serr[256];
+    if (state_from_obj(sc, (cJSON *)st, &chk, serr, sizeof serr)) {
+      gamerec_free(g);
+      FAIL("%s: %s", path, serr);
+    }
+    if (memcmp(&chk, s, sizeof chk)) {
+      gamerec_free(g);
+      FAIL("%s: the saved position differs from the replayed actions", path);
+    }
+  }
+  return 0;
+}
+
 int game_load_text(Scen *sc, const char *dir, const char *path, const char *text, GameRec *g,
                    State *s, char *err, size_t errlen) {
   memset(g, 0, sizeof *g);
@@ -765,41 +810,7 @@ int game_load_text(Scen *sc, const char *dir, const char *path, const char *text
   if (acts && cJSON_GetArraySize(acts) > GAME_MAX_ACTIONS) FAIL("%s: more than %d actions", path, GAME_MAX_ACTIONS);
   const cJSON *start = cJSON_GetObjectItem(o, "start");
   if (acts && (sd || start)) {
-    if (start) {
-      char serr[256];
-      if (state_from_obj(sc, (cJSON *)start, s, serr, sizeof serr)) FAIL("%s: start: %s", path, serr);
-      g->has_start = 1;
-      g->start = *s;
-    } else {
-      gs_init(sc, s, seed, stream);
-    }
-    int i = 0;
-    const cJSON *x;
-    cJSON_ArrayForEach(x, acts) {
-      Action a;
-      char perr[256];
-      if (!cJSON_IsString(x) || gs_over(s) ||
-          action_parse(sc, s, x->valuestring, &a, perr, sizeof perr)) {
-        gamerec_free(g);
-        char eperr[300];   /* the parser echoes the text: escaped, so the message stays one line */
-        FAIL("%s: action %d: %s", path, i + 1, !cJSON_IsString(x) ? "not a string" : gs_over(s) ? "after the end of the game" : num_escape(perr, eperr, sizeof eperr));
-      }
-      gs_apply(sc, s, a);
-      gamerec_push(g, a);
-      i++;
-    }
-    if (st) {
-      State chk;
-      char serr[256];
-      if (state_from_obj(sc, (cJSON *)st, &chk, serr, sizeof serr)) {
-        gamerec_free(g);
-        FAIL("%s: %s", path, serr);
-      }
-      if (memcmp(&chk, s, sizeof chk)) {
-        gamerec_free(g);
-        FAIL("%s: the saved position differs from the replayed actions", path);
-      }
-    }
+    if (replay_saved_actions(sc, path, o, seed, stream, g, s, err, errlen)) return -1;
   } else {
     char serr[256];
     if (state_from_obj(sc, (cJSON *)st, s, serr, sizeof serr)) FAIL("%s: %s", path, serr);
