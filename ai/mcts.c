@@ -189,125 +189,168 @@ static double rollout(const Mcts *m, State *w, Rng *r) {
 typedef struct { int node; } PathEl;
 #define MAX_PATH 512
 
+/* one descent of the tree through a sampled world: where it is and the nodes it went through */
+typedef struct {
+  Mcts *m;
+  Tree *t;
+  Rng *r;
+  State *w;                  /* the sampled world, played down the tree */
+  int me, rootk;
+  int node, np;              /* the current node; the length of the path */
+  int path[MAX_PATH];
+} Descent;
+
+/* the opponent's secret choice: made by the policy, seen as its class; 1 when the descent
+ * stops here (a new node, or the arena full: roll out from here) */
+static int descend_secret(Descent *D, const ActList *L, int d) {
+  const Scen *sc = D->m->sc;
+  Tree *t = D->t;
+  int i = heur_pick(D->m->ctx, D->w, L, D->r, D->m->o.eps);
+  Action a = L->a[i];
+  uint32_t key = gs_action_public(sc, D->w, a, D->me) ? ai_act_key(a) : AI_HIDDEN_KEY(a.t);
+  int c = find_child(t, D->node, key), expanded = 0;
+  if (c < 0) {
+    c = add_child(t, D->node, key, d);
+    expanded = 1;
+  }
+  gs_apply(sc, D->w, a);
+  if (c < 0) return 1;
+  t->nodes[c].avail++;
+  D->path[D->np++] = c;
+  D->node = c;
+  return expanded;
+}
+
+/* the searcher's candidates at this node, as it sees them: keys (hidden choices collapsed to
+ * their class), priors and action indices, duplicates of a key left out; their number */
+static int candidate_keys(Descent *D, const ActList *L, int d, uint32_t *keys, float *kprior,
+                          int *kidx) {
+  int idx[MAX_ACTIONS];
+  float prior[MAX_ACTIONS];
+  int k = D->node == 0 ? D->rootk : D->m->o.topk;
+  int nc = candidates(D->m->ctx, D->w, L, k, idx, prior, D->r);
+  int nk = 0;
+  for (int j = 0; j < nc; j++) {
+    Action a = L->a[idx[j]];
+    uint32_t key = (d == D->me || gs_action_public(D->m->sc, D->w, a, D->me)) ? ai_act_key(a) : AI_HIDDEN_KEY(a.t);
+    int dup = 0;
+    for (int q = 0; q < nk; q++)
+      if (keys[q] == key) { dup = 1; break; }
+    if (dup) continue;
+    keys[nk] = key;
+    kprior[nk] = prior[j];
+    kidx[nk] = idx[j];
+    nk++;
+  }
+  return nk;
+}
+
+/* a choice the searcher sees: the first candidate not yet in the tree, else the child with the
+ * best UCB among those available in this world; 1 when the descent stops here */
+static int descend_select(Descent *D, const ActList *L, int d) {
+  Tree *t = D->t;
+  const MctsOpts *o = &D->m->o;
+  uint32_t keys[MAX_ACTIONS];
+  float kprior[MAX_ACTIONS];
+  int kidx[MAX_ACTIONS];
+  int nk = candidate_keys(D, L, d, keys, kprior, kidx);
+  uint8_t matched[MAX_ACTIONS];
+  memset(matched, 0, (size_t)nk);
+  int best = -1, bestj = -1;
+  double bestv = -1e300;
+  /* availability: every expanded child legal in this world (remembered for the UCB pass) */
+  int nmatch = 0;
+  int mchild[MAX_ACTIONS], mkey[MAX_ACTIONS];
+  for (int c = t->nodes[D->node].child; c >= 0; c = t->nodes[c].next) {
+    Node *x = &t->nodes[c];
+    int j = -1;
+    for (int q = 0; q < nk; q++)
+      if (keys[q] == x->key) { j = q; break; }
+    if (j < 0) continue;
+    matched[j] = 1;
+    mchild[nmatch] = c;
+    mkey[nmatch] = j;
+    nmatch++;
+    x->avail++;
+  }
+  int unexp = -1;
+  if (nmatch < nk)
+    for (int q = 0; q < nk; q++)
+      if (!matched[q]) { unexp = q; break; }
+  if (unexp >= 0) {
+    int c = add_child(t, D->node, keys[unexp], d);
+    gs_apply(D->m->sc, D->w, L->a[kidx[unexp]]);
+    if (c >= 0) {
+      t->nodes[c].avail++;
+      D->path[D->np++] = c;
+    }
+    return 1;
+  }
+  double lc = o->c;
+  for (int i = 0; i < nmatch; i++) {
+    int c = mchild[i], j = mkey[i];
+    Node *x = &t->nodes[c];
+    double v = x->n ? x->w / x->n + lc * sqrt(log((double)x->avail) / x->n) +
+                          o->pb * kprior[j] / (x->n + 1.0)
+                    : 1e9;
+    if (v > bestv) { bestv = v; best = c; bestj = j; }
+  }
+  if (best < 0) return 1;
+  gs_apply(D->m->sc, D->w, L->a[kidx[bestj]]);
+  D->path[D->np++] = best;
+  D->node = best;
+  return 0;
+}
+
+/* down the tree from the root until the game ends, a node is added or the path is full;
+ * forced moves and (without movesearch) unit movement are played without a node */
+static void descend(Descent *D) {
+  const Scen *sc = D->m->sc;
+  State *w = D->w;
+  ActList L;
+  D->node = 0;
+  D->np = 0;
+  while (!gs_over(w) && D->np < MAX_PATH) {
+    gs_legal(sc, w, &L);
+    if (L.n <= 0) break;
+    if (L.n == 1) { gs_apply(sc, w, L.a[0]); continue; }
+    if (!D->m->o.movesearch && w->turn.phase == PH_MOVE) {
+      /* unit movement by the heuristic: the tree holds the strategic choices only */
+      gs_apply(sc, w, L.a[heur_pick(D->m->ctx, w, &L, D->r, 0.0)]);
+      continue;
+    }
+    int d = w->turn.decider;
+    int stop = (d != D->me && secret_phase(w->turn.phase)) ? descend_secret(D, &L, d)
+                                                           : descend_select(D, &L, d);
+    if (stop) break;
+  }
+}
+
 static void run_tree(Mcts *m, Tree *t, const State *obs, int me, uint64_t seed, long iters,
                      double deadline) {
-  const Scen *sc = m->sc;
-  const AiCtx *ctx = m->ctx;
   Rng r;
   rng_seed(&r, seed, 0x5eedULL);
   t->used = 0;
   t->iters = 0;
   int root = new_node(t, 0, me);
   (void)root;
-  ActList L;
-  int idx[MAX_ACTIONS];
-  float prior[MAX_ACTIONS], kprior[MAX_ACTIONS];
-  int path[MAX_PATH];
-  int rootk = m->o.topk > 0 ? 2 * m->o.topk : 0;
-  if (rootk > 0 && rootk < 16) rootk = 16;
+  State w;
+  Descent desc, *D = &desc;
+  D->m = m;
+  D->t = t;
+  D->r = &r;
+  D->w = &w;
+  D->me = me;
+  D->rootk = m->o.topk > 0 ? 2 * m->o.topk : 0;
+  if (D->rootk > 0 && D->rootk < 16) D->rootk = 16;
   for (long it = 0; it < iters; it++) {
     if (deadline > 0 && (it & 15) == 0 && omp_get_wtime() > deadline) break;
-    State w;
     if (m->o.cheat) w = *obs;
-    else gs_determinize(sc, obs, me, &r, &w);
-    int node = 0, np = 0, expanded = 0;
-    while (!gs_over(&w) && np < MAX_PATH) {
-      gs_legal(sc, &w, &L);
-      if (L.n <= 0) break;
-      if (L.n == 1) { gs_apply(sc, &w, L.a[0]); continue; }
-      if (!m->o.movesearch && w.turn.phase == PH_MOVE) {
-        /* unit movement by the heuristic: the tree holds the strategic choices only */
-        gs_apply(sc, &w, L.a[heur_pick(ctx, &w, &L, &r, 0.0)]);
-        continue;
-      }
-      int d = w.turn.decider;
-      if (d != me && secret_phase(w.turn.phase)) {
-        /* the opponent's secret choice: made by the policy, seen as its class */
-        int i = heur_pick(ctx, &w, &L, &r, m->o.eps);
-        Action a = L.a[i];
-        uint32_t key = gs_action_public(sc, &w, a, me) ? ai_act_key(a) : AI_HIDDEN_KEY(a.t);
-        int c = find_child(t, node, key);
-        if (c < 0) {
-          c = add_child(t, node, key, d);
-          expanded = 1;
-        }
-        gs_apply(sc, &w, a);
-        if (c < 0) break; /* arena full: roll out from here */
-        t->nodes[c].avail++;
-        path[np++] = c;
-        node = c;
-        if (expanded) break;
-        continue;
-      }
-      int k = node == 0 ? rootk : m->o.topk;
-      int nc = candidates(ctx, &w, &L, k, idx, prior, &r);
-      /* keys of the candidates as the searcher sees them (collapse hidden ones) */
-      uint32_t keys[MAX_ACTIONS];
-      int nk = 0;
-      int kidx[MAX_ACTIONS];
-      for (int j = 0; j < nc; j++) {
-        Action a = L.a[idx[j]];
-        uint32_t key = (d == me || gs_action_public(sc, &w, a, me)) ? ai_act_key(a) : AI_HIDDEN_KEY(a.t);
-        int dup = 0;
-        for (int q = 0; q < nk; q++)
-          if (keys[q] == key) { dup = 1; break; }
-        if (dup) continue;
-        keys[nk] = key;
-        kprior[nk] = prior[j];
-        kidx[nk] = idx[j];
-        nk++;
-      }
-      uint8_t matched[MAX_ACTIONS];
-      memset(matched, 0, (size_t)nk);
-      int best = -1, bestj = -1;
-      double bestv = -1e300;
-      /* availability: every expanded child legal in this world (remembered for the UCB pass) */
-      int nmatch = 0;
-      int mchild[MAX_ACTIONS], mkey[MAX_ACTIONS];
-      for (int c = t->nodes[node].child; c >= 0; c = t->nodes[c].next) {
-        Node *x = &t->nodes[c];
-        int j = -1;
-        for (int q = 0; q < nk; q++)
-          if (keys[q] == x->key) { j = q; break; }
-        if (j < 0) continue;
-        matched[j] = 1;
-        mchild[nmatch] = c;
-        mkey[nmatch] = j;
-        nmatch++;
-        x->avail++;
-      }
-      int unexp = -1;
-      if (nmatch < nk)
-        for (int q = 0; q < nk; q++)
-          if (!matched[q]) { unexp = q; break; }
-      if (unexp >= 0) {
-        int c = add_child(t, node, keys[unexp], d);
-        gs_apply(sc, &w, L.a[kidx[unexp]]);
-        if (c >= 0) {
-          t->nodes[c].avail++;
-          path[np++] = c;
-        }
-        expanded = 1;
-        break;
-      }
-      double lc = m->o.c;
-      for (int i = 0; i < nmatch; i++) {
-        int c = mchild[i], j = mkey[i];
-        Node *x = &t->nodes[c];
-        double v = x->n ? x->w / x->n + lc * sqrt(log((double)x->avail) / x->n) +
-                              m->o.pb * kprior[j] / (x->n + 1.0)
-                        : 1e9;
-        if (v > bestv) { bestv = v; best = c; bestj = j; }
-      }
-      if (best < 0) break;
-      gs_apply(sc, &w, L.a[kidx[bestj]]);
-      path[np++] = best;
-      node = best;
-    }
-    (void)expanded;
-    double v = gs_over(&w) ? ai_eval_french(ctx, &w) : rollout(m, &w, &r);
-    for (int i = 0; i < np; i++) {
-      Node *x = &t->nodes[path[i]];
+    else gs_determinize(m->sc, obs, me, &r, &w);
+    descend(D);
+    double v = gs_over(&w) ? ai_eval_french(m->ctx, &w) : rollout(m, &w, &r);
+    for (int i = 0; i < D->np; i++) {
+      Node *x = &t->nodes[D->path[i]];
       x->n++;
       x->w += (float)(x->who == FRENCH ? v : 1.0 - v);
     }
