@@ -66,6 +66,7 @@ test: $(BUILD)/test-runner waterloo
 
 check: mpi waterloo
 	tests/mpi_check.sh
+	$(MAKE) func-length
 	$(MAKE) test
 	$(MAKE) sanitize
 	$(MAKE) web-test
