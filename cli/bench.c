@@ -56,8 +56,8 @@ int cmd_bench(int argc, char **argv) {
   printf("sizeof(State) = %zu bytes (target <= 512)\n", sizeof(State));
   const char *scens[2] = {"short", "long"};
   for (int k = 0; k < 2; k++) {
-    Scen *sc = malloc(sizeof *sc);
-    if (cli_scen(sc, scens[k], "base")) return 2;
+    Scen *sc = cli_scen(scens[k], "base");
+    if (!sc) return 2;
     double t0 = clock_wall();
     long games = 0, decisions = 0;
     while (clock_wall() - t0 < secs) {

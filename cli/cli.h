@@ -10,7 +10,9 @@
 #include "../engine/num.h"
 #include "../engine/driver.h"
 
-int cli_scen(Scen *sc, const char *scenario, const char *variant);
+/* a scenario with variants from the data folder in a new Scen (the caller frees it); NULL after
+ * one line "waterloo: error" on stderr */
+Scen *cli_scen(const char *scenario, const char *variant);
 const char *opt_get(int argc, char **argv, const char *name, const char *def);
 int opt_has(int argc, char **argv, const char *name);
 int opt_check(int argc, char **argv, const char *cmd, const char *known);

@@ -10,13 +10,19 @@
 #include "../ai/player.h"
 #include "../engine/num.h"
 
-int cli_scen(Scen *sc, const char *scenario, const char *variant) {
+Scen *cli_scen(const char *scenario, const char *variant) {
   char err[2048];
+  Scen *sc = malloc(sizeof *sc);
+  if (!sc) {
+    fprintf(stderr, "waterloo: out of memory\n");
+    return NULL;
+  }
   if (scen_load(sc, scen_default_dir(), scenario, variant, err, sizeof err)) {
     fprintf(stderr, "waterloo: %s\n", err);
-    return -1;
+    free(sc);
+    return NULL;
   }
-  return 0;
+  return sc;
 }
 
 /* option parsing shared by the subcommands: --name value */

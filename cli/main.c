@@ -15,9 +15,9 @@ static int cmd_random(int argc, char **argv) {
                     "Plays games with uniformly random legal actions to the end; prints how each ended and\n"
                     "the totals.\n");
   if (rc >= 0) return rc;
-  Scen *sc = malloc(sizeof *sc);
-  if (cli_scen(sc, opt_get(argc, argv, "--scenario", "short"), opt_get(argc, argv, "--variant", "base")))
-    return 2;
+  Scen *sc =
+      cli_scen(opt_get(argc, argv, "--scenario", "short"), opt_get(argc, argv, "--variant", "base"));
+  if (!sc) return 2;
   long ngames;
   uint64_t games, seed;
   if (opt_long("random", "--games", opt_get(argc, argv, "--games", "10"), 1, CLI_MAX_GAMES, &ngames) ||
@@ -54,9 +54,9 @@ static int cmd_show(int argc, char **argv) {
                     "--data: the data as tables in the order an owner of the printed game checks them\n"
                     "(counters, set-up, cards, reference table, map), each naming the file to edit.\n");
   if (rc >= 0) return rc;
-  Scen *sc = malloc(sizeof *sc);
-  if (cli_scen(sc, opt_get(argc, argv, "--scenario", "short"), opt_get(argc, argv, "--variant", "base")))
-    return 2;
+  Scen *sc =
+      cli_scen(opt_get(argc, argv, "--scenario", "short"), opt_get(argc, argv, "--variant", "base"));
+  if (!sc) return 2;
   if (opt_has(argc, argv, "--data")) {
     show_data(sc, stdout);
     free(sc);

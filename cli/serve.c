@@ -552,8 +552,8 @@ int cmd_serve(int argc, char **argv) {
     fprintf(stderr, "waterloo serve: %s: not found (run from the project folder or set WATERLOO_WEB)\n", idx);
     return 2;
   }
-  Scen *probe = malloc(sizeof *probe);
-  if (cli_scen(probe, "short", "base")) return 2;
+  Scen *probe = cli_scen("short", "base");
+  if (!probe) return 2;
   free(probe);
   signal(SIGPIPE, SIG_IGN);
   struct MHD_Daemon *d = MHD_start_daemon(

@@ -222,8 +222,8 @@ int cmd_skill(int argc, char **argv) {
   FILE *f = fopen(path, "w");
   if (!f) { fprintf(stderr, "skill: cannot write %s\n", path); return 2; }
   for (int s = 0; s < K.nsc; s++) {
-    Scen *sc = malloc(sizeof *sc);
-    if (!sc || cli_scen(sc, K.scen[s], K.var)) return 2;
+    Scen *sc = cli_scen(K.scen[s], K.var);
+    if (!sc) return 2;
     for (int i = 0; i < K.nl; i++) skill_play_level(&K, sc, s, i);
     free(sc);
   }

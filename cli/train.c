@@ -118,8 +118,8 @@ static int train_options(Train *T, int argc, char **argv) {
   if (rc >= 0) return rc;
   const char *scen = opt_get(argc, argv, "--scenario", "short");
   const char *var = opt_get(argc, argv, "--variant", "base");
-  T->sc = malloc(sizeof *T->sc);
-  if (!T->sc || cli_scen(T->sc, scen, var)) return 2;
+  T->sc = cli_scen(scen, var);
+  if (!T->sc) return 2;
   if (opt_u64("train", "--games", opt_get(argc, argv, "--games", "6000"), &T->games) ||
       opt_u64("train", "--seed", opt_get(argc, argv, "--seed", "1"), &T->seed))
     return 2;
