@@ -239,3 +239,12 @@ int fit_load(const Scen *sc, double *w, char *why, size_t wl) {
   memcpy(w, ff.w, sizeof ff.w);
   return 0;
 }
+
+/* the weights a player with eval=fit would use on these data, hashed (0: none, it would fall
+ * back to the hand-written evaluation) */
+uint64_t fit_weights_fingerprint(const Scen *sc) {
+  double w[FIT_NF];
+  char why[600];
+  if (fit_load(sc, w, why, sizeof why)) return 0;
+  return ai_hash_bytes(w, sizeof w, 0xe7a1ULL);
+}

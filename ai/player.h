@@ -16,6 +16,10 @@ int player_spec_canonical(const char *spec, char *out, size_t len, char *err, si
 void player_help(FILE *f);
 /* 1 if spec starts with a kind's name ("mcts", "heuristic:eps=0.1"); 0 for a bare level */
 int player_is_kind(const char *spec);
+/* a hash of the fitted evaluation weights the search players (eval=fit) would use on these
+ * data, 0 when none matches; a simulator's journal records it so that a resumed run never mixes
+ * games of two evaluations */
+uint64_t fit_weights_fingerprint(const Scen *sc);
 
 /* spec examples: "random", "heuristic", "mcts" (= mcts:normal), "mcts:easy", "mcts:hard",
  * "mcts:expert", "mcts:normal*4" (4x the normal budget), "mcts:iters=3000,threads=2,c=0.7",

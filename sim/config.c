@@ -165,6 +165,11 @@ uint32_t engine_fingerprint(const SimCfg *c, Cell *cells) {
       memset(&f, 0xff, sizeof f);
     const uint8_t *q = (const uint8_t *)&f;
     for (size_t i = 0; i < FACTS_RESULT_BYTES; i++) h = (h ^ q[i]) * 16777619u;
+    /* the fitted evaluation of every variant: refitting changes how the search players play */
+    for (int vi = 0; vi < c->nvar; vi++) {
+      uint64_t e = fit_weights_fingerprint(cells[cell_id(c, si, 0, vi)].sc);
+      h = (h ^ (uint32_t)e ^ (uint32_t)(e >> 32)) * 16777619u;
+    }
   }
   return h;
 }

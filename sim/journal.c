@@ -62,8 +62,8 @@ long journal_load(Run *R, const char *path, int check_seed) {
         break;
       }
       if (check_seed && jc.fp != R->cfg.fp) {
-        fprintf(stderr, "sim: %s was written by a build whose engine plays differently "
-                        "(fingerprint %08x, now %08x); not resuming from it\n", path, jc.fp, R->cfg.fp);
+        fprintf(stderr, "sim: %s was written by a build whose engine or fitted evaluation plays "
+                        "differently (fingerprint %08x, now %08x); not resuming from it\n", path, jc.fp, R->cfg.fp);
         break;
       }
       continue;
