@@ -236,6 +236,25 @@ static void train_summary(const Train *T, const TrainEval *E, char *summary, siz
   }
 }
 
+/* inih (the Debian library that reads the file back) takes lines of at most 200 bytes, and a
+ * longer comment spills over as a bad line: comments are wrapped at 96 characters, at a space
+ * where there is one, and the informational values of [fit] are clipped */
+#define TRAIN_LINE 96
+static void put_comment(FILE *f, const char *text, size_t n) {
+  do {
+    size_t k = n;
+    if (k > TRAIN_LINE) {
+      k = TRAIN_LINE;
+      while (k > TRAIN_LINE / 2 && text[k] != ' ') k--;
+      if (text[k] != ' ') k = TRAIN_LINE;
+    }
+    fprintf(f, "; %.*s\n", (int)k, text);
+    while (k < n && text[k] == ' ') k++;
+    text += k;
+    n -= k;
+  } while (n > 0);
+}
+
 /* the weights file, written to FILE.tmp and renamed: the command, the summary, the weights */
 static int train_write(const Train *T, const TrainEval *E, const char *summary, int argc,
                        char **argv) {
@@ -248,16 +267,18 @@ static int train_write(const Train *T, const TrainEval *E, const char *summary, 
   FILE *f = fopen(tmp, "w");
   if (!f) { fprintf(stderr, "train: cannot write %s\n", tmp); return 1; }
   fprintf(f, "; The fitted evaluation of the %s game (ai/fit.c): P(French win) = 1/(1+exp(-sum w*feature)).\n", sc->scen_name);
-  fprintf(f, "; Reproduce with: %s\n", cmd);
+  char repro[1100];
+  snprintf(repro, sizeof repro, "Reproduce with: %s", cmd);
+  put_comment(f, repro, strlen(repro));
   fprintf(f, "; Used only when the fingerprint matches the scenario data (map, units, cards, parameters,\n"
              "; variants); otherwise the players warn and fall back to the hand-written evaluation.\n;\n");
   for (const char *line = summary; *line;) {
     const char *nl = strchr(line, '\n');
-    fprintf(f, "; %.*s\n", (int)(nl ? nl - line : (long)strlen(line)), line);
+    put_comment(f, line, nl ? (size_t)(nl - line) : strlen(line));
     if (!nl) break;
     line = nl + 1;
   }
-  fprintf(f, "\n[fit]\nscenario = %s\nvariants = %s\nfingerprint = %016llx\ngames = %" PRIu64 "\nplayers = %s\n"
+  fprintf(f, "\n[fit]\nscenario = %s\nvariants = %.150s\nfingerprint = %016llx\ngames = %" PRIu64 "\nplayers = %.150s\n"
              "positions = %ld\nheldout_logloss = %.4f\nhand_logloss = %.4f\nbase_logloss = %.4f\n\n[weights]\n",
           sc->scen_name, sc->variant_names, (unsigned long long)fit_fingerprint(sc), T->games, T->spec,
           T->n, E->ll_fit, E->ll_hand, E->ll_base);
