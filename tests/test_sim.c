@@ -754,12 +754,12 @@ Test(sim_run, cost_per_game_from_the_journal, .init = mk_tmp, .fini = rm_tmp, .t
 Test(sim_run, refit_evaluation_is_not_resumed, .init = mk_tmp, .fini = rm_tmp, .timeout = 120) {
   char cmd[2400];
   snprintf(cmd, sizeof cmd,
-           "cp -r scenarios %s/data && ./waterloo sim --scenario short --variant base --players "
+           "mkdir -p %s/data && cp -rL scenarios/. %s/data/ && ./waterloo sim --scenario short --variant base --players "
            "heuristic --games 4 --seed 3 --quiet --out %s/r > /dev/null 2>&1 && "
            "sed -i 's/^bias = .*/bias = 0.5/' %s/data/eval-short.ini && "
            "WATERLOO_DATA=%s/data ./waterloo sim --scenario short --variant base --players heuristic "
            "--games 6 --seed 3 --quiet --resume --out %s/r > %s/log.txt 2>&1",
-           tmpbase, tmpbase, tmpbase, tmpbase, tmpbase, tmpbase);
+           tmpbase, tmpbase, tmpbase, tmpbase, tmpbase, tmpbase, tmpbase);
   cr_assert_eq(system(cmd), 0);
   char path[400];
   snprintf(path, sizeof path, "%s/log.txt", tmpbase);
