@@ -14,6 +14,7 @@
 #include "cli.h"
 #include "../ai/ai_bench.h"
 #include "../ai/player.h"
+#include "../sim/sim.h"
 
 #define MAX_LEVELS 16
 
@@ -22,23 +23,6 @@ typedef struct {
   long games, fr, al, dr, bad;
   double cpu;
 } Cell;
-
-static void wilson95(double k, long n, double *p, double *lo, double *hi) {
-  const double z = 1.959963984540054;
-  if (n <= 0) { *p = *lo = 0; *hi = 1; return; }
-  double ph = k / n, d = 1 + z * z / n;
-  double c = (ph + z * z / (2.0 * n)) / d;
-  double h = z * sqrt(ph * (1 - ph) / n + z * z / (4.0 * n * n)) / d;
-  *p = ph;
-  *lo = c - h < 0 ? 0 : c - h;
-  *hi = c + h > 1 ? 1 : c + h;
-}
-
-static double thread_cpu(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-  return (double)t.tv_sec + t.tv_nsec * 1e-9;
-}
 
 static void svg(FILE *f, char scen[2][16], int nsc, Cell cells[2][MAX_LEVELS], int nl) {
   const int W = 760, H = 420, L = 70, R = 20, T = 40, B = 110;
@@ -64,12 +48,11 @@ static void svg(FILE *f, char scen[2][16], int nsc, Cell cells[2][MAX_LEVELS], i
     for (int i = 0; i < nl; i++) {
       Cell *c = &cells[s][i];
       if (!c->games) continue;
-      double p, lo, hi;
-      wilson95(c->fr + 0.5 * c->dr, c->games, &p, &lo, &hi);
+      Interval wi = wilson_d(c->fr + 0.5 * c->dr, c->games, Z95);
       double x = L + pw * (i + 0.5) / nl + (s ? 6 : -6);
-      double y = T + ph * (1 - p);
-      fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>\n", x, T + ph * (1 - lo), x,
-              T + ph * (1 - hi), col[s]);
+      double y = T + ph * (1 - wi.p);
+      fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>\n", x, T + ph * (1 - wi.lo), x,
+              T + ph * (1 - wi.hi), col[s]);
       fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\"/>\n", x, y, col[s]);
       if (i) fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"1.5\"/>\n", px, py, x, y, col[s]);
       px = x;
@@ -166,9 +149,9 @@ static void skill_play_level(Skill *K, const Scen *sc, int s, int i) {
   int T = K->threads ? (int)K->threads : omp_get_max_threads();
 #pragma omp parallel for num_threads(T) schedule(dynamic, 1) reduction(+ : fr, al, dr, bad, cpu)
   for (long g = 0; g < n; g++) {
-    double t0 = thread_cpu();
+    double t0 = clock_thread_cpu();
     int r = ai_play_game(sc, c->spec, c->spec, seed, (uint64_t)g, NULL);
-    cpu += thread_cpu() - t0;
+    cpu += clock_thread_cpu() - t0;
     if (r == 1) fr++;
     else if (r == 2) al++;
     else if (r == 3) dr++;
@@ -180,10 +163,9 @@ static void skill_play_level(Skill *K, const Scen *sc, int s, int i) {
   c->dr = dr;
   c->bad = bad;
   c->cpu = cpu;
-  double p, lo, hi;
-  wilson95(fr + 0.5 * dr, c->games, &p, &lo, &hi);
+  Interval wi = wilson_d(fr + 0.5 * dr, c->games, Z95);
   fprintf(stderr, "skill: %s %s: %ld games, French %.1f%% [%.1f, %.1f], %.3f CPU s/game\n", K->scen[s], c->spec,
-          c->games, 100 * p, 100 * lo, 100 * hi, n ? cpu / n : 0);
+          c->games, 100 * wi.p, 100 * wi.lo, 100 * wi.hi, n ? cpu / n : 0);
 }
 
 /* report.md: the command, what a row is, one table per scenario */
@@ -200,10 +182,9 @@ static void skill_report(const Skill *K, FILE *f, int argc, char **argv) {
     fprintf(f, "## %s game\n\n| player (both sides) | games | French - Allied - draws | French win rate | CPU s/game |\n|---|---:|---|---|---:|\n", K->scen[s]);
     for (int i = 0; i < K->nl; i++) {
       const Cell *c = &K->cells[s][i];
-      double p, lo, hi;
-      wilson95(c->fr + 0.5 * c->dr, c->games, &p, &lo, &hi);
+      Interval wi = wilson_d(c->fr + 0.5 * c->dr, c->games, Z95);
       fprintf(f, "| %s | %ld | %ld - %ld - %ld | %.1f%% [%.1f, %.1f] | %.3f |\n", c->spec, c->games, c->fr, c->al, c->dr,
-              100 * p, 100 * lo, 100 * hi, c->games ? c->cpu / c->games : 0);
+              100 * wi.p, 100 * wi.lo, 100 * wi.hi, c->games ? c->cpu / c->games : 0);
     }
     fprintf(f, "\n");
   }

@@ -10,12 +10,6 @@
 #include "../ai/ai_internal.h"
 #include "../ai/player.h"
 
-static double cpu_sec(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-  return (double)t.tv_sec + t.tv_nsec * 1e-9;
-}
-
 typedef struct { double f[FIT_NF]; float y, hand; int game; } Sample;
 
 static double logloss1(double p, double y) {
@@ -221,7 +215,7 @@ static void train_summary(const Train *T, const TrainEval *E, char *summary, siz
                     "| predicted | fit: positions | fit: mean predicted | fit: actual | hand: positions | hand: mean predicted | hand: actual |\n"
                     "|---|---:|---:|---:|---:|---:|---:|\n",
                     T->games, T->spec, T->sc->scen_name, T->sc->variant_names, T->res[1], T->res[2],
-                    T->res[3], T->n, T->ntrain, E->nt, T->hold * 100, cpu_sec() - T->t0, E->ll_fit,
+                    T->res[3], T->n, T->ntrain, E->nt, T->hold * 100, clock_cpu() - T->t0, E->ll_fit,
                     E->ll_hand, E->ll_base, E->ll_train);
   for (int b = 0; b < 10 && sl < (int)len; b++) {
     sl += snprintf(summary + sl, len - (size_t)sl, "| %.1f-%.1f |", b / 10.0, (b + 1) / 10.0);
@@ -298,7 +292,7 @@ int cmd_train(int argc, char **argv) {
   T.cap = 1 << 16;
   T.S = malloc((size_t)T.cap * sizeof *T.S);
   if (!T.S) { fprintf(stderr, "train: out of memory\n"); return 1; }
-  T.t0 = cpu_sec();
+  T.t0 = clock_cpu();
   for (uint64_t g = 0; g < T.games; g++)
     if ((rc = train_game(&T, &ctx, g))) return rc;
   uint64_t gsplit = (uint64_t)((1.0 - T.hold) * (double)T.games);

@@ -74,7 +74,6 @@ static double margin_lo(const MatchRes *r) {
 }
 
 /* CPU seconds of the whole process (every thread): the cost of the games, not wall x threads */
-static double cpu_now(void) { return clock_cpu(); }
 
 static int match_range(const Scen *sc, const char *A, const char *B, long from, long to,
                        uint64_t seed, int threads, MatchRes *r, int progress, char *err,
@@ -91,7 +90,7 @@ static int match_range(const Scen *sc, const char *A, const char *B, long from, 
   int *mar = calloc((size_t)n + 1, sizeof *mar);
   int failed = 0;
   long done = 0;
-  double t0 = clock_wall(), last = 0, c0 = cpu_now();
+  double t0 = clock_wall(), last = 0, c0 = clock_cpu();
   int tty = isatty(2);
   if (threads <= 0) threads = omp_get_max_threads();
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
@@ -127,7 +126,7 @@ static int match_range(const Scen *sc, const char *A, const char *B, long from, 
   if (progress && tty) fprintf(stderr, "\r\033[K");
   double dt = clock_wall() - t0;
   r->seconds += dt;
-  r->cpu += cpu_now() - c0; /* measured, not wall x threads */
+  r->cpu += clock_cpu() - c0; /* measured, not wall x threads */
   if (failed) { free(res); free(mar); return -1; }
   for (long j = 0; j + 1 < n; j += 2) {
     double d = 0.5 * (mar[j] - mar[j + 1]);
