@@ -41,6 +41,7 @@ void cell_stats(const Cell *cl, CellStats *st) {
     m2 += mg * mg;
     for (int v = 0; v < V_COUNT; v++)
       if (f->fall[v]) { st->fell[v]++; st->fall_turn[v] += f->fall[v]; }
+    if (f->cpu > 0) { st->timed++; st->cpu += f->cpu; }
   }
   if (st->n == 0) return;
   double n = (double)st->n;
@@ -1049,19 +1050,14 @@ static void cost_md(const SimCfg *c, const Cell *cells, Buf *b) {
   for (int ci = 0; ci < ncells(c); ci++) {
     const Cell *cl = &cells[ci];
     if (cl->identical) continue;
-    long n = 0, timed = 0;
-    double cpu = 0;
-    for (long i = 0; i < cl->target; i++) {
-      if (!cl->have[i]) continue;
-      n++;
-      if (cl->res[i].cpu > 0) { timed++; cpu += cl->res[i].cpu; }
-    }
+    CellStats st;
+    cell_stats(cl, &st);
     buf_printf(b, "| %s | %s | %s | %s | %ld | %ld | ", c->scen[cl->si], c->pf[cl->pi],
-               c->pa[cl->pi], c->var[cl->vi], n, timed);
-    if (timed) buf_printf(b, "%.3f | %.1f |\n", cpu / timed, cpu);
+               c->pa[cl->pi], c->var[cl->vi], st.n, st.timed);
+    if (st.timed) buf_printf(b, "%.3f | %.1f |\n", st.cpu / st.timed, st.cpu);
     else buf_printf(b, "— | — |\n");
-    all += cpu;
-    all_n += timed;
+    all += st.cpu;
+    all_n += st.timed;
   }
   if (all_n) buf_printf(b, "\nAll timed games: %ld, %.1f CPU s, %.3f CPU s/game.\n", all_n, all, all / all_n);
 }

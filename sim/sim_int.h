@@ -73,6 +73,8 @@ typedef struct {
   double turns, rounds, passes, decisions, cards[2], bids[2], battles[2], lost[2], reduced[2];
   double vp[2], vp_sq[2], vp_elim[2], margin, margin_sd;
   long fell[V_COUNT];
+  long timed;                   /* games whose CPU time the journal knows */
+  double cpu;                   /* their CPU seconds in all (cost.md, never report.md) */
   double fall_turn[V_COUNT];    /* mean over games where it fell */
 } CellStats;
 void cell_stats(const Cell *cell, CellStats *st);
