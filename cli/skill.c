@@ -22,9 +22,12 @@ typedef struct {
   char spec[128];
   long games, fr, al, dr, bad;
   double cpu;
+  signed char *res;          /* result of game g (1 French, 2 Allied, 3 draw), 0: not played */
+  double *gcpu;              /* its thread CPU seconds */
+  long reused;               /* games taken from the journal */
 } Cell;
 
-static void svg(FILE *f, char scen[2][16], int nsc, Cell cells[2][MAX_LEVELS], int nl) {
+static void svg(FILE *f, const char scen[2][16], int nsc, const Cell cells[2][MAX_LEVELS], int nl) {
   const int W = 760, H = 420, L = 70, R = 20, T = 40, B = 110;
   double pw = W - L - R, ph = H - T - B;
   fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" font-family=\"sans-serif\" font-size=\"12\">\n", W, H);
@@ -46,7 +49,7 @@ static void svg(FILE *f, char scen[2][16], int nsc, Cell cells[2][MAX_LEVELS], i
   for (int s = 0; s < nsc; s++) {
     double px = 0, py = 0;
     for (int i = 0; i < nl; i++) {
-      Cell *c = &cells[s][i];
+      const Cell *c = &cells[s][i];
       if (!c->games) continue;
       Interval wi = wilson_d(c->fr + 0.5 * c->dr, c->games, Z95);
       double x = L + pw * (i + 0.5) / nl + (s ? 6 : -6);
@@ -73,6 +76,10 @@ typedef struct {
   Cell cells[2][MAX_LEVELS];
   long want[MAX_LEVELS];     /* games of each level */
   int nl;
+  int resume, overwrite;
+  char jpath[1100];          /* DIR/skill.journal: one line per finished game */
+  FILE *jf;
+  long jbad;                 /* journal lines that could not be read */
 } Skill;
 
 /* --scenario short, long or short,long */
@@ -117,62 +124,155 @@ static int skill_levels(Skill *K, const char *lv) {
 
 /* the options into *K: -1 to run, else the exit code (after --help or bad input) */
 static int skill_options(Skill *K, int argc, char **argv) {
-  int rc = cli_args(argc, argv, "skill", "--scenario --levels --games --seed --threads --variant --out",
+  int rc = cli_args(argc, argv, "skill", "--scenario --levels --games --seed --threads --variant --out --resume! --overwrite!",
                     "usage: waterloo skill [--scenario short,long] [--levels 'A;B;C'] [--games N] [--seed S]\n"
-                    "                      [--threads T] [--variant V] [--out DIR]\n"
+                    "                      [--threads T] [--variant V] [--out DIR] [--resume | --overwrite]\n"
                     "Balance across skill: for each scenario and each player of the ladder (weak to strong,\n"
                     "';'-separated specs, SPEC@N for N games of that level), N games (default 200) with that\n"
                     "player on both sides, game i from gs_init(seed, i); the French win rate (draws half)\n"
                     "with its 95% Wilson interval and the CPU seconds per game.  Writes DIR/report.md (the\n"
-                    "table and the command) and DIR/skill.svg (the chart).  Default ladder:\n"
-                    "random;light;heuristic;mcts:sim;mcts:sim*4.  Results do not depend on --threads.\n");
+                    "table, the command, and whether the two strongest rows still differ) and DIR/skill.svg\n"
+                    "(the chart).  Default ladder: random;light;heuristic;mcts:sim;mcts:sim*4.\n"
+                    "Results do not depend on --threads.\n"
+                    "Every finished game is appended to DIR/skill.journal; --resume reuses the games in it\n"
+                    "(same scenario, variant, seed, player and engine and fitted evaluation) after a killed\n"
+                    "run, and grows a level: asked for more games, it plays only the new ones.  Without\n"
+                    "--resume an existing journal is never touched: the run stops (--overwrite discards\n"
+                    "it).  The report is written only at the end, whole; a killed run leaves the old one.\n");
   if (rc >= 0) return rc;
   const char *scl = opt_get(argc, argv, "--scenario", "short,long");
   const char *lv = opt_get(argc, argv, "--levels", "random;light;heuristic;mcts:sim;mcts:sim*4");
   K->var = opt_get(argc, argv, "--variant", "base");
   K->out = opt_get(argc, argv, "--out", NULL);
+  K->resume = opt_has(argc, argv, "--resume");
+  K->overwrite = opt_has(argc, argv, "--overwrite");
   if (!K->out) { fprintf(stderr, "skill: --out DIR is required\n"); return 2; }
+  if (K->resume && K->overwrite) { fprintf(stderr, "skill: --resume and --overwrite exclude each other\n"); return 2; }
   if (opt_u64("skill", "--games", opt_get(argc, argv, "--games", "200"), &K->games) ||
       opt_u64("skill", "--seed", opt_get(argc, argv, "--seed", "1815"), &K->seed) ||
       opt_u64("skill", "--threads", opt_get(argc, argv, "--threads", "0"), &K->threads))
     return 2;
   if (skill_scenarios(K, scl) || skill_levels(K, lv)) return 2;
+  for (int s = 0; s < 2; s++)
+    for (int i = 0; i < K->nl; i++) {
+      Cell *c = &K->cells[s][i];
+      c->res = calloc((size_t)K->want[i], 1);
+      c->gcpu = calloc((size_t)K->want[i], sizeof(double));
+      if (!c->res || !c->gcpu) { fprintf(stderr, "skill: out of memory\n"); return 2; }
+    }
   return -1;
 }
 
-/* the games of level i in scenario s, over the threads */
-static void skill_play_level(Skill *K, const Scen *sc, int s, int i) {
+/* the fingerprint of how games of scenario sc are played: its data (random games), the
+ * heuristic (one game) and the fitted evaluation of the search players */
+static uint32_t skill_fp(const Scen *sc) {
+  uint32_t h = scen_fingerprint(sc);
+  GameFacts f;
+  char err[256];
+  if (run_game_specs(sc, "heuristic", "heuristic", 1815, 0, &f, NULL, err, sizeof err)) memset(&f, 0xff, sizeof f);
+  const uint8_t *q = (const uint8_t *)&f;
+  for (size_t i = 0; i < FACTS_RESULT_BYTES; i++) h = (h ^ q[i]) * 16777619u;
+  uint64_t e = fit_weights_fingerprint(sc);
+  return (h ^ (uint32_t)e ^ (uint32_t)(e >> 32)) * 16777619u;
+}
+
+/* the journal's games of scenario s (fingerprint fp) into the cells: a line is
+ * G scen variant seed fp spec index result cpu ok (tab-separated; the closing "ok" tells a
+ * whole line from a torn one); a torn or unreadable line is skipped */
+static void skill_journal_read(Skill *K, int s, uint32_t fp) {
+  FILE *f = fopen(K->jpath, "r");
+  if (!f) return;
+  char line[512];
+  while (fgets(line, sizeof line, f)) {
+    size_t len = strlen(line);
+    if (!len || line[len - 1] != '\n') { K->jbad++; continue; }
+    char sc[16], var[64], spec[128];
+    uint64_t seed;
+    unsigned jfp;
+    long g;
+    int r, n = 0;
+    double cpu;
+    if (sscanf(line, "G\t%15[^\t]\t%63[^\t]\t%" SCNu64 "\t%x\t%127[^\t]\t%ld\t%d\t%lf\tok\n%n", sc, var, &seed, &jfp,
+               spec, &g, &r, &cpu, &n) != 8 || (size_t)n != len || r < 1 || r > 3 || g < 0) {
+      if (strspn(line, " \t\n") != len) K->jbad++;
+      continue;
+    }
+    if (strcmp(sc, K->scen[s]) || strcmp(var, K->var) || seed != K->seed || jfp != fp) continue;
+    for (int i = 0; i < K->nl; i++) {
+      Cell *c = &K->cells[s][i];
+      if (strcmp(spec, c->spec) || g >= K->want[i] || c->res[g]) continue;
+      c->res[g] = (signed char)r;
+      c->gcpu[g] = cpu;
+      c->reused++;
+    }
+  }
+  fclose(f);
+}
+
+/* the games of level i in scenario s not yet in the journal, over the threads; each finished
+ * game is appended to the journal at once */
+static int skill_play_level(Skill *K, const Scen *sc, int s, int i, uint32_t fp) {
   Cell *c = &K->cells[s][i];
-  long n = K->want[i], fr = 0, al = 0, dr = 0, bad = 0;
-  double cpu = 0;
+  long n = K->want[i];
   uint64_t seed = K->seed;
-  int T = K->threads ? (int)K->threads : omp_get_max_threads();
-#pragma omp parallel for num_threads(T) schedule(dynamic, 1) reduction(+ : fr, al, dr, bad, cpu)
+  int T = K->threads ? (int)K->threads : omp_get_max_threads(), werr = 0;
+#pragma omp parallel for num_threads(T) schedule(dynamic, 1)
   for (long g = 0; g < n; g++) {
+    if (c->res[g] || werr) continue;
     double t0 = clock_thread_cpu();
     int r = ai_play_game(sc, c->spec, c->spec, seed, (uint64_t)g, NULL);
-    cpu += clock_thread_cpu() - t0;
-    if (r == 1) fr++;
-    else if (r == 2) al++;
-    else if (r == 3) dr++;
-    else bad++;
+    double cpu = clock_thread_cpu() - t0;
+    if (r < 1 || r > 3) continue; /* counted as bad below, never journalled */
+#pragma omp critical(skill_journal)
+    {
+      c->res[g] = (signed char)r;
+      c->gcpu[g] = cpu;
+      if (fprintf(K->jf, "G\t%s\t%s\t%" PRIu64 "\t%08x\t%s\t%ld\t%d\t%.4f\tok\n", K->scen[s], K->var, seed, fp, c->spec, g,
+                  r, cpu) < 0 || fflush(K->jf))
+        werr = 1;
+    }
   }
-  c->games = fr + al + dr;
-  c->fr = fr;
-  c->al = al;
-  c->dr = dr;
-  c->bad = bad;
-  c->cpu = cpu;
-  Interval wi = wilson_d(fr + 0.5 * dr, c->games, Z95);
-  fprintf(stderr, "skill: %s %s: %ld games, French %.1f%% [%.1f, %.1f], %.3f CPU s/game\n", K->scen[s], c->spec,
-          c->games, 100 * wi.p, 100 * wi.lo, 100 * wi.hi, n ? cpu / n : 0);
+  if (werr) {
+    fprintf(stderr, "skill: cannot append to %s: %s; the games so far are kept (rerun with --resume)\n", K->jpath,
+            strerror(errno));
+    return 1;
+  }
+  for (long g = 0; g < n; g++) {
+    c->fr += c->res[g] == 1;
+    c->al += c->res[g] == 2;
+    c->dr += c->res[g] == 3;
+    c->bad += c->res[g] == 0;
+    c->cpu += c->gcpu[g];
+  }
+  c->games = c->fr + c->al + c->dr;
+  Interval wi = wilson_d(c->fr + 0.5 * c->dr, c->games, Z95);
+  fprintf(stderr, "skill: %s %s: %ld games (%ld from the journal), French %.1f%% [%.1f, %.1f], %.3f CPU s/game\n",
+          K->scen[s], c->spec, c->games, c->reused, 100 * wi.p, 100 * wi.lo, 100 * wi.hi, c->games ? c->cpu / c->games : 0);
+  return 0;
+}
+
+/* the last rows' reading: do the two strongest players still disagree on the balance?
+ * Newcombe's interval for a difference of two independent proportions (from Wilson's) */
+static void skill_reading(FILE *f, const Cell *lo, const Cell *hi) {
+  if (!lo->games || !hi->games) return;
+  Interval a = wilson_d(lo->fr + 0.5 * lo->dr, lo->games, Z95), b = wilson_d(hi->fr + 0.5 * hi->dr, hi->games, Z95);
+  double d = b.p - a.p;
+  double dl = d - sqrt((b.p - b.lo) * (b.p - b.lo) + (a.hi - a.p) * (a.hi - a.p));
+  double dh = d + sqrt((b.hi - b.p) * (b.hi - b.p) + (a.p - a.lo) * (a.p - a.lo));
+  fprintf(f, "Reading: from %s to %s the French win rate moves %+.1f points, 95%% [%+.1f, %+.1f] (Newcombe). %s\n\n",
+          lo->spec, hi->spec, 100 * d, 100 * dl, 100 * dh,
+          dl > 0 || dh < 0 ? "The estimate still moves with skill: stronger players are needed before it is the game's balance."
+                           : "No move is detected at these game counts; the interval says how large a move could still hide.");
 }
 
 /* report.md: the command, what a row is, one table per scenario */
 static void skill_report(const Skill *K, FILE *f, int argc, char **argv) {
   fprintf(f, "# Balance across skill\n\nReproduce with:\n\n```\n./waterloo skill");
-  for (int i = 1; i < argc; i++) fprintf(f, " %s%s%s", strchr(argv[i], ';') || strchr(argv[i], '*') ? "'" : "", argv[i],
-                                          strchr(argv[i], ';') || strchr(argv[i], '*') ? "'" : "");
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--resume") || !strcmp(argv[i], "--overwrite")) continue;
+    const char *q = strchr(argv[i], ';') || strchr(argv[i], '*') ? "'" : "";
+    fprintf(f, " %s%s%s", q, argv[i], q);
+  }
   fprintf(f, "\n```\n\nEach row: the same player on both sides, game i from gs_init(seed %" PRIu64 ", i), variant %s. "
              "French win rate with draws counted half, 95%% Wilson interval; "
              "CPU s/game is the thread CPU time of both players per game.  Rows go from weak to strong: "
@@ -187,34 +287,82 @@ static void skill_report(const Skill *K, FILE *f, int argc, char **argv) {
               100 * wi.p, 100 * wi.lo, 100 * wi.hi, c->games ? c->cpu / c->games : 0);
     }
     fprintf(f, "\n");
+    if (K->nl >= 2) skill_reading(f, &K->cells[s][K->nl - 2], &K->cells[s][K->nl - 1]);
   }
   fprintf(f, "![French win rate by skill](skill.svg)\n");
+}
+
+/* the output folder and the journal: everything that can fail is checked before the first
+ * game; an existing journal is only reused (--resume) or discarded (--overwrite) on request */
+static int skill_open(Skill *K) {
+  char path[1100];
+  if (mkdir_p(K->out)) { fprintf(stderr, "skill: cannot create %s: %s\n", K->out, strerror(errno)); return 2; }
+  snprintf(path, sizeof path, "%s/report.md", K->out);
+  if (can_create(path)) { fprintf(stderr, "skill: cannot write in %s: %s\n", K->out, strerror(errno)); return 2; }
+  snprintf(K->jpath, sizeof K->jpath, "%s/skill.journal", K->out);
+  struct stat st;
+  off_t size = stat(K->jpath, &st) == 0 ? st.st_size : 0;
+  if (!K->resume && !K->overwrite && size > 0) {
+    fprintf(stderr, "skill: %s holds the games of an earlier run: add --resume to reuse them, or --overwrite to "
+                    "discard them\n", K->jpath);
+    return 2;
+  }
+  K->jf = fopen(K->jpath, K->resume ? "a" : "w");
+  /* a torn last line of a killed run is ended, so the next game starts a line of its own */
+  if (!K->jf || (K->resume && size > 0 && (fprintf(K->jf, "\n") < 0 || fflush(K->jf)))) {
+    fprintf(stderr, "skill: cannot write %s: %s\n", K->jpath, strerror(errno));
+    return 2;
+  }
+  return -1;
+}
+
+/* a whole file from what fill writes into a memory stream, written atomically */
+static int skill_write(const char *path, const Skill *K, int argc, char **argv, int chart) {
+  char *data = NULL;
+  size_t len = 0;
+  FILE *m = open_memstream(&data, &len);
+  if (!m) return 1;
+  if (chart) svg(m, K->scen, K->nsc, K->cells, K->nl);
+  else skill_report(K, m, argc, argv);
+  fclose(m);
+  int rc = write_atomic(path, data, len);
+  free(data);
+  if (rc) fprintf(stderr, "skill: cannot write %s\n", path);
+  return rc ? 1 : 0;
+}
+
+static void skill_free(Skill *K) {
+  for (int s = 0; s < 2; s++)
+    for (int i = 0; i < K->nl; i++) {
+      free(K->cells[s][i].res);
+      free(K->cells[s][i].gcpu);
+    }
+  if (K->jf) fclose(K->jf);
 }
 
 int cmd_skill(int argc, char **argv) {
   static Skill K; /* the cells are large */
   memset(&K, 0, sizeof K);
   int rc = skill_options(&K, argc, argv);
-  if (rc >= 0) return rc;
-  const char *out = K.out;
-  if (mkdir(out, 0777) && errno != EEXIST) { fprintf(stderr, "skill: cannot create %s\n", out); return 2; }
-  char path[1024];
-  snprintf(path, sizeof path, "%s/report.md", out);
-  FILE *f = fopen(path, "w");
-  if (!f) { fprintf(stderr, "skill: cannot write %s\n", path); return 2; }
-  for (int s = 0; s < K.nsc; s++) {
+  if (rc < 0) rc = skill_open(&K);
+  for (int s = 0; rc < 0 && s < K.nsc; s++) {
     Scen *sc = cli_scen(K.scen[s], K.var);
-    if (!sc) return 2;
-    for (int i = 0; i < K.nl; i++) skill_play_level(&K, sc, s, i);
+    if (!sc) { rc = 2; break; }
+    uint32_t fp = skill_fp(sc);
+    if (K.resume) skill_journal_read(&K, s, fp);
+    for (int i = 0; i < K.nl && rc < 0; i++)
+      if (skill_play_level(&K, sc, s, i, fp)) rc = 1;
     free(sc);
   }
-  skill_report(&K, f, argc, argv);
-  if (fclose(f)) { fprintf(stderr, "skill: cannot write %s\n", path); return 1; }
-  snprintf(path, sizeof path, "%s/skill.svg", out);
-  f = fopen(path, "w");
-  if (!f) { fprintf(stderr, "skill: cannot write %s\n", path); return 1; }
-  svg(f, K.scen, K.nsc, K.cells, K.nl);
-  fclose(f);
-  printf("skill: report in %s/report.md, chart in %s/skill.svg\n", out, out);
-  return 0;
+  if (K.jbad) fprintf(stderr, "skill: %ld unreadable line(s) of %s skipped\n", K.jbad, K.jpath);
+  if (rc < 0) {
+    char path[1100];
+    snprintf(path, sizeof path, "%s/report.md", K.out);
+    rc = skill_write(path, &K, argc, argv, 0);
+    snprintf(path, sizeof path, "%s/skill.svg", K.out);
+    if (!rc) rc = skill_write(path, &K, argc, argv, 1);
+    if (!rc) printf("skill: report in %s/report.md, chart in %s/skill.svg\n", K.out, K.out);
+  }
+  skill_free(&K);
+  return rc;
 }

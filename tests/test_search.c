@@ -80,7 +80,9 @@ Test(search, baseline_spec_errors) {
 /* ./waterloo train writes weights with the data fingerprint; they load for the same data, are
  * refused for other data (a variant), and beat the hand-written evaluation's log-loss on the
  * held-out games */
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 #include "../ai/ai_internal.h"
 Test(search, train_fingerprint_and_calibration) {
   char dir[] = "/tmp/wl-train-XXXXXX";
@@ -163,6 +165,79 @@ Test(search, skill_report) {
   snprintf(cmd, sizeof cmd, "./waterloo skill --levels 'random;bogus' --out %s/c > /dev/null 2>&1", dir);
   int st = system(cmd);
   cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 2);
+  snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+  cr_assert_eq(system(cmd), 0);
+}
+
+/* the rows of a skill report without the CPU column (the only part that may differ between a
+ * resumed and a fresh run) */
+static void skill_rows(const char *path, char *out, size_t cap) {
+  char *r = th_slurp(path, NULL);
+  cr_assert_not_null(r, "%s", path);
+  size_t n = 0;
+  out[0] = 0;
+  for (char *l = strtok(r, "\n"); l; l = strtok(NULL, "\n")) {
+    if (l[0] != '|' && strncmp(l, "Reading", 7)) continue;
+    char *cut = l[0] == '|' ? strrchr(l, '|') : NULL;
+    if (cut && cut != l) {
+      *cut = 0;
+      cut = strrchr(l, '|');
+      if (cut) cut[1] = 0;
+    }
+    n += (size_t)snprintf(out + n, cap - n, "%s\n", l);
+    cr_assert(n < cap);
+  }
+  free(r);
+}
+
+/* ./waterloo skill keeps every finished game in DIR/skill.journal: without --resume an existing
+ * journal stops the run and the report is left as it was; a torn last line (a killed run) and a
+ * garbage line are skipped; --resume with more games plays only the new ones and gives the rows
+ * of a fresh run of the larger ladder */
+Test(search, skill_resume_grows_a_level_like_a_fresh_run) {
+  char dir[] = "/tmp/wl-skillr-XXXXXX";
+  cr_assert_not_null(mkdtemp(dir));
+  char cmd[2048], path[700], jp[700];
+  snprintf(cmd, sizeof cmd, "./waterloo skill --scenario short,long --levels 'random;heuristic@8' --games 6 "
+           "--threads 2 --out %s/a > /dev/null 2>&1", dir);
+  cr_assert_eq(system(cmd), 0);
+  snprintf(path, sizeof path, "%s/a/report.md", dir);
+  size_t n0 = 0;
+  char *before = th_slurp(path, &n0);
+  cr_assert_not_null(before);
+  int st = system(cmd);
+  cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 2, "an existing journal without --resume stops the run");
+  size_t n1 = 0;
+  char *after = th_slurp(path, &n1);
+  cr_assert(after && n0 == n1 && !memcmp(before, after, n0), "the report is untouched");
+  free(before);
+  free(after);
+  /* a killed run: the last line torn; and a line that is not a game */
+  snprintf(jp, sizeof jp, "%s/a/skill.journal", dir);
+  struct stat sb;
+  cr_assert_eq(stat(jp, &sb), 0);
+  cr_assert_eq(truncate(jp, sb.st_size - 5), 0);
+  FILE *f = fopen(jp, "a");
+  cr_assert_not_null(f);
+  fprintf(f, "\nG\tshort\tbase\tnot a game\n");
+  fclose(f);
+  snprintf(cmd, sizeof cmd, "./waterloo skill --scenario short,long --levels 'random;heuristic@14' --games 6 "
+           "--threads 2 --out %s/a --resume 2> %s/err > /dev/null && ./waterloo skill --scenario short,long "
+           "--levels 'random;heuristic@14' --games 6 --threads 1 --out %s/b > /dev/null 2>&1", dir, dir, dir);
+  cr_assert_eq(system(cmd), 0);
+  snprintf(path, sizeof path, "%s/err", dir);
+  char *err = th_slurp(path, NULL);
+  cr_assert(err && strstr(err, "short heuristic: 14 games (8 from the journal)"), "%s", err);
+  cr_assert(strstr(err, "long heuristic: 14 games (7 from the journal)"), "the torn game is replayed: %s", err);
+  cr_assert(strstr(err, "unreadable line"), "%s", err);
+  free(err);
+  static char ra[8192], rb[8192];
+  snprintf(path, sizeof path, "%s/a/report.md", dir);
+  skill_rows(path, ra, sizeof ra);
+  snprintf(path, sizeof path, "%s/b/report.md", dir);
+  skill_rows(path, rb, sizeof rb);
+  cr_assert(strstr(ra, "| heuristic | 14 | "), "%s", ra);
+  cr_assert_str_eq(ra, rb);
   snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
   cr_assert_eq(system(cmd), 0);
 }
