@@ -163,19 +163,6 @@ static int skill_options(Skill *K, int argc, char **argv) {
   return -1;
 }
 
-/* the fingerprint of how games of scenario sc are played: its data (random games), the
- * heuristic (one game) and the fitted evaluation of the search players */
-static uint32_t skill_fp(const Scen *sc) {
-  uint32_t h = scen_fingerprint(sc);
-  GameFacts f;
-  char err[256];
-  if (run_game_specs(sc, "heuristic", "heuristic", 1815, 0, &f, NULL, err, sizeof err)) memset(&f, 0xff, sizeof f);
-  const uint8_t *q = (const uint8_t *)&f;
-  for (size_t i = 0; i < FACTS_RESULT_BYTES; i++) h = (h ^ q[i]) * 16777619u;
-  uint64_t e = fit_weights_fingerprint(sc);
-  return (h ^ (uint32_t)e ^ (uint32_t)(e >> 32)) * 16777619u;
-}
-
 /* the journal's games of scenario s (fingerprint fp) into the cells: a line is
  * G scen variant seed fp spec index result cpu ok (tab-separated; the closing "ok" tells a
  * whole line from a torn one); a torn or unreadable line is skipped */
@@ -348,7 +335,7 @@ int cmd_skill(int argc, char **argv) {
   for (int s = 0; rc < 0 && s < K.nsc; s++) {
     Scen *sc = cli_scen(K.scen[s], K.var);
     if (!sc) { rc = 2; break; }
-    uint32_t fp = skill_fp(sc);
+    uint32_t fp = play_fingerprint(sc);
     if (K.resume) skill_journal_read(&K, s, fp);
     for (int i = 0; i < K.nl && rc < 0; i++)
       if (skill_play_level(&K, sc, s, i, fp)) rc = 1;

@@ -159,12 +159,7 @@ uint32_t engine_fingerprint(const SimCfg *c, Cell *cells) {
     h = (h ^ scen_fingerprint(sc)) * 16777619u;
     /* and one heuristic game (a few ms): random games alone do not notice that the default
      * player plays differently, and a resumed run must never mix two players' games */
-    GameFacts f;
-    char err[256];
-    if (run_game_specs(sc, "heuristic", "heuristic", 1815, 0, &f, NULL, err, sizeof err))
-      memset(&f, 0xff, sizeof f);
-    const uint8_t *q = (const uint8_t *)&f;
-    for (size_t i = 0; i < FACTS_RESULT_BYTES; i++) h = (h ^ q[i]) * 16777619u;
+    h = facts_hash(h, sc, "heuristic", 0);
     /* the fitted evaluation of every variant: refitting changes how the search players play */
     for (int vi = 0; vi < c->nvar; vi++) {
       uint64_t e = fit_weights_fingerprint(cells[cell_id(c, si, 0, vi)].sc);

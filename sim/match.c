@@ -646,6 +646,19 @@ static int strength_journal_match(Strength *S, const char *scen, const Pair *p, 
   return 0;
 }
 
+/* a journal match of this pair and seed that was played under another fingerprint is never
+ * reused: say so, so that a replay is not a surprise */
+static void strength_stale_note(const Strength *S, const char *scen, const Pair *p, uint32_t fp) {
+  for (int i = S->njr - 1; i >= 0; i--)
+    if (!strcmp(S->jr[i].scen, scen) && !strcmp(S->jr[i].a, p->a) && !strcmp(S->jr[i].b, p->b) &&
+        S->jr[i].seed == S->seed && S->jr[i].fp != fp) {
+      fprintf(stderr, "  (the journal's %ld games of this pair were played by a build whose engine, heuristic "
+                      "or fitted evaluation plays differently: fingerprint %08x, now %08x; not reused)\n",
+              S->jr[i].games, S->jr[i].fp, fp);
+      return;
+    }
+}
+
 /* the match of pair k in scenario si, from the journal and/or played: 0 with *r filled, 1 when
  * it could not be played (a row says why), 2 when the journal cannot be written */
 static int strength_match(Strength *S, int si, const Scen *sc, uint32_t fp, int k, MatchRes *r) {
@@ -656,6 +669,7 @@ static int strength_match(Strength *S, int si, const Scen *sc, uint32_t fp, int 
   fprintf(stderr, "strength: %s: %s vs %s, %ld games\n", scen, p->a, p->b, ng);
   long have = journal_find(S->jr, S->njr, scen, p->a, p->b, ng, S->seed, fp, r);
   if (!have) memset(r, 0, sizeof *r);
+  if (!have) strength_stale_note(S, scen, p, fp);
   else if (r->cpu < 0) {
     r->cpu = r->seconds * (S->threads > 0 ? S->threads : omp_get_max_threads());
     r->cpu_est = 1;
@@ -816,7 +830,7 @@ static int strength_scenario(Strength *S, int si) {
     free(sc);
     return 2;
   }
-  uint32_t fp = scen_fingerprint(sc);
+  uint32_t fp = play_fingerprint(sc);
   buf_printf(&S->b, "## %s game\n\n| A | B | W - L - D | score | Elo (A − B) | pairs 0-½-1-1½-2 | "
                     "Elo from pairs, LOS | margin (A − B) | A as French | A as Allied | A overall | "
                     "CPU s/game |\n|---|---|---|---:|---|---|---|---|---|---|---|---:|\n",

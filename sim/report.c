@@ -311,9 +311,10 @@ static void strength_caveat(const SimCfg *c, Cell *cells, Buf *b) {
     char jp[1300];
     snprintf(jp, sizeof jp, "%s.journal", path);
     int base = find_var(c, "base");
-    if (base >= 0 && strength_current(jp, c->scen[si], scen_fingerprint(cells[cell_id(c, si, 0, base)].sc)) == 0)
-      buf_printf(b, " **These were measured by an earlier build**: the rules or scenario data have "
-                    "changed since (the journal's fingerprint differs); rerun `./waterloo strength`.");
+    if (base >= 0 && strength_current(jp, c->scen[si], play_fingerprint(cells[cell_id(c, si, 0, base)].sc)) == 0)
+      buf_printf(b, " **These were measured by an earlier build**: the rules, the scenario data, the "
+                    "heuristic or the fitted evaluation have changed since (the journal's fingerprint "
+                    "differs); rerun `./waterloo strength`.");
   }
   buf_printf(b, "\n\n");
   free(text);

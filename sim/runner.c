@@ -169,15 +169,23 @@ int run_game_specs(const Scen *sc, const char *spec_fr, const char *spec_al, uin
   return rc;
 }
 
+uint32_t facts_hash(uint32_t h, const Scen *sc, const char *spec, uint64_t index) {
+  GameFacts f;
+  char err[256];
+  if (run_game_specs(sc, spec, spec, 1815, index, &f, NULL, err, sizeof err)) memset(&f, 0xff, sizeof f);
+  const uint8_t *p = (const uint8_t *)&f;
+  for (size_t i = 0; i < FACTS_RESULT_BYTES; i++) h = (h ^ p[i]) * 16777619u;
+  return h;
+}
+
 uint32_t scen_fingerprint(const Scen *sc) {
   uint32_t h = 2166136261u;
-  for (int k = 0; k < 2; k++) {
-    GameFacts f;
-    char err[256];
-    if (run_game_specs(sc, "random", "random", 1815, (uint64_t)k, &f, NULL, err, sizeof err))
-      memset(&f, 0xff, sizeof f);
-    const uint8_t *p = (const uint8_t *)&f;
-    for (size_t i = 0; i < FACTS_RESULT_BYTES; i++) h = (h ^ p[i]) * 16777619u;
-  }
+  for (int k = 0; k < 2; k++) h = facts_hash(h, sc, "random", (uint64_t)k);
   return h;
+}
+
+uint32_t play_fingerprint(const Scen *sc) {
+  uint32_t h = facts_hash(scen_fingerprint(sc), sc, "heuristic", 0);
+  uint64_t e = fit_weights_fingerprint(sc);
+  return (h ^ (uint32_t)e ^ (uint32_t)(e >> 32)) * 16777619u;
 }

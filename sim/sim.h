@@ -79,6 +79,13 @@ int run_game_specs(const Scen *sc, const char *spec_fr, const char *spec_al, uin
 
 /* a hash of two random-vs-random games on sc: changes when the engine's behaviour does */
 uint32_t scen_fingerprint(const Scen *sc);
+/* h extended (FNV-1a) by the result bytes of one game of spec against itself (seed 1815, game
+ * index); a game that cannot be played hashes as all 0xff */
+uint32_t facts_hash(uint32_t h, const Scen *sc, const char *spec, uint64_t index);
+/* how games of sc are played: its data (scen_fingerprint), the heuristic (one game) and the
+ * fitted evaluation of the search players.  A journal of games is reused only under the same
+ * play fingerprint. */
+uint32_t play_fingerprint(const Scen *sc);
 
 /* ---------------------------------------------------------------- statistics */
 #define Z95 1.959963984540054

@@ -771,3 +771,35 @@ Test(sim_run, refit_evaluation_is_not_resumed, .init = mk_tmp, .fini = rm_tmp, .
   cr_assert_eq(access(path, F_OK), 0, "the old journal is kept aside");
   free(log);
 }
+
+/* strength and skill journals are keyed by the play fingerprint (data, heuristic and fitted
+ * evaluation): after a refit, --resume plays the games again instead of mixing two evaluations,
+ * and strength says why */
+Test(sim_strength, refit_evaluation_is_not_reused, .init = mk_tmp, .fini = rm_tmp, .timeout = 120) {
+  static char cmd[6000];
+  snprintf(cmd, sizeof cmd,
+           "mkdir -p %s/data && cp -rL scenarios/. %s/data/ && "
+           "./waterloo strength --scenario short --pairs heuristic/random@4 --seed 3 --out %s/s.md > /dev/null 2>&1 && "
+           "./waterloo skill --scenario short --levels heuristic@4 --seed 3 --out %s/k > /dev/null 2>&1 && "
+           "sed -i 's/^bias = .*/bias = 0.5/' %s/data/eval-short.ini && "
+           "WATERLOO_DATA=%s/data ./waterloo strength --scenario short --pairs heuristic/random@4 --seed 3 "
+           "--resume --out %s/s.md > %s/log.txt 2>&1 && "
+           "WATERLOO_DATA=%s/data ./waterloo skill --scenario short --levels heuristic@4 --seed 3 "
+           "--resume --out %s/k > %s/klog.txt 2>&1",
+           tmpbase, tmpbase, tmpbase, tmpbase, tmpbase, tmpbase, tmpbase, tmpbase, tmpbase, tmpbase, tmpbase);
+  cr_assert_eq(system(cmd), 0);
+  size_t n;
+  char *log = slurp(tmpbase, "log.txt", &n);
+  cr_assert_not_null(log);
+  cr_assert_not_null(strstr(log, "plays differently"), "%s", log);
+  cr_assert_null(strstr(log, "from the journal"), "%s", log);
+  char *j = slurp(tmpbase, "s.md.journal", &n);
+  int lines = 0;
+  for (char *p = j; (p = strstr(p, "M\tshort\theuristic\trandom\t")); p++) lines++;
+  cr_assert_eq(lines, 2, "the match was played again and journalled: %s", j);
+  char *k = slurp(tmpbase, "klog.txt", &n);
+  cr_assert_not_null(strstr(k, "short heuristic: 4 games (0 from the journal)"), "%s", k);
+  free(log);
+  free(j);
+  free(k);
+}
