@@ -752,12 +752,36 @@ static void strength_ladder(Strength *S, const Scen *sc, const MatchRes *res) {
 
 /* the target lines of one match: heuristic over random, mcts:normal over heuristic, and a
  * larger budget over a smaller one of the same player */
+/* the targets of issue 8: normal scores >= 90% against the heuristic and >= 70% against the
+ * baseline over at least 200 mirrored games; each level beats the one below it significantly
+ * (the lower end of the 95% Wilson interval of its score above 50%) */
+static void strength_issue8_targets(Buf *b, const Pair *p, const MatchRes *r) {
+  static const char *ladder[] = {"random", "heuristic", "mcts:sim", "mcts:easy", "mcts:normal", "mcts:hard", "mcts:expert"};
+  const int nl = (int)(sizeof ladder / sizeof *ladder);
+  Interval wi = wilson_d(r->w + 0.5 * r->d, r->games, Z95);
+  char n[96] = "";
+  if (r->games < 200) snprintf(n, sizeof n, "; %ld games, fewer than the 200 asked", r->games);
+  const char *floor_name[2] = {"heuristic", "baseline"};
+  const double floor[2] = {0.90, 0.70};
+  for (int k = 0; k < 2; k++)
+    if (!strcmp(p->a, "mcts:normal") && !strcmp(p->b, floor_name[k]))
+      buf_printf(b, "- mcts:normal scores ≥ %.0f%% against %s (issue 8): %.1f%% [%.1f, %.1f] — %s%s\n", 100 * floor[k],
+                 floor_name[k], 100 * wi.p, 100 * wi.lo, 100 * wi.hi,
+                 wi.lo >= floor[k] ? "met, beyond the interval" : wi.p >= floor[k] ? "met on the point estimate" : "NOT met", n);
+  for (int i = 0; i + 1 < nl; i++)
+    if (!strcmp(p->a, ladder[i + 1]) && !strcmp(p->b, ladder[i]))
+      buf_printf(b, "- %s beats the level below it, %s, significantly (issue 8): %.1f%% [%.1f, %.1f] — %s\n", p->a, p->b,
+                 100 * wi.p, 100 * wi.lo, 100 * wi.hi,
+                 wi.lo > 0.5 ? "met" : wi.p > 0.5 ? "NOT met (ahead, not significantly)" : "NOT met");
+}
+
 static void strength_match_targets(Buf *b, const Scen *sc, const Pair *p, const MatchRes *r) {
   double sc_ = (r->w + 0.5 * r->d) / r->games;
   if (!strcmp(p->a, "heuristic") && !strcmp(p->b, "random"))
     buf_printf(b, "- heuristic beats random ≥ 90%%: %.1f%% — %s\n", 100 * sc_, sc_ >= 0.9 ? "met" : "NOT met");
   if (!strcmp(p->a, "mcts:normal") && !strcmp(p->b, "heuristic"))
     buf_printf(b, "- mcts:normal beats heuristic ≥ 75%% over both sides: %.1f%% — %s\n", 100 * sc_, sc_ >= 0.75 ? "met" : "NOT met");
+  strength_issue8_targets(b, p, r);
   const char *star = strchr(p->a, '*');
   if (star && !strncmp(p->a, p->b, (size_t)(star - p->a)) &&
       (p->b[star - p->a] == 0 || p->b[star - p->a] == '*')) {

@@ -803,3 +803,20 @@ Test(sim_strength, refit_evaluation_is_not_reused, .init = mk_tmp, .fini = rm_tm
   free(j);
   free(k);
 }
+
+/* the strength table's targets of issue 8: a step of the ladder played head to head is judged
+ * by the lower end of its score's Wilson interval, and a match shorter than 200 games says so */
+Test(sim_strength, level_steps_judged_by_their_interval, .init = mk_tmp, .fini = rm_tmp, .timeout = 60) {
+  char out[300];
+  snprintf(out, sizeof out, "%s/t.md", tmpbase);
+  const char *a[] = {"strength", "--scenario", "short", "--pairs", "heuristic/random@10;random/heuristic@4",
+                     "--seed", "3", "--out", out, NULL};
+  cr_assert_eq(run(a), 0);
+  size_t n;
+  char *t = slurp(tmpbase, "t.md", &n);
+  cr_assert_not_null(t);
+  const char *l = strstr(t, "- heuristic beats the level below it, random, significantly (issue 8): 100.0% [72.2, 100.0] — met\n");
+  cr_assert_not_null(l, "%s", t);
+  cr_assert_null(strstr(t, "- random beats the level below"), "random has no level below it: %s", t);
+  free(t);
+}
