@@ -53,6 +53,7 @@ long journal_load(Run *R, const char *path, int check_seed) {
   int first = 1;
   while ((len = getline(&line, &cap, f)) > 0) {
     if (line[len - 1] != '\n') { bad++; break; } /* torn last line */
+    if (len == 1) continue; /* the line break a resume writes after a possibly torn line */
     if (first && line[0] == '#') {
       first = 0;
       SimCfg jc;

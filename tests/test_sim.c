@@ -820,3 +820,22 @@ Test(sim_strength, level_steps_judged_by_their_interval, .init = mk_tmp, .fini =
   cr_assert_null(strstr(t, "- random beats the level below"), "random has no level below it: %s", t);
   free(t);
 }
+
+/* a resume ends a possibly torn last line with a line break; the empty line this leaves after a
+ * whole one is not reported as a torn or malformed line by the next resume */
+Test(sim_run, resumed_twice_reports_no_torn_line, .init = mk_tmp, .fini = rm_tmp, .timeout = 60) {
+  char d[300];
+  snprintf(d, sizeof d, "%s/r", tmpbase);
+  const char *g[] = {"4", "6", "8"};
+  for (int k = 0; k < 3; k++) {
+    const char *a[] = {"sim", "--scenario", "short", "--games", g[k], "--seed", "2", "--quiet", "--out", d,
+                       k ? "--resume" : NULL, NULL};
+    cr_assert_eq(run_into(a, 2, "err.txt"), 0);
+  }
+  size_t n;
+  char *e = slurp(tmpbase, "err.txt", &n), *j = slurp(d, "journal.csv", &n);
+  cr_assert_null(strstr(e, "torn or malformed"), "%s", e);
+  cr_assert_not_null(strstr(j, "\n\n"), "the resumes did write their line breaks");
+  free(e);
+  free(j);
+}
