@@ -562,6 +562,7 @@ static void strength_preamble(Strength *S) {
   buf_printf(b, "# Strength table\n\nReproduce with:\n\n```\n./waterloo strength --games %ld --seed %" PRIu64 " --scenario %s",
              S->games, S->seed, S->scen_list);
   if (S->pairs_orig) buf_printf(b, " --pairs '%s'", S->pairs_orig);
+  if (strcmp(S->out, "results/strength.md")) buf_printf(b, " --out %s", S->out);
   buf_printf(b, "\n```\n\n");
   buf_printf(b, "Every match: N games (%ld unless the pair says `@N`), N/2 seeds each played "
                  "twice with sides swapped. Score "

@@ -818,6 +818,9 @@ Test(sim_strength, level_steps_judged_by_their_interval, .init = mk_tmp, .fini =
   const char *l = strstr(t, "- heuristic beats the level below it, random, significantly (issue 8): 100.0% [72.2, 100.0] — met\n");
   cr_assert_not_null(l, "%s", t);
   cr_assert_null(strstr(t, "- random beats the level below"), "random has no level below it: %s", t);
+  char cmdline[400];
+  snprintf(cmdline, sizeof cmdline, "--pairs 'heuristic/random@10;random/heuristic@4' --out %s\n```", out);
+  cr_assert_not_null(strstr(t, cmdline), "the command names the table it writes: %s", t);
   free(t);
 }
 
