@@ -125,7 +125,12 @@ tsan-test: $(SAN_STAMP)
 	  --players heuristic,random --games 8 --threads 2 --quiet --out build-tsan/sim-out
 	printf 'new short seed 3\ngenmove mcts:iters=3000,threads=2\nquit\n' | \
 	  TSAN_OPTIONS=halt_on_error=1:exitcode=66:ignore_noninstrumented_modules=1 build-tsan/waterloo engine | grep -q '^= ' 
-	@echo "tsan: 2-thread sim and 2-thread search clean"
+	@rm -rf build-tsan/skill-out
+	TSAN_OPTIONS=halt_on_error=1:exitcode=66:ignore_noninstrumented_modules=1 build-tsan/waterloo skill --scenario short \
+	  --levels 'heuristic@6' --threads 2 --out build-tsan/skill-out > /dev/null
+	TSAN_OPTIONS=halt_on_error=1:exitcode=66:ignore_noninstrumented_modules=1 build-tsan/waterloo skill --scenario short \
+	  --levels 'heuristic@12' --threads 2 --resume --out build-tsan/skill-out > /dev/null
+	@echo "tsan: 2-thread sim, 2-thread search and 2-thread skill (journal, resume) clean"
 
 fuzz-build: $(SAN_STAMP)
 	$(MAKE) BUILD=build-fuzz CC=clang CFLAGS="$(FUZZ_CFLAGS)" $(FUZZ_TARGETS:%=build-fuzz/fuzz-%)

@@ -205,7 +205,7 @@ static int skill_play_level(Skill *K, const Scen *sc, int s, int i, uint32_t fp)
   int T = K->threads ? (int)K->threads : omp_get_max_threads(), werr = 0;
 #pragma omp parallel for num_threads(T) schedule(dynamic, 1)
   for (long g = 0; g < n; g++) {
-    if (c->res[g] || werr) continue;
+    if (c->res[g] || __atomic_load_n(&werr, __ATOMIC_RELAXED)) continue; /* a failed write stops the rest */
     double t0 = clock_thread_cpu();
     int r = ai_play_game(sc, c->spec, c->spec, seed, (uint64_t)g, NULL);
     double cpu = clock_thread_cpu() - t0;
@@ -216,7 +216,7 @@ static int skill_play_level(Skill *K, const Scen *sc, int s, int i, uint32_t fp)
       c->gcpu[g] = cpu;
       if (fprintf(K->jf, "G\t%s\t%s\t%" PRIu64 "\t%08x\t%s\t%ld\t%d\t%.4f\tok\n", K->scen[s], K->var, seed, fp, c->spec, g,
                   r, cpu) < 0 || fflush(K->jf))
-        werr = 1;
+        __atomic_store_n(&werr, 1, __ATOMIC_RELAXED);
     }
   }
   if (werr) {
