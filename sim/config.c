@@ -161,10 +161,7 @@ uint32_t engine_fingerprint(const SimCfg *c, Cell *cells) {
      * player plays differently, and a resumed run must never mix two players' games */
     h = facts_hash(h, sc, "heuristic", 0);
     /* the fitted evaluation of every variant: refitting changes how the search players play */
-    for (int vi = 0; vi < c->nvar; vi++) {
-      uint64_t e = fit_weights_fingerprint(cells[cell_id(c, si, 0, vi)].sc);
-      h = (h ^ (uint32_t)e ^ (uint32_t)(e >> 32)) * 16777619u;
-    }
+    for (int vi = 0; vi < c->nvar; vi++) h = fit_hash(h, cells[cell_id(c, si, 0, vi)].sc);
   }
   return h;
 }

@@ -73,8 +73,6 @@ static double margin_lo(const MatchRes *r) {
   return r->msum / r->mpairs - h;
 }
 
-/* CPU seconds of the whole process (every thread): the cost of the games, not wall x threads */
-
 static int match_range(const Scen *sc, const char *A, const char *B, long from, long to,
                        uint64_t seed, int threads, MatchRes *r, int progress, char *err,
                        size_t errlen);
@@ -669,9 +667,10 @@ static int strength_match(Strength *S, int si, const Scen *sc, uint32_t fp, int 
   char err[512];
   fprintf(stderr, "strength: %s: %s vs %s, %ld games\n", scen, p->a, p->b, ng);
   long have = journal_find(S->jr, S->njr, scen, p->a, p->b, ng, S->seed, fp, r);
-  if (!have) memset(r, 0, sizeof *r);
-  if (!have) strength_stale_note(S, scen, p, fp);
-  else if (r->cpu < 0) {
+  if (!have) {
+    memset(r, 0, sizeof *r);
+    strength_stale_note(S, scen, p, fp);
+  } else if (r->cpu < 0) {
     r->cpu = r->seconds * (S->threads > 0 ? S->threads : omp_get_max_threads());
     r->cpu_est = 1;
   }
@@ -751,8 +750,6 @@ static void strength_ladder(Strength *S, const Scen *sc, const MatchRes *res) {
   }
 }
 
-/* the target lines of one match: heuristic over random, mcts:normal over heuristic, and a
- * larger budget over a smaller one of the same player */
 /* the targets of issue 8: normal scores >= 90% against the heuristic and >= 70% against the
  * baseline over at least 200 mirrored games; each level beats the one below it significantly
  * (the lower end of the 95% Wilson interval of its score above 50%) */
@@ -776,6 +773,8 @@ static void strength_issue8_targets(Buf *b, const Pair *p, const MatchRes *r) {
                  wi.lo > 0.5 ? "met" : wi.p > 0.5 ? "NOT met (ahead, not significantly)" : "NOT met");
 }
 
+/* the target lines of one match: heuristic over random, mcts:normal over heuristic, the
+ * targets of issue 8, and a larger budget over a smaller one of the same player */
 static void strength_match_targets(Buf *b, const Scen *sc, const Pair *p, const MatchRes *r) {
   double sc_ = (r->w + 0.5 * r->d) / r->games;
   if (!strcmp(p->a, "heuristic") && !strcmp(p->b, "random"))

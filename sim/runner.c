@@ -184,8 +184,11 @@ uint32_t scen_fingerprint(const Scen *sc) {
   return h;
 }
 
-uint32_t play_fingerprint(const Scen *sc) {
-  uint32_t h = facts_hash(scen_fingerprint(sc), sc, "heuristic", 0);
+uint32_t fit_hash(uint32_t h, const Scen *sc) {
   uint64_t e = fit_weights_fingerprint(sc);
   return (h ^ (uint32_t)e ^ (uint32_t)(e >> 32)) * 16777619u;
+}
+
+uint32_t play_fingerprint(const Scen *sc) {
+  return fit_hash(facts_hash(scen_fingerprint(sc), sc, "heuristic", 0), sc);
 }

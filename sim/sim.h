@@ -82,6 +82,8 @@ uint32_t scen_fingerprint(const Scen *sc);
 /* h extended (FNV-1a) by the result bytes of one game of spec against itself (seed 1815, game
  * index); a game that cannot be played hashes as all 0xff */
 uint32_t facts_hash(uint32_t h, const Scen *sc, const char *spec, uint64_t index);
+/* h extended by the fitted evaluation weights the search players would use on sc */
+uint32_t fit_hash(uint32_t h, const Scen *sc);
 /* how games of sc are played: its data (scen_fingerprint), the heuristic (one game) and the
  * fitted evaluation of the search players.  A journal of games is reused only under the same
  * play fingerprint. */
