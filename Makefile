@@ -8,7 +8,7 @@ LDLIBS  += -linih -lcjson -lreadline -lm
 # ---- web front end (issue 9): ./waterloo serve, libmicrohttpd
 LDLIBS  += -lmicrohttpd -lpthread
 BUILD   := build
-SRC     := $(wildcard engine/*.c ai/*.c sim/*.c cli/*.c play/*.c)
+SRC     := $(wildcard engine/*.c ai/*.c sim/*.c cli/*.c front/*.c)
 OBJ     := $(SRC:%.c=$(BUILD)/%.o)
 LIBSRC  := $(filter-out cli/main.c,$(SRC))
 LIBOBJ  := $(LIBSRC:%.c=$(BUILD)/%.o)
@@ -180,7 +180,7 @@ rule-coverage:
 
 # no function of the code over 80 lines (issue 13): each one a named step (tools/func-length)
 func-length:
-	tools/func-length engine ai sim cli play
+	tools/func-length engine ai sim cli front
 
 clean:
 	rm -rf build build-mpi build-asan build-tsan build-fuzz build-debug waterloo waterloo-mpi

@@ -1,7 +1,7 @@
-/* The session without a human side (SESSION_NO_HUMAN, cli/session.h), the mode the engine
+/* The session without a human side (SESSION_NO_HUMAN, front/session.h), the mode the engine
  * protocol runs on: the caller applies every action, undo takes back exactly one, nothing is
  * played by the computer; and the engine's undo seen through `position`. */
-#include "../cli/session.h"
+#include "../front/session.h"
 #include "helpers.h"
 
 /* the position text of the session now */

@@ -3,7 +3,7 @@
  * stays within the human's own decisions. */
 #include <cjson/cJSON.h>
 
-#include "../cli/session.h"
+#include "../front/session.h"
 #include "helpers.h"
 
 /* random positions of a short and a long game: every n-th position of a random game */

@@ -13,7 +13,7 @@
 
 #include "../ai/player.h"
 #include "../cli/cli.h"
-#include "../cli/session.h"
+#include "session.h"
 
 typedef struct {
   Session S;          /* scenario, position, record, undo barrier, log, the computer */
@@ -216,7 +216,7 @@ static int c_legal(void *ctx, char *args) {
   return 0;
 }
 
-/* the AI's top candidates for the human, at the hint level (cli/session.h) */
+/* the AI's top candidates for the human, at the hint level (front/session.h) */
 static int c_hint(void *ctx, char *args) {
   Play *P = ctx;
   char err[256];
@@ -266,7 +266,7 @@ static const CmdDef PLAY_CMDS[] = {
     {"log", 0, c_log},     {"save", CMD_ARGS, c_save}, {NULL, 0, NULL}};
 
 /* a line that is not a command: the number of a legal action, an action in notation or a
- * destination move (cli/session.h: session_play_text) */
+ * destination move (front/session.h: session_play_text) */
 static void play_line(Play *P, const char *cmd) {
   char *end, err[2048], derr[256], near[128];
   long k = strtol(cmd, &end, 10);

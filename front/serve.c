@@ -19,7 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "../cli/cli.h"
 #include "session.h"
 #include "../engine/util.h"
 

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "../cli/cli.h"
 
 static const char *VNAMES[V_COUNT] = {"Mont St. Jean", "Hougoumont", "La Haye Sainte",
                                       "Frischermont", "Plancenoit", "Plancenoit", "Plancenoit"};

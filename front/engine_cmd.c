@@ -1,6 +1,6 @@
 /* ./waterloo engine: one command per line on stdin, answers in the GTP style:
  * "= answer" (possibly several lines) then a blank line, or "? message" then a blank line.
- * The game is a Session without a human side (cli/session.h): every action comes from the
+ * The game is a Session without a human side (front/session.h): every action comes from the
  * caller or from genmove, undo takes back one action.  The commands are the table ENGINE_CMDS. */
 #include <ctype.h>
 #include <stdio.h>
@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "../ai/player.h"
-#include "cli.h"
+#include "../cli/cli.h"
 #include "session.h"
 #include "../engine/num.h"
 
