@@ -72,7 +72,10 @@ class Server:
             r.add_header('Content-Type', 'application/json')
         try:
             with urllib.request.urlopen(r, timeout=60) as resp:
-                return resp.status, json.loads(resp.read() or b'null')
+                text = resp.read()
+                if not resp.headers.get('Content-Type', '').startswith('application/json'):
+                    return resp.status, text
+                return resp.status, json.loads(text or b'null')
         except urllib.error.HTTPError as e:
             text = e.read()
             try:
@@ -180,6 +183,13 @@ def api_tests(srv):
         ok = 400 <= code < 500 and isinstance(ans, dict) and isinstance(ans.get('error'), str) and '\n' not in ans['error']
         check(ok, '%s %s -> %s %r' % (method, path[:60], code, ans if not isinstance(ans, bytes) else ans[:80]))
         check(srv.alive(), 'server alive after %s %s' % (method, path[:60]))
+    # the page's scripts: web/NAME.js served, any other name refused
+    for name in ('state', 'board', 'main'):
+        code, _ = srv.req('GET', '/%s.js' % name)
+        check(code == 200, 'script %s.js served: %s' % (name, code))
+    for path in ('/../state.js', '/State.js', '/a/b.js', '/.js', '/%2e%2e%2fMakefile.js'):
+        code, _ = srv.req('GET', path)
+        check(code == 404, 'no such script %s: %s' % (path, code))
     check(os.listdir(srv.saves) == [], 'no file written by the bad saves: %s' % os.listdir(srv.saves))
     # random bodies to every request: never a 5xx, never a crash
     import random
