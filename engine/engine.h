@@ -495,6 +495,23 @@ void gs_observe(const Scen *sc, const State *s, int side, State *obs);
  * what gs_observe keeps, so it never reads hidden information. */
 void gs_determinize(const Scen *sc, const State *s, int side, Rng *r, State *out);
 
+/* ---------------------------------------------------------------- seats */
+/* The three players of the game (engine/seat.c).  A seat's number is its army's.  The short
+ * game has no Prussian seat.  The partners of the Allied side see the same observation (the
+ * Allied hand of both decks: docs/RULINGS.md, R-1.2), so a seat's view is gs_observe of its
+ * side; the seat rule only says who decides. */
+enum { SEAT_FRENCH = ARMY_FR, SEAT_BRITISH = ARMY_BR, SEAT_PRUSSIAN = ARMY_PR, SEAT_COUNT = 3 };
+/* the seat that decides now, -1 when the game is over: the French seat every French decision;
+ * an Allied one goes to the army it concerns (the card being carried out, the battle's attacking
+ * army or defending unit, the evading cavalry), and a choice among Allied cards (the bid, the
+ * round's next card, the artillery window after a French card) to the British, who has the last
+ * word, unless every card that could be played is Prussian.  Short game: the British. */
+int gs_seat(const Scen *sc, const State *s);
+static inline int seat_side(int seat) { return seat == SEAT_FRENCH ? FRENCH : ALLIED; }
+int scen_has_seat(const Scen *sc, int seat);  /* the Prussian seat only with Prussians */
+const char *seat_name(int seat);              /* "french", "british", "prussian"       */
+int seat_parse(const char *name);             /* -1 if none                            */
+
 /* ---------------------------------------------------------------- text forms */
 int action_format(const Scen *sc, const State *s, Action a, char *buf, size_t len);
 /* parse a notation string into a legal action; 0 ok, -1 error (message in err) */
