@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "../cli/cli.h"
+#include "reference.h"
 #include "session.h"
 #include "../engine/util.h"
 
@@ -30,6 +31,7 @@ typedef struct Game {
   char id[24];
   int used, refs, gone, quit, thinking;
   double last_used;
+  double think_start, think_longest; /* wall seconds: this decision's start, the longest yet */
   pthread_mutex_t mu;
   pthread_cond_t cv;
   pthread_t thr;
@@ -38,8 +40,10 @@ typedef struct Game {
 
 static Game games[MAX_GAMES];
 static pthread_mutex_t table_mu = PTHREAD_MUTEX_INITIALIZER;
-static char web_dir[4200], saves_dir[4200];
+static char web_dir[4200], saves_dir[4200], docs_dir[4200];
 static volatile sig_atomic_t stop_flag;
+
+static void autosave(Game *G);
 
 /* ---------------------------------------------------------------- the computer's thread */
 static void *ai_thread(void *arg) {
@@ -52,11 +56,17 @@ static void *ai_thread(void *arg) {
     State s = S->s;
     int at = S->g.n;
     G->thinking = 1;
+    G->think_start = clock_wall();
     pthread_mutex_unlock(&G->mu);
     Action a = session_computer_choice(S, &s);
     pthread_mutex_lock(&G->mu);
     G->thinking = 0;
-    if (!G->quit && S->g.n == at && !memcmp(&s, &S->s, sizeof s)) session_apply(S, a, 0);
+    double took = clock_wall() - G->think_start;
+    if (took > G->think_longest) G->think_longest = took;
+    if (!G->quit && S->g.n == at && !memcmp(&s, &S->s, sizeof s)) {
+      session_apply(S, a, 0);
+      autosave(G);
+    }
     pthread_cond_broadcast(&G->cv);
   }
   pthread_mutex_unlock(&G->mu);
@@ -75,10 +85,18 @@ static void game_free(Game *G) {   /* table lock held, refs 0 */
   G->used = 0;
 }
 
-/* a new game slot for a session already made; NULL when every slot is busy */
-static Game *game_add(Session *S) {
+/* a new game slot for a session already made, under `id` (a resumed game) or a fresh one;
+ * NULL when every slot is busy */
+static Game *game_add(Session *S, const char *id) {
   pthread_mutex_lock(&table_mu);
   Game *slot = NULL;
+  for (int i = 0; i < MAX_GAMES && id; i++)
+    if (games[i].used && !games[i].gone && !strcmp(games[i].id, id)) {   /* resumed twice */
+      games[i].refs++;
+      pthread_mutex_unlock(&table_mu);
+      session_free(S);
+      return &games[i];
+    }
   for (int i = 0; i < MAX_GAMES && !slot; i++)
     if (!games[i].used) slot = &games[i];
   if (!slot) {              /* the least recently used game nobody is reading */
@@ -94,6 +112,7 @@ static Game *game_add(Session *S) {
   uint64_t r[2] = {0, 0};
   if (getrandom(r, sizeof r, 0) != (ssize_t)sizeof r) r[0] = (uint64_t)time(NULL) ^ (uint64_t)(uintptr_t)slot;
   snprintf(slot->id, sizeof slot->id, "%016" PRIx64, r[0] ^ (r[1] << 1));
+  if (id) snprintf(slot->id, sizeof slot->id, "%s", id);
   slot->used = 1;
   slot->refs = 1;
   slot->last_used = clock_wall();
@@ -240,17 +259,104 @@ static int level_ok(const char *l) {
 static cJSON *game_view(Game *G, int since) {   /* game lock held */
   cJSON *v = session_view(&G->S, since);
   cJSON_AddStringToObject(v, "id", G->id);
-  cJSON_AddBoolToObject(v, "thinking", !gs_over(&G->S.s) && gs_decider(&G->S.s) != G->S.human);
+  int thinking = !gs_over(&G->S.s) && gs_decider(&G->S.s) != G->S.human;
+  cJSON_AddBoolToObject(v, "thinking", thinking);
+  cJSON *t = cJSON_AddObjectToObject(v, "think");
+  cJSON_AddNumberToObject(t, "seconds", thinking && G->thinking ? clock_wall() - G->think_start : 0);
+  cJSON_AddNumberToObject(t, "longest", G->think_longest);
   return v;
 }
 
-static enum MHD_Result new_game_reply(struct MHD_Connection *c, Session *S) {
-  Game *G = game_add(S);
+/* ---------------------------------------------------------------- autosave and resume */
+/* Every game is kept in SAVES/auto/ID.json (the record, engine/save.c) with ID.info (side,
+ * level, scenario, turn, result, time) after each change, so a restarted server resumes it. */
+static int game_id_ok(const char *id) {
+  return strlen(id) == 16 && strspn(id, "0123456789abcdef") == 16;
+}
+
+static void auto_path(char *out, size_t len, const char *id, const char *ext) {
+  snprintf(out, len, "%s/auto/%s.%s", saves_dir, id, ext);
+}
+
+static void autosave(Game *G) {   /* game lock held */
+  Session *S = &G->S;
+  char path[4400], err[300];
+  snprintf(path, sizeof path, "%s/auto", saves_dir);
+  mkdir(saves_dir, 0755);
+  mkdir(path, 0755);
+  auto_path(path, sizeof path, G->id, "json");
+  if (session_save(S, path, err, sizeof err)) return;   /* the game goes on unsaved */
+  cJSON *o = cJSON_CreateObject();
+  cJSON_AddStringToObject(o, "id", G->id);
+  cJSON_AddStringToObject(o, "side", S->human == FRENCH ? "french" : "allied");
+  cJSON_AddStringToObject(o, "level", S->level);
+  cJSON_AddStringToObject(o, "scenario", S->sc->scen_name);
+  cJSON_AddStringToObject(o, "variants", S->sc->variant_names);
+  cJSON_AddNumberToObject(o, "turn", S->s.turn.number);
+  cJSON_AddNumberToObject(o, "actions", S->g.n);
+  cJSON_AddStringToObject(o, "result", gs_over(&S->s) ? result_name(S->s.score.result) : "running");
+  cJSON_AddNumberToObject(o, "saved", (double)time(NULL));
+  char *t = cJSON_PrintUnformatted(o);
+  cJSON_Delete(o);
+  auto_path(path, sizeof path, G->id, "info");
+  if (t) file_write_atomic(path, t, strlen(t), err, sizeof err);
+  free(t);
+}
+
+static cJSON *auto_info(const char *id) {
+  char path[4400], err[300];
+  auto_path(path, sizeof path, id, "info");
+  size_t n;
+  char *t = file_read_capped(path, 4096, &n, err, sizeof err);
+  cJSON *o = t ? cJSON_Parse(t) : NULL;
+  free(t);
+  if (o && !cJSON_IsObject(o)) {
+    cJSON_Delete(o);
+    o = NULL;
+  }
+  return o;
+}
+
+static int newer_first(const void *a, const void *b) {
+  const cJSON *x = *(cJSON *const *)a, *y = *(cJSON *const *)b;
+  double tx = cJSON_GetNumberValue(cJSON_GetObjectItem(x, "saved"));
+  double ty = cJSON_GetNumberValue(cJSON_GetObjectItem(y, "saved"));
+  return tx < ty ? 1 : tx > ty ? -1 : 0;
+}
+
+/* GET /api/autosaves: the kept games, newest first (at most 30) */
+static enum MHD_Result api_autosaves(struct MHD_Connection *c) {
+  char dir[4400];
+  snprintf(dir, sizeof dir, "%s/auto", saves_dir);
+  cJSON *items[200];
+  int n = 0;
+  DIR *d = opendir(dir);
+  struct dirent *e;
+  while (d && n < 200 && (e = readdir(d))) {
+    size_t k = strlen(e->d_name);
+    char id[24];
+    if (k != 21 || strcmp(e->d_name + 16, ".info")) continue;
+    snprintf(id, sizeof id, "%.16s", e->d_name);
+    if (game_id_ok(id) && (items[n] = auto_info(id))) n++;
+  }
+  if (d) closedir(d);
+  qsort(items, (size_t)n, sizeof items[0], newer_first);
+  cJSON *o = cJSON_CreateObject(), *a = cJSON_AddArrayToObject(o, "games");
+  for (int i = 0; i < n; i++) {
+    if (i < 30) cJSON_AddItemToArray(a, items[i]);
+    else cJSON_Delete(items[i]);
+  }
+  return send_json(c, 200, o);
+}
+
+static enum MHD_Result new_game_reply(struct MHD_Connection *c, Session *S, const char *id) {
+  Game *G = game_add(S, id);
   if (!G) {
     session_free(S);
     return send_err(c, 503, "too many games in progress");
   }
   pthread_mutex_lock(&G->mu);
+  autosave(G);
   cJSON *v = game_view(G, 0);
   pthread_cond_broadcast(&G->cv);
   pthread_mutex_unlock(&G->mu);
@@ -284,7 +390,7 @@ static enum MHD_Result api_new(struct MHD_Connection *c, const cJSON *b) {
   Session S;
   char err[1024];
   if (session_new(&S, scen, vars, seed, side_of(side), level, err, sizeof err)) return send_err(c, 400, err);
-  return new_game_reply(c, &S);
+  return new_game_reply(c, &S, NULL);
 }
 
 static enum MHD_Result api_load(struct MHD_Connection *c, const cJSON *b) {
@@ -306,7 +412,33 @@ static enum MHD_Result api_load(struct MHD_Connection *c, const cJSON *b) {
     snprintf(msg, sizeof msg, "cannot load: %s", p);
     return send_err(c, 400, msg);
   }
-  return new_game_reply(c, &S);
+  return new_game_reply(c, &S, NULL);
+}
+
+/* POST /api/resume {id}: a kept game (SAVES/auto/ID.json) back under its id, after a restart;
+ * the view of the game when it is still in play */
+static enum MHD_Result api_resume(struct MHD_Connection *c, const cJSON *b) {
+  const char *id = jstr(b, "id", "");
+  if (!game_id_ok(id)) return send_err(c, 400, "id: a game id (16 hexadecimal digits)");
+  Game *G = game_get(id);
+  if (G) {
+    pthread_mutex_lock(&G->mu);
+    cJSON *v = game_view(G, 0);
+    pthread_mutex_unlock(&G->mu);
+    game_put(G);
+    return send_json(c, 200, v);
+  }
+  cJSON *info = auto_info(id);
+  if (!info) return send_err(c, 404, "no kept game by that id");
+  char side[16], level[32], path[4400], err[1024];
+  snprintf(side, sizeof side, "%s", jstr(info, "side", ""));
+  snprintf(level, sizeof level, "%s", jstr(info, "level", ""));
+  cJSON_Delete(info);
+  if (side_of(side) < 0 || !level_ok(level)) return send_err(c, 400, "the kept game's side or level is damaged");
+  auto_path(path, sizeof path, id, "json");
+  Session S;
+  if (session_load(&S, path, side_of(side), level, err, sizeof err)) return send_err(c, 400, "the kept game cannot be read");
+  return new_game_reply(c, &S, id);
 }
 
 static enum MHD_Result api_saves(struct MHD_Connection *c) {
@@ -368,6 +500,7 @@ static enum MHD_Result api_play(struct MHD_Connection *c, Game *G, const cJSON *
   } else {
     return send_err(c, 400, "give 'action' (notation), 'index' or 'move'");
   }
+  autosave(G);
   pthread_cond_broadcast(&G->cv);
   return send_json(c, 200, game_view(G, first_log));
 }
@@ -398,6 +531,24 @@ static enum MHD_Result api_hint(struct MHD_Connection *c, Game *G, const cJSON *
   }
   cJSON_AddStringToObject(o, "level", level);
   return send_json(c, 200, o);
+}
+
+/* GET /api/games/ID/record: the game's record (the save format), from its autosave */
+static enum MHD_Result api_record(struct MHD_Connection *c, Game *G) {
+  char path[4400], err[300];
+  auto_path(path, sizeof path, G->id, "json");
+  size_t n;
+  char *t = file_read_capped(path, GAME_FILE_MAX, &n, err, sizeof err);
+  if (!t) return send_err(c, 404, "the game's record is not kept");
+  return send_text(c, 200, "application/json", t, n);
+}
+
+static enum MHD_Result api_reference(struct MHD_Connection *c, const char *what) {
+  if (!strcmp(what, "variants")) return send_json(c, 200, variants_json());
+  char path[4400], err[200];
+  snprintf(path, sizeof path, "%s/RULES.md", docs_dir);
+  cJSON *r = rules_json(path, err, sizeof err);
+  return r ? send_json(c, 200, r) : send_err(c, 404, err);
 }
 
 static enum MHD_Result api_game(struct MHD_Connection *c, const char *method, const char *rest,
@@ -443,7 +594,10 @@ static enum MHD_Result api_game(struct MHD_Connection *c, const char *method, co
   } else if (!strcmp(op, "undo") && post) {
     if (G->thinking) ret = send_err(c, 409, "the computer is thinking; undo when it is your decision");
     else if (session_undo(S) < 0) ret = send_err(c, 409, "nothing to undo: a card was revealed, chance was drawn or the computer has acted since your last decision");
-    else ret = send_json(c, 200, game_view(G, 0));
+    else {
+      autosave(G);
+      ret = send_json(c, 200, game_view(G, 0));
+    }
   } else if (!strcmp(op, "hint") && post) {
     ret = api_hint(c, G, b);
   } else if (!strcmp(op, "save") && post) {
@@ -460,6 +614,10 @@ static enum MHD_Result api_game(struct MHD_Connection *c, const char *method, co
         ret = send_json(c, 200, o);
       }
     }
+  } else if (!strcmp(op, "summary") && get) {
+    ret = send_json(c, 200, summary_json(S));
+  } else if (!strcmp(op, "record") && get) {
+    ret = api_record(c, G);
   } else if (!strcmp(op, "log") && get) {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddItemToObject(o, "log", log_json(S, 0));
@@ -514,6 +672,9 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *
   if (!strcmp(api, "games") && !strcmp(method, "POST")) ret = api_new(c, b);
   else if (!strcmp(api, "load") && !strcmp(method, "POST")) ret = api_load(c, b);
   else if (!strcmp(api, "saves") && get) ret = api_saves(c);
+  else if (!strcmp(api, "autosaves") && get) ret = api_autosaves(c);
+  else if (!strcmp(api, "resume") && !strcmp(method, "POST")) ret = api_resume(c, b);
+  else if ((!strcmp(api, "rules") || !strcmp(api, "variants")) && get) ret = api_reference(c, api);
   else if (!strncmp(api, "games/", 6)) ret = api_game(c, method, api + 6, b);
   else ret = send_err(c, 404, "no such request");
   cJSON_Delete(b);
@@ -531,7 +692,10 @@ static void completed(void *cls, struct MHD_Connection *c, void **con_cls, enum 
 
 static void on_signal(int sig) { stop_flag = 1; }
 
-static void find_web_dir(void) { data_dir("WATERLOO_WEB", "web", "index.html", web_dir, sizeof web_dir); }
+static void find_web_dir(void) {
+  data_dir("WATERLOO_WEB", "web", "index.html", web_dir, sizeof web_dir);
+  data_dir("WATERLOO_DOCS", "docs", "RULES.md", docs_dir, sizeof docs_dir);
+}
 
 int cmd_serve(int argc, char **argv) {
   int rc = cli_args(argc, argv, "serve", "--port --host --saves",

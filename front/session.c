@@ -296,9 +296,12 @@ void session_apply(Session *S, Action a, int by_human) {
   e.by_human = by_human;
   e.cont = S->in_move > 1;
   if (S->in_move) S->in_move++;
-  if (S->human == SESSION_NO_HUMAN || gs_action_public(sc, &before, a, S->human))
+  if (S->human == SESSION_NO_HUMAN || gs_action_public(sc, &before, a, S->human)) {
     action_format(sc, &before, a, e.text, sizeof e.text);
-  else snprintf(e.text, sizeof e.text, "(a secret choice)");
+    cJSON *j = action_json(sc, &before, a);   /* the structured action beside its text */
+    if (!cJSON_PrintPreallocated(j, e.act, sizeof e.act, 0)) e.act[0] = 0;
+    cJSON_Delete(j);
+  } else snprintf(e.text, sizeof e.text, "(a secret choice)");
   gs_apply(sc, &S->s, a);
   gamerec_push(&S->g, a);
   const State *after = &S->s;
@@ -615,6 +618,47 @@ static void scen_units_json(cJSON *o, const Scen *sc) {
   }
 }
 
+/* a card's whole text: its three uses in words, with the rule ids of docs/RULES.md */
+static void card_text_json(cJSON *x, const CardDef *d) {
+  static const struct { const char *rule, *text; } ACT[ACT_COUNT] = {
+      [ACT_NONE] = {"", ""},
+      [ACT_ARTILLERY] = {"R-9.1", "Artillery fire: in your round, or in the other side's round "
+                                  "after a battle is declared or a card is completed, one of your "
+                                  "infantry units that is not disordered fires at the enemy unit it "
+                                  "faces: disordered, or reduced if already disordered (R-8.3); never "
+                                  "eliminated (R-8.4). A unit in a castle is immune."},
+      [ACT_COMMAND] = {"R-9.2", "Command, in a battle: every unit of your side in the battle on "
+                                "its leader's square or next to it (not diagonally) adds the bonus: "
+                                "+%d attacking, +%d defending. Far from the leader it adds nothing."},
+      [ACT_CHARGE] = {"R-9.3", "Cavalry charge, in your round: one of your cavalry units (not "
+                               "disordered, not one that attacked) advances 1 or 2 squares straight "
+                               "ahead and attacks the unit ahead alone: x3 heavy, x2 light, x1 against "
+                               "an infantry front or cavalry. Only elite cards in that battle. The "
+                               "charger ends disordered."},
+      [ACT_FORCE_CHARGE] = {"R-9.4", "Enemy cavalry must charge: name an enemy cavalry unit that "
+                                     "could charge one of your units; it charges it at once, as the "
+                                     "attacker."},
+      [ACT_ELITE] = {"R-9.6", "Elite bonus, in a battle: your elite units in it count their BP "
+                              "twice, before every other modifier."},
+      [ACT_RALLY] = {"R-9.5", "Rally: clear the disorder of 2 of your units anywhere, or bring 1 "
+                              "reduced unit with no enemy next to it back to full strength (not a "
+                              "unit that moved or attacked this round)."},
+      [ACT_HEALTH] = {"R-9.7", "Napoleon's health: 2 cards taken at random from the French hand "
+                               "are discarded unseen."},
+  };
+  char t[700];
+  int n = snprintf(t, sizeof t, "Movement: %d MP to share among your units (R-6.1). Battle: +%d "
+                   "to your total in a battle (R-7.2).", d->mp, d->bp);
+  int k = d->action < ACT_COUNT ? d->action : ACT_NONE;
+  if (k != ACT_NONE && n > 0 && (size_t)n < sizeof t) {
+    snprintf(t + n, sizeof t - (size_t)n, " Action: ");
+    n = (int)strlen(t);
+    snprintf(t + n, sizeof t - (size_t)n, ACT[k].text, d->cmd_att, d->cmd_def);
+  }
+  cJSON_AddStringToObject(x, "text", t);
+  cJSON_AddStringToObject(x, "rule", k != ACT_NONE ? ACT[k].rule : "R-5.1");
+}
+
 /* the cards, and the arrival groups with their turn and entry squares */
 static void scen_cards_json(cJSON *o, const Scen *sc) {
   cJSON *cd = cJSON_AddArrayToObject(o, "cards");
@@ -631,6 +675,7 @@ static void scen_cards_json(cJSON *o, const Scen *sc) {
       cJSON_AddNumberToObject(x, "command_attack", d->cmd_att);
       cJSON_AddNumberToObject(x, "command_defence", d->cmd_def);
     }
+    card_text_json(x, d);
     cJSON_AddItemToArray(cd, x);
   }
   cJSON *gr = cJSON_AddArrayToObject(o, "groups");
@@ -686,6 +731,26 @@ static void declare_json(cJSON *o, const Scen *sc, const State *s, Action a) {
   if (u != UNIT_NONE) cJSON_AddNumberToObject(o, "defender_bp", unit_bp(sc, s, u));
 }
 
+/* what committing a battle card adds to its side's total now, by the battle's own arithmetic
+ * (the side's seen totals with the card among its commitments, minus without), and the total
+ * it makes: a command card far from the leader adds 0 */
+static void bcard_value_json(cJSON *o, const Scen *sc, const State *s, Action a) {
+  int side = s->turn.decider, att0, def0, att1, def1, h;
+  int c = a.bcard.card;
+  if (c >= sc->ncards || battle_seen_totals(sc, s, side, &att0, &def0, &h)) return;
+  State t = *s;
+  uint64_t bit = 1ull << c;
+  t.cards.hand &= ~bit;
+  t.cards.pend |= bit;
+  if (a.bcard.purpose == 1) t.cards.pend_cmd |= bit;
+  if (a.bcard.purpose == 2) t.cards.pend_elite |= bit;
+  if (battle_seen_totals(sc, &t, side, &att1, &def1, &h)) return;
+  int attacking = side == s->battle.att_side;
+  cJSON_AddNumberToObject(o, "adds", attacking ? att1 - att0 : def1 - def0);
+  cJSON_AddNumberToObject(o, "total_now", attacking ? att0 : def0);
+  cJSON_AddNumberToObject(o, "total_after", attacking ? att1 : def1);
+}
+
 cJSON *action_json(const Scen *sc, const State *s, Action a) {
   cJSON *o = cJSON_CreateObject();
   char txt[128];
@@ -733,6 +798,7 @@ cJSON *action_json(const Scen *sc, const State *s, Action a) {
   case A_BCARD:
     cJSON_AddStringToObject(o, "card", sc->card[a.bcard.card].id);
     cJSON_AddStringToObject(o, "purpose", PURPOSE[a.bcard.purpose % 3]);
+    bcard_value_json(o, sc, s, a);
     break;
   case A_RETREAT:
     if (s->battle.def_unit != UNIT_NONE)
@@ -982,6 +1048,8 @@ cJSON *log_json(const Session *S, int since) {
     cJSON_AddStringToObject(x, "side", side_name(e->side));
     cJSON_AddStringToObject(x, "by", e->by_human ? "human" : "computer");
     cJSON_AddStringToObject(x, "action", e->text);
+    cJSON *act = e->act[0] ? cJSON_Parse(e->act) : NULL;
+    cJSON_AddItemToObject(x, "act", act ? act : cJSON_CreateNull());
     cJSON_AddStringToObject(x, "events", e->events);
     cJSON_AddItemToArray(a, x);
   }
@@ -1055,5 +1123,57 @@ cJSON *session_view(const Session *S, int since) {
   cJSON_AddItemToObject(o, "last_battle", battle_json(sc, &S->battle));
   cJSON_AddNumberToObject(o, "log_size", S->nlog);
   cJSON_AddItemToObject(o, "log", log_json(S, since));
+  return o;
+}
+
+/* the score of s as one row of the summary: castles and objectives the French hold, VP (long
+ * game), units lost by each side */
+static cJSON *summary_row(const Scen *sc, const State *s, int turn, const int battles[2]) {
+  cJSON *x = cJSON_CreateObject();
+  cJSON_AddNumberToObject(x, "turn", turn);
+  cJSON_AddStringToObject(x, "first", side_name(s->turn.first));
+  int vp[2], castles = 0, objectives = 0, lost[2] = {0, 0};
+  gs_score(sc, s, vp);
+  if (sc->scenario == SC_LONG) {
+    cJSON_AddNumberToObject(x, "vp_french", vp[0]);
+    cJSON_AddNumberToObject(x, "vp_allied", vp[1]);
+  }
+  for (int v = 0; v < V_COUNT; v++) {
+    if (!((sc->vsq_active >> v) & 1) || !((s->turn.owner >> v) & 1)) continue;
+    objectives++;
+    castles += v >= 1 && v <= MAX_CASTLES;
+  }
+  for (int u = 0; u < sc->nunits; u++)
+    if (s->units.sq[u] == SQ_DEAD) lost[unit_side(sc, u)]++;
+  cJSON_AddNumberToObject(x, "castles_french", castles);
+  cJSON_AddNumberToObject(x, "objectives_french", objectives);
+  cJSON_AddNumberToObject(x, "units_lost_french", lost[FRENCH]);
+  cJSON_AddNumberToObject(x, "units_lost_allied", lost[ALLIED]);
+  cJSON_AddNumberToObject(x, "battles_french", battles[FRENCH]);
+  cJSON_AddNumberToObject(x, "battles_allied", battles[ALLIED]);
+  return x;
+}
+
+cJSON *summary_json(const Session *S) {
+  const Scen *sc = S->sc;
+  State s, before;
+  gamerec_position(sc, &S->g, 0, &s);
+  cJSON *o = cJSON_CreateObject(), *rows = cJSON_AddArrayToObject(o, "turns");
+  int battles[2] = {0, 0}, turn = s.turn.number;
+  for (int i = 0; i < S->g.n; i++) {
+    before = s;
+    gs_apply(sc, &s, S->g.acts[i]);
+    if (card_phase_done(&before, &s)) battles[before.battle.att_side & 1]++;
+    if (s.turn.number != turn || (gs_over(&s) && !gs_over(&before))) {
+      cJSON_AddItemToArray(rows, summary_row(sc, gs_over(&s) ? &s : &before, turn, battles));
+      battles[0] = battles[1] = 0;
+      turn = s.turn.number;
+    }
+  }
+  if (!gs_over(&s)) cJSON_AddItemToArray(rows, summary_row(sc, &s, turn, battles));
+  cJSON_AddBoolToObject(o, "over", gs_over(&s));
+  cJSON_AddStringToObject(o, "result", gs_over(&s) ? result_name(s.score.result) : "running");
+  cJSON_AddNumberToObject(o, "actions", S->g.n);
+  cJSON_AddItemToObject(o, "final", summary_row(sc, &s, s.turn.number, battles));
   return o;
 }

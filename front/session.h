@@ -17,6 +17,7 @@ typedef struct {
   int by_human;
   int cont;               /* a later step of one destination move (undone with its first) */
   char text[128];         /* the action, or "(a secret choice)" when the human may not see it */
+  char act[1536];         /* the same action as action_json text ("" when secret)      */
   char events[1024];       /* what it caused (gs_event_text) and the cards it revealed  */
 } LogEntry;
 
@@ -123,4 +124,7 @@ cJSON *battle_json(const Scen *sc, const BattleRec *b);
 /* the full view the page needs (observation of the human, legal actions when the human
  * decides, score, log since `since`) */
 cJSON *session_view(const Session *S, int since);
+/* the game turn by turn, replayed from its record (public facts only: castles and objectives
+ * the French hold, VP, units lost, battles fought by each side as attacker), the result */
+cJSON *summary_json(const Session *S);
 #endif

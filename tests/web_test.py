@@ -54,8 +54,8 @@ def free_port():
 
 
 class Server:
-    def __init__(self):
-        self.saves = tempfile.mkdtemp(prefix='waterloo-saves-')
+    def __init__(self, saves=None):
+        self.saves = saves or tempfile.mkdtemp(prefix='waterloo-saves-')
         self.port = free_port()
         self.proc = subprocess.Popen([os.path.join(ROOT, 'waterloo'), 'serve', '--port', str(self.port),
                                       '--saves', self.saves], cwd=ROOT, stdout=subprocess.PIPE,
@@ -190,7 +190,8 @@ def api_tests(srv):
     for path in ('/../state.js', '/State.js', '/a/b.js', '/.js', '/%2e%2e%2fMakefile.js'):
         code, _ = srv.req('GET', path)
         check(code == 404, 'no such script %s: %s' % (path, code))
-    check(os.listdir(srv.saves) == [], 'no file written by the bad saves: %s' % os.listdir(srv.saves))
+    named = [f for f in os.listdir(srv.saves) if f != 'auto']
+    check(named == [], 'no file written by the bad saves: %s' % named)
     # random bodies to every request: never a 5xx, never a crash
     import random
     rnd = random.Random(5)
@@ -214,8 +215,11 @@ def api_tests(srv):
     check(srv.alive(), 'server alive after 250 random requests (answers %s)' % codes)
     for f in os.listdir(srv.saves):
         check(os.path.dirname(os.path.realpath(os.path.join(srv.saves, f))) == os.path.realpath(srv.saves), 'save in the folder')
+    for f in os.listdir(os.path.join(srv.saves, 'auto')):
+        check(f.endswith('.json') or f.endswith('.info'), 'only kept games in auto/: %s' % f)
     for f in list(os.listdir(srv.saves)):
-        os.remove(os.path.join(srv.saves, f))
+        if f != 'auto':
+            os.remove(os.path.join(srv.saves, f))
     check(not os.path.exists('/tmp/x.json'), 'no save outside the saves folder')
 
     # two games at once do not interfere
@@ -241,6 +245,54 @@ def api_tests(srv):
     code, saves = srv.req('GET', '/api/saves')
     check(code == 200 and saves['saves'] == ['api-test_1'], 'saves listed: %s' % saves)
     print('api: %d human decisions played, %d bad requests refused' % (steps, len(bad)), flush=True)
+
+
+def reference_tests(srv):
+    """the page's reference data: variants with descriptions, the rules by id, card texts, the
+    value of a battle card, the structured log, the summary and the record"""
+    code, vs = srv.req('GET', '/api/variants')
+    names = [v['name'] for v in vs.get('variants', [])] if code == 200 else []
+    files = sorted(f[:-4] for f in os.listdir(os.path.join(ROOT, 'scenarios', 'variants')) if f.endswith('.ini') and f != 'base.ini')
+    check(names == files and all(v['description'] for v in vs['variants']), 'variants listed with descriptions: %s' % names)
+    code, rs = srv.req('GET', '/api/rules')
+    ids = [r['id'] for r in rs.get('rules', [])] if code == 200 else []
+    with open(os.path.join(ROOT, 'docs', 'RULES.md')) as f:
+        want = [l.split('**')[1] for l in f if l.startswith('- **R-')]
+    check(ids == want and all(r['text'] and '**' not in r['text'] for r in rs['rules']), 'rules by id: %d of %d' % (len(ids), len(want)))
+    _, v = srv.req('POST', '/api/games', {'side': 'french', 'level': 'random', 'seed': 5})
+    gid = v['id']
+    _, sd = srv.req('GET', '/api/games/%s/scenario' % gid)
+    check(all(c['text'].startswith('Movement: %d MP' % c['mp']) and c['rule'].startswith('R-') for c in sd['cards']), 'every card has its text')
+    for _ in range(30):
+        v = wait_turn(srv, gid)
+        srv.req('POST', '/api/games/%s/play' % gid, {'index': 0, 'at': v['actions']})
+    code, lg = srv.req('GET', '/api/games/%s/log' % gid)
+    acts = [e for e in lg['log'] if e['act']]
+    check(acts and all(e['act']['notation'] == e['action'] for e in acts), 'log entries carry their structured action')
+    check(all(e['act'] is None for e in lg['log'] if e['action'] == '(a secret choice)'), 'a secret choice has no structured action')
+    code, sm = srv.req('GET', '/api/games/%s/summary' % gid)
+    check(code == 200 and sm['turns'] and sm['turns'][0]['turn'] == 1, 'summary turn by turn: %s' % sm)
+    code, rec = srv.req('GET', '/api/games/%s/record' % gid)
+    check(code == 200 and rec['format'] == 'waterloo-game-1' and len(rec['actions']) == sm['actions'], 'the record of the game')
+    return gid
+
+
+def restart_tests(srv, gid):
+    """a game survives a restart of the server: listed among the kept games and resumed under its id"""
+    v = wait_turn(srv, gid)
+    srv.stop()
+    srv2 = Server(srv.saves)
+    code, _ = srv2.req('GET', '/api/games/%s' % gid)
+    check(code == 404, 'after a restart the game is not in memory')
+    code, kept = srv2.req('GET', '/api/autosaves')
+    check(code == 200 and gid in [g['id'] for g in kept['games']], 'the game is among the kept games')
+    code, r = srv2.req('POST', '/api/resume', {'id': gid})
+    check(code == 201 and r['id'] == gid and r['observation']['units'] == v['observation']['units'] and r['actions'] == v['actions'],
+          'the game resumes under its id at the same position (%s)' % code)
+    for body in ({'id': 'x'}, {'id': 'ffffffffffffffff'}, {'id': '../../etc/passwd'}, {}):
+        code, ans = srv2.req('POST', '/api/resume', body)
+        check(code in (400, 404) and 'error' in ans, 'bad resume %s -> %s' % (body, code))
+    return srv2
 
 
 # ---------------------------------------------------------------- browser test
@@ -509,6 +561,8 @@ def main():
     srv = Server()
     try:
         api_tests(srv)
+        gid = reference_tests(srv)
+        srv = restart_tests(srv, gid)
         if '--api-only' not in ARGS:
             browser_test(srv)
         check(srv.alive(), 'server alive at the end')
