@@ -46,6 +46,7 @@ int cmd_bench(int argc, char **argv);
 int cmd_serve(int argc, char **argv);
 int cmd_train(int argc, char **argv);
 int cmd_skill(int argc, char **argv);
+int cmd_review(int argc, char **argv);
 /* subcommands from other folders */
 int cmd_play(int argc, char **argv);
 int cmd_sim(int argc, char **argv);

@@ -152,6 +152,7 @@ static const Cmd CMDS[] = {
     {"strength", cmd_strength, "the strength table of the AI players"},
     {"skill", cmd_skill, "balance across skill: French win rate as both sides get stronger"},
     {"train", cmd_train, "fit the evaluation to game outcomes (logistic regression)"},
+    {"review", cmd_review, "review a saved game: the win probability each decision lost, marked"},
     {"replay", cmd_replay, "replay one simulated game and print its log"},
     {"merge", cmd_merge, "merge sharded simulation outputs"},
     {"serve", cmd_serve, "the board in a web browser: play against the computer (local web server)"},

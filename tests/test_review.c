@@ -1,0 +1,150 @@
+/* Tests of the review (issue 23): marks on hand-made positions, reproducibility and resume of
+ * `waterloo review`, and the reasons in words. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../ai/review.h"
+#include "../sim/review.h"
+#include "helpers.h"
+
+#define JUDGE "mcts:sim"
+
+/* the last turn of the short game: the French hold Hougoumont and Mont St. Jean and have
+ * beaten br-1/I in La Haye Sainte (F5) from F6; the Allies owe a loss and nobody holds a
+ * card.  Reducing or spending a castle point keeps the square and the game; retreating lets
+ * the attacker advance into the third square the French need (R-12.1). */
+static void lhs_loss(const Scen *sc, State *s) {
+  th_empty(sc, s, 3);
+  s->turn.number = (uint8_t)sc->p.turns;
+  s->turn.owner = (uint8_t)((1u << V_HOUGOUMONT) | (1u << V_MSJ));
+  th_put(sc, s, "br-1/I", "F5", DIR_S);
+  th_put(sc, s, "fr-6/II", "F6", DIR_N);
+  th_declare_phase(s, FRENCH, ARMY_FR);
+  th_battle(sc, s, th_sq(sc, "F5"), DB(DIR_S), NULL, NULL);
+  cr_assert_eq(s->turn.phase, PH_B_LOSS, "%s", th_legal_text(sc, s));
+  cr_assert_eq(gs_decider(s), ALLIED);
+}
+
+static Action first_of_kind(const Scen *sc, const State *s, int t) {
+  ActList *L = malloc(sizeof *L);
+  gs_legal(sc, s, L);
+  Action a = {0};
+  for (int i = 0; i < L->n; i++)
+    if (L->a[i].t == t) { a = L->a[i]; break; }
+  free(L);
+  cr_assert(a.t == t, "no action of kind %d: %s", t, th_legal_text(sc, s));
+  return a;
+}
+
+Test(review, giving_up_an_objective_for_nothing_is_a_blunder) {
+  Scen *sc = th_load("short", "base");
+  State s;
+  lhs_loss(sc, &s);
+  RvDec d;
+  char err[300];
+  cr_assert_eq(review_decision(sc, JUDGE, &s, first_of_kind(sc, &s, A_RETREAT), 64, 11, &d, err,
+                               sizeof err), 0, "%s", err);
+  cr_assert_eq(d.mark, MARK_BLUNDER, "retreat lost %.3f ± %.3f (how %d), mark %s", d.loss, d.se,
+               d.how, mark_name(d.mark));
+  cr_assert(d.best.t == A_REDUCE || d.best.t == A_CDP, "the search keeps the square");
+  cr_assert_gt(d.loss, 0.5, "the game is thrown away: %.3f", d.loss);
+  free(sc);
+}
+
+Test(review, the_right_move_and_a_forced_move_are_not_marked) {
+  Scen *sc = th_load("short", "base");
+  State s;
+  lhs_loss(sc, &s);
+  RvDec d;
+  char err[300];
+  Action keep = first_of_kind(sc, &s, A_CDP);
+  cr_assert_eq(review_decision(sc, JUDGE, &s, keep, 64, 11, &d, err, sizeof err), 0, "%s", err);
+  cr_assert_eq(d.mark, MARK_NONE, "castle point marked %s: %.3f ± %.3f", mark_name(d.mark), d.loss, d.se);
+  /* after the castle point nothing is left but to end the round: one legal action */
+  gs_apply(sc, &s, keep);
+  ActList *L = malloc(sizeof *L);
+  while (!gs_over(&s) && gs_legal(sc, &s, L) > 1) gs_apply(sc, &s, L->a[0]);
+  cr_assert(!gs_over(&s));
+  cr_assert_eq(gs_legal(sc, &s, L), 1);
+  cr_assert_eq(review_decision(sc, JUDGE, &s, L->a[0], 64, 11, &d, err, sizeof err), 0, "%s", err);
+  cr_assert_eq(d.how, HOW_SAME);
+  cr_assert_eq(d.mark, MARK_NONE);
+  cr_assert_eq(d.loss, 0);
+  free(L);
+  free(sc);
+}
+
+Test(review, marks_need_the_loss_beyond_its_noise) {
+  cr_assert_eq(review_mark(0.30, 0.20), MARK_NONE, "30 points ± 20 is noise");
+  cr_assert_eq(review_mark(0.30, 0.05), MARK_BLUNDER);
+  cr_assert_eq(review_mark(0.10, 0.01), MARK_MISTAKE);
+  cr_assert_eq(review_mark(0.05, 0.01), MARK_INACCURACY);
+  cr_assert_eq(review_mark(0.03, 0.001), MARK_NONE);
+  cr_assert_eq(review_mark(-0.2, 0.01), MARK_NONE);
+}
+
+Test(review, reasons_are_built_from_the_position) {
+  Scen *sc = th_load("short", "base");
+  State s;
+  lhs_loss(sc, &s);
+  char why[512];
+  reason_action(sc, &s, first_of_kind(sc, &s, A_RETREAT), why, sizeof why);
+  cr_assert(strstr(why, "br-1/I") && strstr(why, "giving up the square"), "%s", why);
+  reason_action(sc, &s, first_of_kind(sc, &s, A_CDP), why, sizeof why);
+  cr_assert(strstr(why, "castle point") && strstr(why, "1 left"), "%s", why);
+  /* a declared battle gives its odds before cards */
+  th_empty(sc, &s, 3);
+  th_put(sc, &s, "br-1/I", "F5", DIR_S);
+  th_put(sc, &s, "fr-6/II", "F6", DIR_N);
+  th_declare_phase(&s, FRENCH, ARMY_FR);
+  Action a = act_declare(th_sq(sc, "F5"), DB(DIR_S));
+  cr_assert(gs_is_legal(sc, &s, a));
+  reason_action(sc, &s, a, why, sizeof why);
+  cr_assert(strstr(why, "attacks br-1/I") && strstr(why, "5 against 4 before cards"), "%s", why);
+  free(sc);
+}
+
+/* ---------------------------------------------------------------- the command */
+static char *review_of(const char *dir, const char *out, const char *extra) {
+  char cmd[1024], res[8192];
+  snprintf(cmd, sizeof cmd, "./waterloo review %s/g.json --level 'mcts:sim,iters=32' --side french "
+                            "--evals 16 --seed 5 --out %s/%s --quiet %s", dir, dir, out, extra);
+  cr_assert_eq(th_sh(cmd, res, sizeof res), 0, "%s: %s", cmd, res);
+  char path[600];
+  snprintf(path, sizeof path, "%s/%s/review.json", dir, out);
+  size_t len;
+  char *t = th_slurp(path, &len);
+  cr_assert_not_null(t, "%s", path);
+  return t;
+}
+
+Test(review, a_review_is_reproducible_for_any_thread_count_and_after_resume) {
+  char dir[64], cmd[512], res[4096];
+  snprintf(dir, sizeof dir, "/tmp/waterloo-test-XXXXXX");
+  cr_assert(mkdtemp(dir));
+  snprintf(cmd, sizeof cmd, "./waterloo replay --players heuristic,heuristic --seed 4 --index 1 "
+                            "--save %s/g.json --quiet", dir);
+  cr_assert_eq(th_sh(cmd, res, sizeof res), 0, "%s", res);
+  char *a = review_of(dir, "a", "--threads 1");
+  char *b = review_of(dir, "b", "--threads 2");
+  cr_assert_str_eq(a, b, "one thread and two threads differ");
+  cr_assert(strstr(a, "\"decisions\"") && strstr(a, "\"winrate\""));
+  /* a killed run: half of the journal kept, the rest searched again on --resume */
+  snprintf(cmd, sizeof cmd, "cd %s/b && n=$(wc -l < review.journal) && head -n $((n / 2)) "
+                            "review.journal > j && mv j review.journal && rm review.json", dir);
+  cr_assert_eq(system(cmd), 0);
+  char *c = review_of(dir, "b", "--threads 2 --resume");
+  cr_assert_str_eq(a, c, "the resumed review differs");
+  /* without --resume an existing journal is never touched */
+  snprintf(cmd, sizeof cmd, "./waterloo review %s/g.json --out %s/b", dir, dir);
+  cr_assert_eq(th_sh(cmd, res, sizeof res), 2, "%s", res);
+  cr_assert(strstr(res, "--resume"), "%s", res);
+  snprintf(cmd, sizeof cmd, "./waterloo review %s/none.json", dir);
+  cr_assert_eq(th_sh(cmd, res, sizeof res), 2, "%s", res);
+  free(a);
+  free(b);
+  free(c);
+  th_rmdir(dir);
+}
