@@ -606,6 +606,11 @@ int game_save(const Scen *sc, const GameRec *g, const State *s, const char *path
  * not a regular file).  Used by every writer of the program. */
 char *file_read_capped(const char *path, size_t max, size_t *len, char *err, size_t errlen);
 int file_write_atomic(const char *path, const char *text, size_t len, char *err, size_t errlen);
+/* removes the temporary files a write killed midway left in dir (those of target, a file name
+ * in dir, or of any file when target is NULL) whose writing process is gone; file_write_atomic
+ * does it beside its target before each write, `serve` in its saves folder at start.  Returns
+ * how many it removed. */
+int file_clean_stale_temps(const char *dir, const char *target);
 #define GAME_FILE_MAX (4u << 20)
 #define GAME_MAX_ACTIONS 200000
 int game_load(Scen *sc, const char *dir, const char *path, GameRec *g, State *s, char *err,

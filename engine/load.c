@@ -38,13 +38,18 @@ static void lerr(Loader *L, const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
+  /* the message may quote the file's bytes (and the path the user's): escaped, so that each
+   * error stays one printable line */
+  char emsg[4 * sizeof msg], efile[1024];
+  num_escape(msg, emsg, sizeof emsg);
+  num_escape(L->file, efile, sizeof efile);
   size_t used = strlen(L->err);
   if (L->nerr < 12 && used + 8 < L->errlen)
   {
     if (L->line > 0)  /* a check of a whole file or an option has no line: "FILE: msg" */
-      snprintf(L->err + used, L->errlen - used, "%s%s:%d: %s", used ? "\n" : "", L->file, L->line, msg);
+      snprintf(L->err + used, L->errlen - used, "%s%s:%d: %s", used ? "\n" : "", efile, L->line, emsg);
     else
-      snprintf(L->err + used, L->errlen - used, "%s%s: %s", used ? "\n" : "", L->file, msg);
+      snprintf(L->err + used, L->errlen - used, "%s%s: %s", used ? "\n" : "", efile, emsg);
   }
   L->nerr++;
 }
@@ -982,8 +987,11 @@ static int load_variant(Loader *L, const char *dir, char *v, int user, char *pat
     struct stat vst;
     if (stat(v, &vst) != 0 || !S_ISREG(vst.st_mode) || access(v, R_OK) != 0) {
       size_t u = strlen(err);
-      snprintf(err + u, errlen - u, "%s%s: cannot read this variant file: %s", u ? "\n" : "", v,
-               errno ? strerror(errno) : "not a regular file");
+      int en = errno;
+      char ev[1024];
+      num_escape(v, ev, sizeof ev);
+      snprintf(err + u, errlen - u, "%s%s: cannot read this variant file: %s", u ? "\n" : "", ev,
+               en ? strerror(en) : "not a regular file");
       return -1;
     }
     snprintf(path, plen, "%s", v);

@@ -1,9 +1,11 @@
 /* Positions and whole games as JSON (cJSON).  A position round-trips byte for byte; a game is
  * its scenario, variants, seed and actions in notation, with the final position to check. */
 #include <cjson/cJSON.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -545,12 +547,69 @@ static int write_all(int fd, const char *p, size_t n) {
  * exclusively, never through a symlink), fsync, rename over path, fsync of the folder.  The
  * target, if it exists, must be a regular file.  On any failure path is untouched and the
  * temporary file removed. */
+/* is NAME a temporary file of file_write_atomic (TARGET.PID.K.NSEC.tmp; TARGET equal to
+ * target unless that is NULL) left by a writer that is gone: its process no longer runs, or it
+ * is another process's and over an hour old (the pid may have been reused)? */
+static int stale_temp(const char *dir, const char *name, const char *target) {
+  size_t n = strlen(name);
+  if (n < 5 || strcmp(name + n - 4, ".tmp")) return 0;
+  const char *p = name + n - 4; /* back over ".NSEC", ".K", ".PID" */
+  const char *dots[3];
+  for (int k = 0; k < 3; k++) {
+    do p--; while (p > name && *p != '.');
+    if (p == name) return 0;
+    dots[k] = p;
+  }
+  size_t tl = (size_t)(dots[2] - name);
+  if (target && (strlen(target) != tl || strncmp(name, target, tl))) return 0;
+  char *end;
+  long pid = strtol(dots[2] + 1, &end, 10);
+  if (end != dots[1] || pid <= 0) return 0;
+  strtoul(dots[1] + 1, &end, 10);
+  if (end != dots[0]) return 0;
+  strtoul(dots[0] + 1, &end, 16);
+  if (end != name + n - 4) return 0;
+  if (pid == (long)getpid()) return 0;            /* ours: a write in progress */
+  if (kill((pid_t)pid, 0) != 0 && errno == ESRCH) return 1;
+  char full[4400];
+  struct stat st;
+  snprintf(full, sizeof full, "%s/%s", dir, name);
+  return lstat(full, &st) == 0 && S_ISREG(st.st_mode) && time(NULL) - st.st_mtime > 3600;
+}
+
+int file_clean_stale_temps(const char *dir, const char *target) {
+  DIR *d = opendir(dir);
+  if (!d) return 0;
+  int removed = 0;
+  struct dirent *e;
+  while ((e = readdir(d))) {
+    if (!stale_temp(dir, e->d_name, target)) continue;
+    char full[4400];
+    snprintf(full, sizeof full, "%s/%s", dir, e->d_name);
+    removed += unlink(full) == 0;
+  }
+  closedir(d);
+  return removed;
+}
+
+/* the temporaries a killed earlier write of path left beside it */
+static void clean_beside(const char *path) {
+  char *dir = strdup(path);
+  if (!dir) return;
+  char *slash = strrchr(dir, '/');
+  const char *base = slash ? slash + 1 : path;
+  const char *d = slash ? (slash == dir ? "/" : (*slash = 0, dir)) : ".";
+  file_clean_stale_temps(d, base);
+  free(dir);
+}
+
 int file_write_atomic(const char *path, const char *text, size_t len, char *err, size_t errlen) {
   struct stat st;
   if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
     snprintf(err, errlen, "%s: exists and is not a regular file; not overwritten", path);
     return -1;
   }
+  clean_beside(path);
   size_t pl = strlen(path);
   char *tmp = malloc(pl + 40);
   if (!tmp) {

@@ -667,3 +667,61 @@ Test(robust, load_error_about_an_action_is_one_line) {
   cr_assert_not_null(strstr(err, "x.json: action 2"), "%s", err);
   free(sc);
 }
+
+/* issue 22: a save killed mid-write leaves its temporary file (PATH.PID.K.NSEC.tmp); the next
+ * write beside it removes it when its process is gone, never a live writer's; `serve` cleans
+ * its saves folder at start (file_clean_stale_temps with no target) */
+Test(robust, save_killed_mid_write_leaves_no_temporary_for_long) {
+  Saved v;
+  saved_open(&v, "short", 5);
+  /* a real kill during a write: a child writes a big file slowly and is killed with SIGKILL */
+  pid_t pid = fork();
+  if (pid == 0) {
+    char tmp[600];
+    snprintf(tmp, sizeof tmp, "%s.%ld.1.abc.tmp", v.path, (long)getpid());
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
+    for (;;) {
+      if (write(fd, "x", 1) != 1) _exit(1);
+      usleep(1000);
+    }
+  }
+  usleep(50000);
+  kill(pid, SIGKILL);
+  int st;
+  waitpid(pid, &st, 0);
+  char dead[600], live[600], other[600];
+  snprintf(dead, sizeof dead, "%s.%ld.1.abc.tmp", v.path, (long)pid);
+  snprintf(live, sizeof live, "%s.%ld.7.ff.tmp", v.path, (long)getppid()); /* a running process */
+  snprintf(other, sizeof other, "%s/h.json.%ld.2.10.tmp", v.dir, (long)pid); /* another file's */
+  struct stat sb;
+  cr_assert_eq(stat(dead, &sb), 0, "the killed writer left its temporary file");
+  close(open(live, O_WRONLY | O_CREAT, 0666));
+  close(open(other, O_WRONLY | O_CREAT, 0666));
+  cr_assert_eq(game_save(v.sc, &v.g, &v.s, v.path, v.err, sizeof v.err), 0);
+  cr_assert_neq(stat(dead, &sb), 0, "the next save beside it removed the dead writer's file");
+  cr_assert_eq(stat(live, &sb), 0, "a running writer's temporary file is kept");
+  cr_assert_eq(stat(other, &sb), 0, "another target's file is left to its own writes");
+  cr_assert_eq(file_clean_stale_temps(v.dir, NULL), 1, "start-up cleaning takes the other one");
+  cr_assert_neq(stat(other, &sb), 0);
+  unlink(live);
+  saved_close(&v);
+}
+
+/* issue 22: a data file's raw bytes (control, high) never reach an error message raw */
+Test(robust, scenario_error_messages_are_printable_lines) {
+  char dir[256], err[4096];
+  th_tmpdir(dir, sizeof dir);
+  th_write(dir, "variants/bad.ini", "[params]\nturns\x1b[2J = 3\xff\n");
+  th_write(dir, "variants/bad2.ini", "[vari\x07" "ant]\n\x01\xfe = 1\n");
+  Scen *sc = malloc(sizeof *sc);
+  const char *vars[] = {"bad", "bad2", "bad,bad2"};
+  for (int k = 0; k < 3; k++) {
+    cr_assert_neq(scen_load(sc, dir, "short", vars[k], err, sizeof err), 0);
+    for (const unsigned char *p = (const unsigned char *)err; *p; p++)
+      cr_assert(*p == '\n' || (*p >= 0x20 && *p < 0x7f), "raw byte 0x%02x in: %s", *p, err);
+    cr_assert_not_null(strstr(err, "\\x"), "the bytes are shown escaped: %s", err);
+  }
+  cr_assert_not_null(strstr(err, "[vari\\x07ant]"), "%s", err);
+  free(sc);
+  th_rmdir(dir);
+}

@@ -58,6 +58,12 @@ int LLVMFuzzerTestOneInput(const unsigned char *d, size_t n) {
   } else if (!strchr(err, ':')) {
     fprintf(stderr, "a scenario error that names no file: %s\n", err);
     abort();
+  } else {
+    for (const unsigned char *p = (const unsigned char *)err; *p; p++)
+      if (*p != '\n' && (*p < 0x20 || *p >= 0x7f)) {  /* each error one printable line */
+        fprintf(stderr, "a raw byte 0x%02x in a scenario error\n", *p);
+        abort();
+      }
   }
   if (file < 4) link_all();
   else unlink(path);
