@@ -107,6 +107,7 @@ struct Player {
   double eps;        /* heuristic player: randomness */
   Mcts *mcts;
   Flat *flat;
+  Player *ally;      /* a seated Allied spec "BRITISH+PRUSSIAN": the Prussian seat's player */
 };
 
 /* the legal list of s, or NULL when there is no action (the game is over) */
@@ -347,6 +348,8 @@ static const KindDef *spec_parse(const char *spec, AnyOpts *o, char *err, size_t
   return k;
 }
 
+static int seated_split(const char *spec, char *a, char *b, size_t len, char *err, size_t errlen);
+
 int player_is_kind(const char *spec) {
   const char *text;
   return spec && spec_kind(spec, &text, NULL, 0) != NULL;
@@ -354,14 +357,108 @@ int player_is_kind(const char *spec) {
 
 int player_spec_check(const char *spec, char *err, size_t errlen) {
   AnyOpts o;
-  char e[256];
+  char e[256], a[256], b[256];
+  int seated = seated_split(spec, a, b, sizeof a, e, sizeof e);
+  if (seated == 0) return player_spec_check(a, err, errlen) ? -1 : player_spec_check(b, err, errlen);
+  if (seated < 0) {
+    if (err && errlen) snprintf(err, errlen, "player '%.60s': %s", spec, e);
+    return -1;
+  }
   if (spec_parse(spec, &o, e, sizeof e)) return 0;
   if (err && errlen) snprintf(err, errlen, "player '%.60s': %s", spec ? spec : "", e);
   return -1;
 }
 
+/* ---------------------------------------------------------------- seated Allied specs */
+/* "BRITISH+PRUSSIAN" (R-1.2 seats): one player for each Allied seat; the second plays the
+ * decisions gs_seat gives the Prussian, the first all others.  Each reads the position through
+ * the Allied observation only (the partners see each other's hand: ruling R-1.2).  Splits spec
+ * at its '+' into the two halves; 0, 1 when spec has no '+', -1 when it is malformed. */
+static int seated_split(const char *spec, char *a, char *b, size_t len, char *err, size_t errlen) {
+  const char *plus = spec ? strchr(spec, '+') : NULL;
+  if (!plus) return 1;
+  size_t la = (size_t)(plus - spec);
+  if (!la || !plus[1] || strchr(plus + 1, '+') || la >= len || strlen(plus + 1) >= len) {
+    seterr(err, errlen, "a seated Allied spec is BRITISH+PRUSSIAN (two player specs)", NULL);
+    return -1;
+  }
+  memcpy(a, spec, la);
+  a[la] = 0;
+  snprintf(b, len, "%s", plus + 1);
+  return 0;
+}
+
+static Player *seated_new(const Scen *sc, const char *spec, uint64_t seed, char *err,
+                          size_t errlen) {
+  char a[256], b[256];
+  if (seated_split(spec, a, b, sizeof a, err, errlen)) return NULL;
+  Player *p = player_new(sc, a, seed, err, errlen);
+  if (!p) return NULL;
+  p->ally = player_new(sc, b, SEATED_ALLY_SEED(seed), err, errlen);
+  char *name = strdup(spec);
+  if (!p->ally || !name) {
+    free(name);
+    player_free(p);
+    return NULL;
+  }
+  free(p->name);
+  p->name = name;
+  return p;
+}
+
+static int seat_at(const char *t, int *seat) {   /* "french=" ... at t: its length */
+  static const char *const W[3] = {"french=", "british=", "prussian="};
+  for (int k = 0; k < 3; k++)
+    if (!strncmp(t, W[k], strlen(W[k]))) return *seat = k, (int)strlen(W[k]);
+  return 0;
+}
+
+int seats_form(const char *text) {
+  int seat;
+  return text && seat_at(text, &seat) > 0;
+}
+
+int seats_parse(const char *text, char spec[3][128], char *err, size_t errlen) {
+  for (int k = 0; k < 3; k++) spec[k][0] = 0;
+  const char *t = text;
+  int seat, n;
+  while (*t) {
+    if (!(n = seat_at(t, &seat))) {
+      seterr(err, errlen, "seats are french=SPEC,british=SPEC[,prussian=SPEC]", NULL);
+      return -1;
+    }
+    t += n;
+    const char *end = t; /* a new seat starts only at ",SEAT=": a spec's options keep commas */
+    int s2;
+    while (*end && !(*end == ',' && seat_at(end + 1, &s2))) end++;
+    if (spec[seat][0] || end == t || end - t >= 128) {
+      seterr(err, errlen, spec[seat][0] ? "a seat named twice" : "a seat without a spec", NULL);
+      return -1;
+    }
+    memcpy(spec[seat], t, (size_t)(end - t));
+    spec[seat][end - t] = 0;
+    t = *end ? end + 1 : end;
+  }
+  if (!spec[0][0] || !spec[1][0]) {
+    seterr(err, errlen, "seats: french= and british= are needed (prussian= in the long game)", NULL);
+    return -1;
+  }
+  return 0;
+}
+
+int seats_allied_spec(char spec[3][128], char *out, size_t len) {
+  if (!spec[2][0] || !strcmp(spec[1], spec[2])) return (size_t)snprintf(out, len, "%s", spec[1]) < len ? 0 : -1;
+  return (size_t)snprintf(out, len, "%s+%s", spec[1], spec[2]) < len ? 0 : -1;
+}
+
+/* the player of the seat that decides s */
+static Player *seat_player(Player *p, const State *s) {
+  return p->ally && gs_seat(p->sc, s) == SEAT_PRUSSIAN ? p->ally : p;
+}
+
 Player *player_new(const Scen *sc, const char *spec, uint64_t seed, char *err, size_t errlen) {
   if (!spec || !*spec) spec = "mcts";
+  if (strchr(spec, '+')) return seated_new(sc, spec, seed, err, errlen);
   AnyOpts o;
   const KindDef *k = spec_parse(spec, &o, err, errlen);
   if (!k) return NULL;
@@ -384,19 +481,24 @@ Player *player_new(const Scen *sc, const char *spec, uint64_t seed, char *err, s
   return p;
 }
 
-Action player_act(Player *p, const State *s) { return p->kind->act(p, s); }
+Action player_act(Player *p, const State *s) {
+  if (p->ally) p = seat_player(p, s);
+  return p->kind->act(p, s);
+}
 
 const char *player_name(const Player *p) { return p->name; }
 
 void player_free(Player *p) {
   if (!p) return;
   if (p->kind->fini) p->kind->fini(p);
+  player_free(p->ally);
   free(p->name);
   free(p);
 }
 
 int player_analyze(Player *p, const State *s, Candidate *out, int max) {
   if (max <= 0) return 0;
+  if (p->ally) p = seat_player(p, s);
   if (!p->kind->root) {
     Rng save = p->rng;
     Action a = player_act(p, s);
@@ -438,6 +540,16 @@ static void fmt_value(const OptDef *d, const void *o, char *buf, size_t len) {
 }
 
 int player_spec_canonical(const char *spec, char *out, size_t len, char *err, size_t errlen) {
+  char a[256], b[256];
+  int seated = seated_split(spec, a, b, sizeof a, err, errlen);
+  if (seated < 0) return -1;
+  if (seated == 0) {
+    char ca[512], cb[512];
+    if (player_spec_canonical(a, ca, sizeof ca, err, errlen) ||
+        player_spec_canonical(b, cb, sizeof cb, err, errlen))
+      return -1;
+    return (size_t)snprintf(out, len, "%s+%s", ca, cb) < len ? 0 : -1;
+  }
   AnyOpts o;
   const KindDef *k = spec_parse(spec, &o, err, errlen);
   if (!k) return -1;

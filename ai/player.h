@@ -32,6 +32,18 @@ Action player_act(Player *p, const State *s);
 const char *player_name(const Player *p);   /* the spec it was made from */
 void player_free(Player *p);
 
+/* Seats (R-1.2).  A seated Allied spec "BRITISH+PRUSSIAN" is two players: the second plays the
+ * decisions gs_seat gives the Prussian seat, the first every other Allied decision; player_new,
+ * player_act, player_analyze and the checks take it like any spec.  The seat form of a player
+ * list, "french=A,british=B,prussian=C" (a new seat starts only at ",SEAT=", so a spec keeps
+ * its option commas), gives each seat's spec (spec[SEAT_*], "" when a seat is not named; 0 or
+ * -1 and one line in err); seats_allied_spec joins the two Allied seats into one spec ("B" when
+ * the Prussian seat is absent or plays the same, else "B+P"). */
+#define SEATED_ALLY_SEED(seed) ((seed) ^ 0x9e3779b97f4a7c15ULL) /* the Prussian player's seed */
+int seats_form(const char *text);
+int seats_parse(const char *text, char spec[3][128], char *err, size_t errlen);
+int seats_allied_spec(char spec[3][128], char *out, size_t len);
+
 /* top candidates of the last (or a fresh) search: action, visit share, estimated win rate for
  * the deciding side.  Returns how many were written. Non-search players return their choice
  * with share 1. */

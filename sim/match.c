@@ -222,6 +222,8 @@ typedef struct {
   uint64_t seed;
   int threads, quiet;
   double sprt0, sprt1;  /* NAN: no SPRT */
+  char seats[3][128];   /* --players french=A,british=B,prussian=C: fixed seats, no mirror */
+  int seated;
 } MatchOpts;
 
 static void match_usage(void) {
@@ -236,7 +238,9 @@ static void match_usage(void) {
          "--sprt ELO0,ELO1: sequential probability ratio test on the pairs of H1: ELO1 against "
          "H0: ELO0 (alpha = beta = 0.05, bounds +-2.94), checked after every batch of B games "
          "(default 20, whole mirrored pairs); stops when a bound is crossed, N is the cap.\n"
-         "Write A/B when a spec has commas.\n");
+         "Write A/B when a spec has commas.\n"
+         "--players french=A,british=B,prussian=C: a player per seat (the long game's three seats;\n"
+         "R-1.2): N games with these seats, no mirror; prints the French win rate and the CPU a game.\n");
 }
 
 /* --sprt ELO0,ELO1 */
@@ -262,7 +266,15 @@ static int match_options(MatchOpts *o, int argc, char **argv) {
     const char *v = argv[++i];
     if (!strcmp(a, "--scenario")) snprintf(o->scen, sizeof o->scen, "%s", v);
     else if (!strcmp(a, "--variant")) snprintf(o->var, sizeof o->var, "%s", v);
-    else if (!strcmp(a, "--players")) {
+    else if (!strcmp(a, "--players") && seats_form(v)) {
+      if (seats_parse(v, o->seats, err0, sizeof err0) ||
+          seats_allied_spec(o->seats, o->B, sizeof o->B)) {
+        fprintf(stderr, "match: --players: %s\n", err0);
+        return 2;
+      }
+      snprintf(o->A, sizeof o->A, "%s", o->seats[SEAT_FRENCH]);
+      o->seated = 1;
+    } else if (!strcmp(a, "--players")) {
       if (split_players(v, o->A, o->B, sizeof o->A)) { fprintf(stderr, "match: --players A,B\n"); return 2; }
     } else if (!strcmp(a, "--games")) { if (opt_long("match", "--games", v, 2, CLI_MAX_GAMES, &o->games)) return 2; }
     else if (!strcmp(a, "--seed")) { if (opt_u64("match", "--seed", v, &o->seed)) return 2; }
@@ -341,12 +353,54 @@ static void match_print(const MatchOpts *o, const Scen *sc, const MatchRes *rp, 
             r.cpu / (r.games > 0 ? r.games : 1));
 }
 
+/* --players french=A,british=B,prussian=C: every game with these seats (seed indices 0..N-1,
+ * no mirror: the seats are not a pair of rivals); the French win rate and the CPU per game */
+static int match_seated(const MatchOpts *o, const Scen *sc) {
+  long fr = 0, dr = 0, failed = 0;
+  double c0 = clock_cpu(), w0 = clock_wall();
+  char err[256] = "";
+#pragma omp parallel for schedule(dynamic, 1) num_threads(o->threads > 0 ? o->threads : omp_get_max_threads()) reduction(+ : fr, dr, failed)
+  for (long k = 0; k < o->games; k++) {
+    GameFacts g;
+    char e[256];
+    if (run_game_specs(sc, o->A, o->B, o->seed, (uint64_t)k, &g, NULL, e, sizeof e)) {
+      failed++;
+#pragma omp critical(match_err)
+      snprintf(err, sizeof err, "%s", e);
+      continue;
+    }
+    fr += g.result == RES_FRENCH;
+    dr += g.result == RES_DRAW;
+  }
+  if (failed) {
+    fprintf(stderr, "match: %s\n", err[0] ? err : "a game did not end");
+    return 2;
+  }
+  char p[64];
+  pct(p, sizeof p, fr, o->games);
+  double cpu = clock_cpu() - c0;
+  printf("Match (seats): french=%s, british=%s, prussian=%s; %s/%s, %ld games, seed %" PRIu64 "\n",
+         o->seats[0], o->seats[1], o->seats[2][0] ? o->seats[2] : "-", o->scen, o->var, o->games,
+         o->seed);
+  printf("French win rate: %s; draws %ld\n", p, dr);
+  printf("CPU: %.2f s a game (%.1f s in all, %.1f s wall)\n", cpu / o->games, cpu,
+         clock_wall() - w0);
+  return 0;
+}
+
 int cmd_match(int argc, char **argv) {
-  MatchOpts o = {"short", "base", "heuristic", "random", 100, 20, 1815, 0, 0, NAN, NAN};
+  MatchOpts o = {"short", "base", "heuristic", "random", 100, 20, 1815, 0, 0, NAN, NAN, {""}, 0};
   int orc = match_options(&o, argc, argv);
   if (orc) return orc == 1 ? 0 : orc;
   Scen *sc = sim_scen_load("match", o.scen, o.var);
   if (!sc) return 2;
+  if (o.seated) {
+    int rc = o.seats[SEAT_PRUSSIAN][0] && !sc->p.prussians
+                 ? (fprintf(stderr, "match: --players: the %s game has no Prussian seat\n", o.scen), 2)
+                 : match_seated(&o, sc);
+    free(sc);
+    return rc;
+  }
   MatchRes r;
   memset(&r, 0, sizeof r);
   double llr = 0;

@@ -42,7 +42,8 @@ static void sim_usage(FILE *f) {
     "                      default variants are base alone)\n"
     "  --players A,B       French and Allied player (default heuristic,heuristic); a single\n"
     "                      name plays both sides; repeat the option for several pairs; write\n"
-    "                      A/B when a spec has commas (mcts:iters=3000,threads=2)\n"
+    "                      A/B when a spec has commas (mcts:iters=3000,threads=2); a player\n"
+    "                      per seat: french=A,british=B,prussian=C (the Allied pair is B+P)\n"
     "  --budgets LIST      shorthand for one pair per spec, same spec both sides\n"
     "                      (e.g. mcts:easy,mcts:normal): the budget sensitivity table\n"
     "  --games N           games per cell (default %d; the cap with --until-ci)\n"
@@ -118,7 +119,14 @@ static int sim_options(SimCfg *c, SimLists *L, int argc, char **argv) {
     else if ((v = optval(argc, argv, &i, "--scenario"))) L->scen = v;
     else if ((v = optval(argc, argv, &i, "--variant"))) L->var = v;
     else if ((v = optval(argc, argv, &i, "--set"))) { if (sim_opt_set(c, v)) return 2; }
-    else if ((v = optval(argc, argv, &i, "--players"))) {
+    else if ((v = optval(argc, argv, &i, "--players")) && seats_form(v)) {
+      char seats[3][128], b[SPEC_LEN], e[256] = "";
+      if (seats_parse(v, seats, e, sizeof e) || seats_allied_spec(seats, b, sizeof b) ||
+          add_pair(c, seats[SEAT_FRENCH], b)) {
+        fprintf(stderr, "sim: bad --players '%s': %s\n", v, e[0] ? e : "too long");
+        return 2;
+      }
+    } else if (v) {
       char a[SPEC_LEN], b[SPEC_LEN];
       if (parse_pair(v, a, b) || add_pair(c, a, b)) {
         fprintf(stderr, "sim: bad --players '%s' (A,B or A/B)\n", v);

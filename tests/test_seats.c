@@ -4,6 +4,8 @@
  * the last word on the Allied round's card; §7: one Allied player bids, the British in case of
  * doubt) and the ruling R-1.2 (seats) of docs/RULINGS.md. */
 #include "rules/rules.h"
+#include "../ai/ai_bench.h"
+#include "../ai/player.h"
 
 static const char *const RULES[2] = {"base", "three-player"};
 
@@ -156,4 +158,74 @@ Test(rules, R_1_2_short_game_all_allied_decisions_british) {
   th_round(&s, FRENCH);
   cr_assert_eq(gs_seat(sc, &s), SEAT_FRENCH);
   free(sc);
+}
+
+/* ---------------------------------------------------------------- players per seat */
+/* a seated Allied spec "BRITISH+PRUSSIAN": every decision gs_seat gives the Prussian is made by
+ * the second player, every other Allied one by the first (each checked against its own copy,
+ * seeded as player.h says and asked the same decisions) */
+typedef struct { const Scen *sc; Player *fr, *seated, *ref[3]; int asked[3]; } SeatGame;
+
+static Action seated_choose(void *ctx, const State *s, const ActList *L) {
+  (void)L;
+  SeatGame *t = ctx;
+  if (s->turn.decider == FRENCH) return player_act(t->fr, s);
+  int seat = gs_seat(t->sc, s);
+  Action a = player_act(t->seated, s), want = player_act(t->ref[seat], s);
+  cr_assert(!memcmp(&a, &want, sizeof a), "the %s seat's decision in %s was not its player's",
+            seat_name(seat), phase_name(s->turn.phase));
+  t->asked[seat]++;
+  return a;
+}
+
+Test(rules, R_1_2_seated_allied_player_plays_each_seat_with_its_own_player) {
+  for (int v = 0; v < 2; v++) {
+    Scen *sc = th_load("long", RULES[v]);
+    char err[256];
+    for (uint64_t g = 1; g <= 3; g++) {
+      SeatGame t = {.sc = sc};
+      t.fr = player_new(sc, "heuristic", g, err, sizeof err);
+      t.seated = player_new(sc, "heuristic+random", 100 + g, err, sizeof err);
+      cr_assert_not_null(t.seated, "%s", err);
+      t.ref[SEAT_BRITISH] = player_new(sc, "heuristic", 100 + g, err, sizeof err);
+      t.ref[SEAT_PRUSSIAN] = player_new(sc, "random", SEATED_ALLY_SEED(100 + g), err, sizeof err);
+      State s;
+      gs_init(sc, &s, g, g);
+      GameHooks h = {.choose = seated_choose, .ctx = &t, .max_actions = 49999};
+      cr_assert_geq(game_run(sc, &s, &h), 0);
+      cr_assert_gt(t.asked[SEAT_PRUSSIAN], 0, "the Prussian seat decided in a long game");
+      cr_assert_gt(t.asked[SEAT_BRITISH], 0);
+      player_free(t.fr);
+      player_free(t.seated);
+      player_free(t.ref[SEAT_BRITISH]);
+      player_free(t.ref[SEAT_PRUSSIAN]);
+    }
+    free(sc);
+  }
+}
+
+/* the honesty check of a seated Allied player: same observation, same decision */
+Test(rules, R_1_2_seated_allied_player_is_honest) {
+  Scen *sc = th_load("long", "base");
+  cr_assert_eq(ai_honesty_check(sc, "mcts:iters=100,cut=2+heuristic", 21, 12), 0);
+  free(sc);
+}
+
+Test(rules, R_1_2_seats_player_list) {
+  char spec[3][128], al[300], err[256];
+  cr_assert(seats_form("french=heuristic,british=mcts:sim"));
+  cr_assert(!seats_form("heuristic,heuristic"));
+  cr_assert_eq(seats_parse("prussian=mcts:iters=300,cut=2,french=random,british=heuristic", spec,
+                           err, sizeof err), 0, "%s", err);
+  cr_assert_str_eq(spec[SEAT_PRUSSIAN], "mcts:iters=300,cut=2", "option commas stay in the spec");
+  cr_assert_str_eq(spec[SEAT_FRENCH], "random");
+  cr_assert_eq(seats_allied_spec(spec, al, sizeof al), 0);
+  cr_assert_str_eq(al, "heuristic+mcts:iters=300,cut=2");
+  cr_assert_eq(player_spec_check(al, err, sizeof err), 0, "%s", err);
+  cr_assert_neq(seats_parse("french=random,french=heuristic,british=random", spec, err, sizeof err), 0);
+  cr_assert_neq(seats_parse("french=random", spec, err, sizeof err), 0);
+  cr_assert_neq(seats_parse("french=random,british=", spec, err, sizeof err), 0);
+  cr_assert_neq(player_spec_check("heuristic+", err, sizeof err), 0);
+  cr_assert_neq(player_spec_check("heuristic+random+random", err, sizeof err), 0);
+  cr_assert_neq(player_spec_check("heuristic+bogus", err, sizeof err), 0);
 }
