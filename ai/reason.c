@@ -14,6 +14,11 @@ static const char *pname(const Scen *sc, int sq) {
   static __thread char out[4][24];
   static __thread int k;
   char *o = out[k++ & 3];
+  static const char *const VNAME[V_COUNT] = {"Mont St. Jean", "Hougoumont", "La Haye Sainte",
+                                              "Frischermont", "Plancenoit", "Plancenoit",
+                                              "Plancenoit"};
+  int v = sq < NSQ ? sc->vsq_of[sq] : -1;
+  if (v >= 0 && v < V_COUNT) return VNAME[v];
   const char *id = sq < NSQ ? sc->sqname[sq] : "";
   size_t i = 0;
   for (int up = 1; *id && i + 1 < sizeof out[0]; id++, i++) {
@@ -123,7 +128,8 @@ static size_t say_card(const Scen *sc, const State *s, int card, const char *wha
   return n;
 }
 
-static size_t say_battle_card(const Scen *sc, const State *s, Action a, char *buf, size_t len) {
+static size_t say_battle_card(const Scen *sc, const State *s, Action a, int pub, char *buf,
+                              size_t len) {
   size_t n = 0;
   int att, def, hidden, side = gs_decider(s);
   int have = battle_seen_totals(sc, s, side, &att, &def, &hidden) == 0;
@@ -131,6 +137,7 @@ static size_t say_battle_card(const Scen *sc, const State *s, Action a, char *bu
     static const char *purpose[] = {"for its points", "for command", "as elite"};
     n += say_card(sc, s, a.bcard.card, purpose[a.bcard.purpose < 3 ? a.bcard.purpose : 0], buf, len);
   } else ADD("commits no more cards");
+  if (pub) return n;
   if (have) ADD(": %d against %d so far%s", att, def, hidden ? " with the other side's cards unseen" : "");
   n += say_kept(sc, s, a.t == A_BCARD ? a.bcard.card : -1, buf + n, n < len ? len - n : 0);
   return n;
@@ -152,7 +159,9 @@ static size_t say_loss(const Scen *sc, const State *s, Action a, char *buf, size
   return n;
 }
 
-int reason_action(const Scen *sc, const State *s0, Action a, char *buf, size_t len) {
+int reason_action(const Scen *sc, const State *s0, Action a, int pub, char *buf, size_t len) {
+  if (len) buf[0] = 0;
+  if (pub && !gs_action_public(sc, s0, a, !gs_decider(s0))) return 0; /* a secret choice */
   State st;
   gs_observe(sc, s0, gs_decider(s0), &st);
   const State *s = &st;
@@ -177,13 +186,16 @@ int reason_action(const Scen *sc, const State *s0, Action a, char *buf, size_t l
   }
   case A_DECLARE: n += say_battle(sc, s, a, buf, len); break;
   case A_NOBATTLE: ADD("declines to attack"); break;
-  case A_BCARD: case A_BDONE: n += say_battle_card(sc, s, a, buf, len); break;
+  case A_BCARD: case A_BDONE: n += say_battle_card(sc, s, a, pub, buf, len); break;
   case A_REDUCE: case A_CDP: case A_RETREAT: case A_LOSE: n += say_loss(sc, s, a, buf, len); break;
   case A_BID:
     if (a.bid.card < sc->ncards) n += say_card(sc, s, a.bid.card, "as its bid to choose who goes first", buf, len);
     else ADD("bids nothing, keeping every card for the turn");
     break;
-  case A_END: ADD("ends the round"); n += say_kept(sc, s, -1, buf + n, n < len ? len - n : 0); break;
+  case A_END:
+    ADD("ends the round");
+    if (!pub) n += say_kept(sc, s, -1, buf + n, n < len ? len - n : 0);
+    break;
   case A_DONE: ADD("ends the movement with %d MP unused", s->play.mp); break;
   case A_NOFIRE: ADD("holds its artillery fire"); break;
   case A_NOEVADE: ADD("stands instead of evading"); break;
@@ -194,22 +206,28 @@ int reason_action(const Scen *sc, const State *s0, Action a, char *buf, size_t l
         a.t == A_RALLY || a.t == A_RESTORE || a.t == A_HEALTH) {
       n += say_card(sc, s, a.play.card, a.t == A_PLAY_MOVE ? "for movement" : "for its action", buf, len);
       if (a.t != A_PLAY_MOVE && a.play.unit < sc->nunits) ADD(" with %s", sc->unit[a.play.unit].name);
-      n += say_kept(sc, s, a.play.card, buf + n, n < len ? len - n : 0);
+      if (!pub) n += say_kept(sc, s, a.play.card, buf + n, n < len ? len - n : 0);
     } else ADD("%s", t);
   }
   }
   return (int)(n < len ? n : len - 1);
 }
 
-int reason_choice(const Scen *sc, const State *s, const Candidate *c, int nc, char *buf, size_t len) {
+int reason_choice(const Scen *sc, const State *s, const Candidate *c, int nc, int pub, char *buf,
+                  size_t len) {
   size_t n = 0;
-  if (nc < 1) { buf[0] = 0; return 0; }
-  n += (size_t)reason_action(sc, s, c[0].a, buf, len);
-  ADD(" — the search: %.0f%% to win, %.0f%% of its playouts", 100 * c[0].winrate, 100 * c[0].share);
+  if (len) buf[0] = 0;
+  if (nc < 1) return 0;
+  n += (size_t)reason_action(sc, s, c[0].a, pub, buf, len);
+  if (!n) return 0;
+  ADD(" — the search gives the %s %.0f%% to win with it (%.0f%% of its playouts)",
+      gs_decider(s) == FRENCH ? "French" : "Allies", 100 * c[0].winrate, 100 * c[0].share);
   if (nc > 1) {
-    char t[96];
-    action_format(sc, s, c[1].a, t, sizeof t);
-    ADD(", %+.0f points over %s", 100 * (c[0].winrate - c[1].winrate), t);
+    char t[96] = "the next candidate"; /* said to the other side: never a move not played */
+    if (!pub) action_format(sc, s, c[1].a, t, sizeof t);
+    double m = 100 * (c[0].winrate - c[1].winrate);
+    if (m >= 0.5) ADD(", %.0f point%s ahead of %s", m, m >= 1.5 ? "s" : "", t);
+    else ADD(", level with %s", t);
   }
   return (int)(n < len ? n : len - 1);
 }

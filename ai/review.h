@@ -31,13 +31,15 @@ double review_se(double p, int n);
 /* ---------------------------------------------------------------- reasons in words */
 /* one plain sentence on what action a does in s, for the decider, from the facts of the
  * position seen by that side (s is read through gs_observe): the unit and where it goes, the
- * objective it takes, protects or comes closer to, the battle and its odds before cards, the
- * card and what it is worth, the cards kept.  Returns the length written. */
-int reason_action(const Scen *sc, const State *s, Action a, char *buf, size_t len);
+ * objective it takes, leaves or comes closer to, the enemies next to it, the battle and its
+ * odds before cards, the card and what it is worth, the cards kept.  pub: said to the other
+ * side, so nothing it may not see (no cards kept, no secret totals; "" for a secret choice).
+ * Returns the length written. */
+int reason_action(const Scen *sc, const State *s, Action a, int pub, char *buf, size_t len);
 /* the reason for the search's choice: reason_action, then what the search saw (its estimated
  * win rate, the visit share, the margin over the next candidate).  c[0] is the choice, c[1..n)
- * the other candidates (player_analyze's order). */
-int reason_choice(const Scen *sc, const State *s, const Candidate *c, int n, char *buf,
+ * the other candidates (player_analyze's order).  "" when pub and the choice is secret. */
+int reason_choice(const Scen *sc, const State *s, const Candidate *c, int n, int pub, char *buf,
                   size_t len);
 /* the arrow an action draws on the board: from and to squares (SQ_NONE when it has none) */
 void reason_arrow(const Scen *sc, const State *s, Action a, int *from, int *to);

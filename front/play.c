@@ -14,6 +14,7 @@
 #include "../ai/player.h"
 #include "../cli/cli.h"
 #include "session.h"
+#include "../ai/review.h"
 
 typedef struct {
   Session S;          /* scenario, position, record, undo barrier, log, the computer */
@@ -117,6 +118,10 @@ static void print_entries(Play *P, int first) {
       snprintf(line, sizeof line, "    %s", e->events);
       say(P, line);
     }
+    if (e->why[0]) {
+      snprintf(line, sizeof line, "    why: %s", e->why);
+      say(P, line);
+    }
     int turn = i + 1 < P->S.nlog ? P->S.log[i + 1].turn : P->S.s.turn.number;
     if (turn != e->turn && !(i + 1 == P->S.nlog && gs_over(&P->S.s))) {
       snprintf(line, sizeof line, "=== turn %d ===", turn);
@@ -125,10 +130,13 @@ static void print_entries(Play *P, int first) {
   }
 }
 
-/* play one action through the session (which moves the undo barrier past reveals, chance and
- * the computer's replies) and print its log line and what it caused */
-static void apply(Play *P, Action a, int by_human) {
-  session_apply(&P->S, a, by_human);
+/* play the computer's action through the session (which moves the undo barrier past reveals,
+ * chance and the computer's replies) and print its log line, what it caused and why */
+static void apply_computer(Play *P) {
+  char why[512];
+  Action a = session_computer_think(&P->S, &P->S.s, why, sizeof why);
+  session_apply(&P->S, a, 0);
+  session_note_why(&P->S, why);
   print_entries(P, P->S.nlog - 1);
 }
 
@@ -227,7 +235,9 @@ static int c_hint(void *ctx, char *args) {
   for (int i = 0; i < n; i++) {
     char t[128];
     action_format(P->sc, &P->S.s, c[i].a, t, sizeof t);
-    printf("  %-34s visits %5.1f%%  win %5.1f%%\n", t, 100 * c[i].share, 100 * c[i].winrate);
+    char why[512];
+    reason_action(P->sc, &P->S.s, c[i].a, 0, why, sizeof why);
+    printf("  %-34s visits %5.1f%%  win %5.1f%%\n      %s\n", t, 100 * c[i].share, 100 * c[i].winrate, why);
   }
   player_free(h);
   return 0;
@@ -367,7 +377,7 @@ int cmd_play(int argc, char **argv) {
   if (!P.L) abort();
   while (!gs_over(&P.S.s)) {
     if (gs_decider(&P.S.s) != P.human) {
-      apply(&P, session_computer_choice(&P.S, &P.S.s), 0);
+      apply_computer(&P);
       continue;
     }
     gs_legal(P.sc, &P.S.s, P.L);

@@ -22,6 +22,7 @@
 #include "../cli/cli.h"
 #include "reference.h"
 #include "session.h"
+#include "../ai/review.h"
 #include "../engine/util.h"
 
 #define MAX_GAMES 32
@@ -58,13 +59,15 @@ static void *ai_thread(void *arg) {
     G->thinking = 1;
     G->think_start = clock_wall();
     pthread_mutex_unlock(&G->mu);
-    Action a = session_computer_choice(S, &s);
+    char why[512];
+    Action a = session_computer_think(S, &s, why, sizeof why);
     pthread_mutex_lock(&G->mu);
     G->thinking = 0;
     double took = clock_wall() - G->think_start;
     if (took > G->think_longest) G->think_longest = took;
     if (!G->quit && S->g.n == at && !memcmp(&s, &S->s, sizeof s)) {
       session_apply(S, a, 0);
+      session_note_why(S, why);
       autosave(G);
     }
     pthread_cond_broadcast(&G->cv);
@@ -527,6 +530,9 @@ static enum MHD_Result api_hint(struct MHD_Connection *c, Game *G, const cJSON *
     cJSON_AddNumberToObject(x, "share", cand[i].share);
     cJSON_AddNumberToObject(x, "winrate", cand[i].winrate);
     cJSON_AddNumberToObject(x, "visits", cand[i].visits);
+    char why[512];
+    reason_action(S->sc, &s, cand[i].a, 0, why, sizeof why);
+    cJSON_AddStringToObject(x, "why", why);
     cJSON_AddItemToArray(a, x);
   }
   cJSON_AddStringToObject(o, "level", level);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../cli/cli.h"
+#include "../ai/review.h"
 
 static const char *VNAMES[V_COUNT] = {"Mont St. Jean", "Hougoumont", "La Haye Sainte",
                                       "Frischermont", "Plancenoit", "Plancenoit", "Plancenoit"};
@@ -433,6 +434,29 @@ Action session_computer_choice(const Session *S, const State *s) {
   Action a = L->n == 1 ? L->a[0] : player_act(S->ai, s);
   free(L);
   return a;
+}
+
+Action session_computer_think(const Session *S, const State *s, char *why, size_t len) {
+  if (len) why[0] = 0;
+  ActList *L = malloc(sizeof *L);
+  if (!L) abort();
+  int forced = gs_legal(S->sc, s, L) == 1;
+  Action a = forced ? L->a[0] : player_act(S->ai, s);
+  free(L);
+  if (forced) return a;
+  Candidate c[4];
+  int n = player_analyze(S->ai, s, c, 4), k = -1;
+  for (int i = 0; i < n; i++)
+    if (!memcmp(&c[i].a, &a, sizeof a)) k = i;
+  if (k > 0) { Candidate t = c[0]; c[0] = c[k]; c[k] = t; }
+  if (k < 0) { c[0].a = a; n = 1; c[0].winrate = 0.5; c[0].share = 1; }
+  if (k < 0) reason_action(S->sc, s, a, 1, why, len);
+  else reason_choice(S->sc, s, c, n, 1, why, len);
+  return a;
+}
+
+void session_note_why(Session *S, const char *why) {
+  if (S->nlog > 0 && why) snprintf(S->log[S->nlog - 1].why, sizeof S->log[0].why, "%s", why);
 }
 
 int destination_parse(const Scen *sc, const State *s, const char *text, Action *path, char *err,
@@ -1051,6 +1075,7 @@ cJSON *log_json(const Session *S, int since) {
     cJSON *act = e->act[0] ? cJSON_Parse(e->act) : NULL;
     cJSON_AddItemToObject(x, "act", act ? act : cJSON_CreateNull());
     cJSON_AddStringToObject(x, "events", e->events);
+    cJSON_AddStringToObject(x, "why", e->why);
     cJSON_AddItemToArray(a, x);
   }
   return a;

@@ -19,6 +19,8 @@ typedef struct {
   char text[128];         /* the action, or "(a secret choice)" when the human may not see it */
   char act[1536];         /* the same action as action_json text ("" when secret)      */
   char events[1024];       /* what it caused (gs_event_text) and the cards it revealed  */
+  char why[512];          /* the computer's reason (ai/review.h, said to the human: nothing
+                             it may not see), "" for the human's actions and secret choices */
 } LogEntry;
 
 /* the last battle resolved (public once revealed) */
@@ -89,6 +91,13 @@ Player *session_player(const Session *S, const char *level, uint64_t seed, char 
 const char *session_hint_level(const Session *S);
 /* the computer's action in s (the only legal one without thinking) */
 Action session_computer_choice(const Session *S, const State *s);
+/* the same, with its reason in why (reason_choice: what the action does, the search's win
+ * rate, visit share and margin; "" for a secret choice or a forced one).  The root statistics
+ * are read after the choice from the same search (the player keeps its last search for the same
+ * observation), so the reason costs no second search. */
+Action session_computer_think(const Session *S, const State *s, char *why, size_t len);
+/* the reason of the last log entry (the computer's action just applied) */
+void session_note_why(Session *S, const char *why);
 /* the human moves unit u to square sq facing f (a destination move): the path's actions are
  * played until the move ends or another decision interrupts it.  0 ok, -1 (message in err). */
 int session_move_to(Session *S, int u, int sq, int f, char *err, size_t len);

@@ -97,7 +97,7 @@ static void md_marked(FILE *f, const Rv *R) {
     char played[96], best[96], why[512];
     action_format(R->sc, s, d->played, played, sizeof played);
     action_format(R->sc, s, d->best, best, sizeof best);
-    reason_action(R->sc, s, d->best, why, sizeof why);
+    reason_action(R->sc, s, d->best, 0, why, sizeof why);
     fprintf(f, "- **Action %d, turn %d, %s, %s: %s**, %.1f ± %.1f points (%s).  Played `%s`; "
                "better `%s`: %s.  The search gave its choice %.0f%%.\n",
             d->idx + 1, d->turn, side_name(d->side), group_name(phase_group(d->phase)),
@@ -138,7 +138,7 @@ static cJSON *json_decision(const Rv *R, const RvDec *d) {
   char played[96], best[96], why[512], sq[4];
   action_format(R->sc, s, d->played, played, sizeof played);
   action_format(R->sc, s, d->best, best, sizeof best);
-  reason_action(R->sc, s, d->best, why, sizeof why);
+  reason_action(R->sc, s, d->best, 0, why, sizeof why);
   cJSON *j = cJSON_CreateObject();
   cJSON_AddNumberToObject(j, "index", d->idx);
   cJSON_AddStringToObject(j, "side", side_name(d->side));

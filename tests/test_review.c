@@ -7,6 +7,7 @@
 
 #include "../ai/review.h"
 #include "../sim/review.h"
+#include "../front/session.h"
 #include "helpers.h"
 
 #define JUDGE "mcts:sim"
@@ -90,9 +91,9 @@ Test(review, reasons_are_built_from_the_position) {
   State s;
   lhs_loss(sc, &s);
   char why[512];
-  reason_action(sc, &s, first_of_kind(sc, &s, A_RETREAT), why, sizeof why);
+  reason_action(sc, &s, first_of_kind(sc, &s, A_RETREAT), 0, why, sizeof why);
   cr_assert(strstr(why, "br-1/I") && strstr(why, "giving up the square"), "%s", why);
-  reason_action(sc, &s, first_of_kind(sc, &s, A_CDP), why, sizeof why);
+  reason_action(sc, &s, first_of_kind(sc, &s, A_CDP), 0, why, sizeof why);
   cr_assert(strstr(why, "castle point") && strstr(why, "1 left"), "%s", why);
   /* a declared battle gives its odds before cards */
   th_empty(sc, &s, 3);
@@ -101,9 +102,44 @@ Test(review, reasons_are_built_from_the_position) {
   th_declare_phase(&s, FRENCH, ARMY_FR);
   Action a = act_declare(th_sq(sc, "F5"), DB(DIR_S));
   cr_assert(gs_is_legal(sc, &s, a));
-  reason_action(sc, &s, a, why, sizeof why);
+  reason_action(sc, &s, a, 0, why, sizeof why);
   cr_assert(strstr(why, "attacks br-1/I") && strstr(why, "5 against 4 before cards"), "%s", why);
   free(sc);
+}
+
+/* the computer (the French at `mcts:sim`) against a human Allied side that only ends its
+ * rounds: every public decision of the computer with a choice carries a reason with the
+ * search's figures, no secret one does, and no reason names a card the human has not seen */
+Test(review, the_computer_says_why_and_never_what_is_hidden) {
+  Session S;
+  char err[512];
+  cr_assert_eq(session_new(&S, "short", "base", 8, ALLIED, "sim", err, sizeof err), 0, "%s", err);
+  ActList *L = malloc(sizeof *L);
+  int said = 0, secret = 0;
+  for (int k = 0; k < 400 && !gs_over(&S.s); k++) {
+    State before = S.s;
+    int n = gs_legal(S.sc, &before, L);
+    if (gs_decider(&before) == ALLIED) { session_apply(&S, L->a[n - 1], 1); continue; }
+    char why[512];
+    Action a = session_computer_think(&S, &before, why, sizeof why);
+    session_apply(&S, a, 0);
+    session_note_why(&S, why);
+    const char *w = S.log[S.nlog - 1].why;
+    if (!gs_action_public(S.sc, &before, a, ALLIED)) {
+      cr_assert_str_eq(w, "", "a secret choice explained: %s", w);
+      secret++;
+    } else if (n > 1) {
+      cr_assert(strstr(w, "the search gives the French"), "no reason for %s: '%s'", S.log[S.nlog - 1].text, w);
+      said++;
+    }
+    for (int c = 0; c < S.sc->ncards; c++)
+      if ((before.cards.hand >> c & 1) && strstr(w, S.sc->card[c].id) && c != a.play.card)
+        cr_assert(0, "the reason names %s, a card in the computer's hand: %s", S.sc->card[c].id, w);
+  }
+  cr_assert_gt(said, 20);
+  cr_assert_gt(secret, 0, "the game had no secret choice of the computer");
+  free(L);
+  session_free(&S);
 }
 
 /* ---------------------------------------------------------------- the command */

@@ -10,6 +10,7 @@ function renderLog() {
     const li = h('li', { class: e.by === 'computer' ? 'computer' : 'human', value: i + 1 });
     li.appendChild(h('span', { title: e.action }, `t${e.turn} ${e.side}${e.by === 'computer' ? ' (computer)' : ''} ${sentence(e.action)}.`));
     if (e.events) li.appendChild(h('span', { class: 'ev' }, e.events));
+    if (e.why) li.appendChild(h('span', { class: 'why' }, `why: ${e.why}`));
     if (e.fresh) li.classList.add('fresh');
     ol.appendChild(li);
   });
@@ -28,6 +29,11 @@ function renderHint() {
       const sq = now.get(name);
       if (/^[A-R]\d+$/.test(old) && /^[A-R]\d+$/.test(sq) && old !== sq) arrow(old, sq, 'arrow moved');
     }
+    /* and the battles it declared since then, from each attacker to the defender */
+    for (let i = log.length - 1; i >= 0 && log[i] && log[i].by === 'computer'; i--) {
+      const a = log[i].act;
+      if (a && a.kind === 'declare') for (const q of a.attacker_squares) arrow(q, a.defender_square, 'arrow moved');
+    }
     return;
   }
   p.hidden = false;
@@ -35,6 +41,7 @@ function renderHint() {
   $('hint-level').textContent = `(${hint.level})`;
   hint.candidates.forEach((c, i) => {
     const li = h('li', { 'data-notation': c.notation, title: 'click to play it' }, `${label(c)} \u2014 win ${(100 * c.winrate).toFixed(0)}%, ${(100 * c.share).toFixed(0)}% of the search`);
+    if (c.why) li.appendChild(h('div', { class: 'why' }, c.why));
     li.addEventListener('click', () => act(c));
     ol.appendChild(li);
     const cls = 'arrow' + (i ? ' alt' : '');
