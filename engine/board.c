@@ -39,7 +39,27 @@ uint64_t round_cards(const Scen *sc, const State *s) {
   return m;
 }
 
-static void on_arrive(const Scen *sc, State *s, int u) {
+/* enemy cavalry next to the square infantry u has just moved into may evade */
+static uint64_t evaders_of(const Scen *sc, const State *s, int u) {
+  uint64_t ev = 0;
+  int sq = s->units.sq[u];
+  for (int d = 0; d < 4; d++) {
+    int t = sc->nb[sq][d];
+    if (t == SQ_NONE) continue;
+    int v = unit_at(sc, s, t);
+    if (v == UNIT_NONE || unit_side(sc, v) == unit_side(sc, u) || sc->unit[v].kind != K_CAV) continue;
+    int front = sc->nb[t][facing(s, v)] == sq;
+    if (retreat_dirs(sc, s, v, !front)) ev |= 1ull << v;
+  }
+  return ev;
+}
+
+/* R-6.10: what entering a square sets off, the same for every square of every move (a step, a
+ * square of a charge, an entry, a retreat, an advance, an evasion): the square changes holder
+ * (R-10.1, R-12.3), a lone enemy leader next to it is displaced (R-11.1), and when infantry
+ * moves under a movement card (a step or an entry, not a charge, advance or retreat) the enemy
+ * cavalry next to it may evade (R-6.8).  The interrupts are resolved by settle (flow.c). */
+static void on_arrive(const Scen *sc, State *s, int u, int how) {
   int sq = s->units.sq[u];
   int side = unit_side(sc, u);
   int v = sc->vsq_of[sq];
@@ -53,6 +73,8 @@ static void on_arrive(const Scen *sc, State *s, int u) {
   if (lsq < NSQ && unit_at(sc, s, lsq) == UNIT_NONE)
     for (int d = 0; d < 4; d++)
       if (sc->nb[sq][d] == lsq) s->interrupt.leader_pending |= (uint8_t)(1u << l);
+  if (how == ENTER_MOVE && sc->unit[u].kind == K_INF)   /* */
+    s->interrupt.evaders |= evaders_of(sc, s, u);
 }
 
 /* squares a displaced leader may go to: the nearest holding a friendly unit of its army;
@@ -103,9 +125,12 @@ int retreat_dirs(const Scen *sc, const State *s, int u, int only_fr) {
   return mask;
 }
 
-void place_unit(const Scen *sc, State *s, int u, int sq, int f, int leader_follows) {
+/* R-6.10: unit u enters square sq with facing f, by `how` (ENTER_*); a friendly leader in its
+ * square goes with it when it retreats, evades or charges (R-11.2, R-6.8 ruling, R-9.3), not
+ * when it steps or advances (leaders move on their own and never advance, R-7.6) */
+void enter_square(const Scen *sc, State *s, int u, int sq, int f, int how) {
   int from = s->units.sq[u];
-  if (leader_follows)                                                   /* */
+  if (how == ENTER_RETREAT || how == ENTER_EVADE || how == ENTER_CHARGE)   /* */
     for (int l = 0; l < 2; l++)
       if (s->units.leader[l] == from && side_of_army(leader_army(l)) == unit_side(sc, u))
         s->units.leader[l] = (uint8_t)sq;
@@ -113,7 +138,7 @@ void place_unit(const Scen *sc, State *s, int u, int sq, int f, int leader_follo
   s->occ[sq] = (uint8_t)u;
   s->units.sq[u] = (uint8_t)sq;
   s->units.flag[u] = (uint8_t)((s->units.flag[u] & ~UF_FACING) | (f & 3));
-  on_arrive(sc, s, u);
+  on_arrive(sc, s, u, how);
 }
 
 /* target of unit u's fire across side d, or UNIT_NONE when the fire could have no effect */

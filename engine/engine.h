@@ -210,7 +210,9 @@ typedef struct {
   uint8_t army;         /* army the card commands                                    */
   uint8_t mp;           /* movement points left                                      */
   uint8_t moving;       /* unit in motion or UNIT_NONE                               */
-  uint8_t evade_stop;   /* 1: after an evasion the moving unit may step once more    */
+  uint8_t evade_stop;   /* 1: after an evasion the moving unit may step once more;   */
+                        /* 2: it took it, and stops once the evasions it set off are  */
+                        /* chosen                                             */
   uint8_t after_battle; /* phase after the current battle: PH_DECLARE / PH_REACT     */
 } StPlay;
 

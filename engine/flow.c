@@ -301,29 +301,13 @@ static void round_card(const Scen *sc, State *s, int c) {
 
 static void do_charge(const Scen *sc, State *s, int cav, int n, int att_side) {
   int def = charge_target(sc, s, cav, n);
-  int sq = s->units.sq[cav], f = facing(s, cav);
-  for (int i = 0; i < n; i++) sq = sc->nb[sq][f];
-  place_unit(sc, s, cav, sq, f, 1);
+  int f = facing(s, cav);
+  for (int i = 0; i < n; i++)        /* every square of the path is entered */
+    enter_square(sc, s, cav, sc->nb[s->units.sq[cav]][f], f, ENTER_CHARGE);
   int units[4] = {UNIT_NONE, UNIT_NONE, UNIT_NONE, UNIT_NONE};
   units[(f + 2) & 3] = cav;     /* the cavalry is on the side of the defender it faces */
   s->battle.charger = (uint8_t)cav;
   start_battle(sc, s, def, units, BK_CHARGE, att_side, sc->unit[cav].army, PH_DECLARE);
-}
-
-/* enemy cavalry next to the square an infantry unit just moved into may evade */
-static void evasion_check(const Scen *sc, State *s, int u) {
-  if (sc->unit[u].kind != K_INF) return;
-  uint64_t ev = 0;
-  int sq = s->units.sq[u];
-  for (int d = 0; d < 4; d++) {
-    int t = sc->nb[sq][d];
-    if (t == SQ_NONE) continue;
-    int v = unit_at(sc, s, t);
-    if (v == UNIT_NONE || unit_side(sc, v) == unit_side(sc, u) || sc->unit[v].kind != K_CAV) continue;
-    int front = sc->nb[t][facing(s, v)] == sq;
-    if (retreat_dirs(sc, s, v, !front)) ev |= 1ull << v;
-  }
-  s->interrupt.evaders = ev;
 }
 
 static void apply_bid(const Scen *sc, State *s, Action a) {
@@ -404,6 +388,18 @@ static void apply_round(const Scen *sc, State *s, Action a) {
   }
 }
 
+/* R-6.8 ruling: the infantry stops after its one more step; cavalry it came next to on that
+ * step may still evade (R-6.10), and the infantry (play.moving, evade_stop 2) stops once they
+ * have chosen */
+static void stop_after_extra_step(State *s) {
+  if (s->interrupt.evaders) {
+    s->play.evade_stop = 2;
+    return;
+  }
+  s->play.evade_stop = 0;
+  s->play.moving = UNIT_NONE;
+}
+
 static void apply_move(const Scen *sc, State *s, Action a) {
   switch (a.t) {
   case A_STEP: {
@@ -414,13 +410,8 @@ static void apply_move(const Scen *sc, State *s, Action a) {
     s->play.mp = (uint8_t)(s->play.mp - cost);
     s->play.moving = (uint8_t)u;
     s->units.flag[u] |= UF_MOVED;
-    place_unit(sc, s, u, sc->nb[s->units.sq[u]][a.step.dir], a.step.facing, 0);
-    if (was_extra) {                                 /* ruling: then it stops */
-      s->play.evade_stop = 0;
-      s->play.moving = UNIT_NONE;
-    } else {
-      evasion_check(sc, s, u);
-    }
+    enter_square(sc, s, u, sc->nb[s->units.sq[u]][a.step.dir], a.step.facing, ENTER_MOVE);
+    if (was_extra) stop_after_extra_step(s);
     break;
   }
   case A_TURN: {
@@ -444,8 +435,7 @@ static void apply_move(const Scen *sc, State *s, Action a) {
     s->turn.entry_sq = a.to.sq;
     s->play.moving = (uint8_t)u;
     s->units.flag[u] |= UF_MOVED;
-    place_unit(sc, s, u, a.to.sq, a.to.facing, 0);
-    evasion_check(sc, s, u);
+    enter_square(sc, s, u, a.to.sq, a.to.facing, ENTER_MOVE);
     break;
   }
   case A_DONE:
@@ -459,12 +449,13 @@ static void apply_move(const Scen *sc, State *s, Action a) {
 
 static void apply_evade(const Scen *sc, State *s, Action a) {
   if (a.t == A_EVADE) {
-    place_unit(sc, s, a.to.unit, a.to.sq, a.to.facing, 1);
+    enter_square(sc, s, a.to.unit, a.to.sq, a.to.facing, ENTER_EVADE);
     s->interrupt.evaders &= ~(1ull << a.to.unit);
-    s->play.evade_stop = 1;
+    if (!s->play.evade_stop) s->play.evade_stop = 1;
   } else {
     s->interrupt.evaders = 0;
   }
+  if (!s->interrupt.evaders && s->play.evade_stop == 2) stop_after_extra_step(s);
 }
 
 static void apply_leader(const Scen *sc, State *s, Action a) {
@@ -556,7 +547,7 @@ static void apply_loss(const Scen *sc, State *s, Action a) {
     break;
   }
   case A_RETREAT:
-    place_unit(sc, s, s->battle.def_unit, a.retreat.sq, a.retreat.facing, 1);
+    enter_square(sc, s, s->battle.def_unit, a.retreat.sq, a.retreat.facing, ENTER_RETREAT);
     s->battle.loss_owed = 0;
     break;
   case A_CDP:
@@ -569,7 +560,8 @@ static void apply_loss(const Scen *sc, State *s, Action a) {
 
 static void apply_advance(const Scen *sc, State *s, Action a) {
   /* leaders never advance */
-  place_unit(sc, s, s->battle.att[a.attacker.slot], s->battle.def_sq, a.attacker.facing, 0);
+  enter_square(sc, s, s->battle.att[a.attacker.slot], s->battle.def_sq, a.attacker.facing,
+               ENTER_ADVANCE);
   end_battle(sc, s);
 }
 

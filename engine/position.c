@@ -15,7 +15,9 @@
  * letters r reduced, d disorder, m moved, a rallied, x attacked, b in battle); napoleon= and
  * wellington= (square, `dead` (removed, R-6.7 ruling), `off` or `none`); cdp=A,B,C;
  * bid_card=X,Y; batt=A,B,C,D (unit indices,
- * 255 none); evaders=NAME,...; elim_vp=F,A; nactions=N.  The result is checked by gs_check. */
+ * 255 none); evaders=NAME,...; elim_vp=F,A; nactions=N; board=empty (wherever it stands, first:
+ * no unit on the board and no card in hand, for positions that name only what they need).
+ * The result is checked by gs_check. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -237,7 +239,21 @@ static int parse_token(const Scen *sc, State *s, char *key, char *val, char *err
     return 0;
   }
   if (!strcmp(key, "seed")) return 0; /* read before the set-up */
+  if (!strcmp(key, "board")) {
+    if (strcmp(val, "empty")) FAIL("position: board=%.20s: only board=empty", val);
+    return 0;                           /* read before the other tokens */
+  }
   FAIL("position: unknown key '%.20s'", key);
+}
+
+/* board=empty: every unit off the board (the Prussians waiting off the map, the others
+ * removed), no card in any hand; the leaders stay on their start squares unless set */
+static void board_empty(const Scen *sc, State *s) {
+  for (int u = 0; u < sc->nunits; u++) {
+    s->units.sq[u] = sc->unit[u].army == ARMY_PR ? SQ_OFF : SQ_DEAD;
+    s->units.flag[u] &= UF_FACING;
+  }
+  s->cards.hand = 0;
 }
 
 int position_scenario(const char *text, char *scen, size_t slen, char *var, size_t vlen) {
@@ -272,6 +288,8 @@ int position_parse(const Scen *sc, const char *text, State *s, char *err, size_t
       seed = v;
     }
   gs_init(sc, s, seed, 0);
+  for (int i = 2; i < nt; i++)
+    if (!strcmp(tok[i], "board=empty")) board_empty(sc, s);
   for (int i = 2; i < nt; i++) {
     char *eq = strchr(tok[i], '=');
     if (!eq) { snprintf(err, errlen, "position: '%.20s' is not KEY=VALUE", tok[i]); goto out; }

@@ -69,7 +69,9 @@ uint64_t round_cards(const Scen *sc, const State *s);
 int leader_targets(const Scen *sc, const State *s, int l, uint8_t *out);
 void reduce_unit(const Scen *sc, State *s, int u);
 int retreat_dirs(const Scen *sc, const State *s, int u, int only_fr);
-void place_unit(const Scen *sc, State *s, int u, int sq, int f, int leader_follows);
+/* how a unit enters a square: what the arrival sets off depends on it */
+enum { ENTER_MOVE, ENTER_CHARGE, ENTER_RETREAT, ENTER_ADVANCE, ENTER_EVADE };
+void enter_square(const Scen *sc, State *s, int u, int sq, int f, int how);
 int fire_target(const Scen *sc, const State *s, int u, int d);
 int fire_codes(const Scen *sc, const State *s, int u, int battle_only);
 void fire_at(const Scen *sc, State *s, int v);

@@ -245,7 +245,7 @@ static int validate_codes(const Scen *sc, const State *s, char *err, size_t errl
                {"active", s->turn.active, 1},
                {"first", s->turn.first, 1},
                {"last_pass", s->turn.last_pass, 1},
-               {"evade_stop", s->play.evade_stop, 1},
+               {"evade_stop", s->play.evade_stop, 2},
                {"bkind", s->battle.kind, 1},
                {"batt_side", s->battle.att_side, 1},
                {"turn_first_round", s->first_round, 1},

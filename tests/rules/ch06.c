@@ -254,12 +254,17 @@ Test(rules, R_6_8_cavalry_evades_infantry_which_may_step_once_more) {
   cr_assert_eq(s.turn.phase, PH_MOVE);
   cr_assert_eq(s.turn.decider, FRENCH);
   cr_assert_eq(s.play.mp, 4);
-  /* one more step into the square the cavalry left (1 + ridge 1), then it stops */
+  /* one more step into the square the cavalry left (1 + ridge 1), then it stops; the cavalry,
+   * next to the infantry again, may evade again (R-6.10: every square entered) */
   cr_assert_eq(th_count(sc, &s, A_TURN, inf), 0);
   TH_DO(sc, &s, A_STEP, inf, DIR_N, DIR_N);
   cr_assert_eq(s.units.sq[inf], th_sq(sc, "H4"));
   cr_assert_eq(s.play.mp, 2);
-  cr_assert_eq(s.turn.phase, PH_MOVE, "no second evasion");
+  cr_assert_eq(s.turn.phase, PH_EVADE, "next to the cavalry at H3 again");
+  cr_assert(th_legal(sc, &s, A_EVADE, cav, th_sq(sc, "H2"), DIR_S));
+  cr_assert(!th_legal(sc, &s, A_EVADE, cav, th_sq(sc, "H4"), DIR_S), "not across its front");
+  TH_DO(sc, &s, A_NOEVADE, 0, 0, 0);
+  cr_assert_eq(s.turn.phase, PH_MOVE);
   cr_assert_eq(th_count(sc, &s, A_STEP, inf) + th_count(sc, &s, A_TURN, inf), 0, "its move has ended");
   /* declining the evasion: the infantry moves on as usual */
   evasion_position(sc, &s, &inf, &cav);
@@ -489,5 +494,122 @@ Test(rules, R_6_8_entering_infantry_next_to_cavalry_lets_it_evade) {
                phase_name(s.turn.phase));
   cr_assert_eq(s.turn.decider, FRENCH);
   cr_assert(th_legal(sc, &s, A_EVADE, cav, th_sq(sc, "P9"), DIR_N));
+  free(sc);
+}
+
+/* R-6.8 with R-6.10: the one more step after an evasion is a square entered like any other;
+ * a cavalry unit it comes next to may evade (here br-union at G4, which the infantry at H5 did
+ * not touch), and then the infantry stops for good */
+Test(rules, R_6_8_the_step_after_an_evasion_lets_other_cavalry_evade_then_stops) {
+  Scen *sc = th_load("short", "base");
+  State s;
+  th_position(sc, &s, "short base board=empty units=fr-1/I=H7:N,fr-2/I=A12:N,"
+                      "br-vivian=H4:S,br-union=G4:S hand=F03");
+  int inf = th_unit(sc, "fr-1/I"), viv = th_unit(sc, "br-vivian"), uni = th_unit(sc, "br-union");
+  th_do(sc, &s, "play F03 move");
+  th_do(sc, &s, "move fr-1/I H6");
+  th_do(sc, &s, "move fr-1/I H5");
+  cr_assert_eq(s.interrupt.evaders, 1ull << viv, "only the cavalry next to H5");
+  th_do(sc, &s, "evade br-vivian H3 S");
+  cr_assert_eq(s.turn.phase, PH_MOVE);
+  th_do(sc, &s, "move fr-1/I H4");                 /* the one more step: 1 + ridge 1 */
+  cr_assert_eq(s.turn.phase, PH_EVADE, "H4 is next to br-union at G4 (phase %s)",
+               phase_name(s.turn.phase));
+  cr_assert_eq(s.turn.decider, ALLIED);
+  cr_assert_eq(s.interrupt.evaders, (1ull << viv) | (1ull << uni));
+  /* br-union faces south: the infantry is on its flank, so its front (G5) is open too */
+  cr_assert(th_legal(sc, &s, A_EVADE, uni, th_sq(sc, "G5"), DIR_S));
+  cr_assert(th_legal(sc, &s, A_EVADE, uni, th_sq(sc, "G3"), DIR_N));
+  th_do(sc, &s, "evade br-union G3 N");
+  cr_assert_eq(s.units.sq[uni], th_sq(sc, "G3"));
+  cr_assert_eq(s.units.flag[uni] & UF_MOVED, 0, "evasion is no move");
+  cr_assert_eq(s.turn.phase, PH_EVADE, "br-vivian may still choose");
+  th_do(sc, &s, "noevade");
+  cr_assert_eq(s.turn.phase, PH_MOVE);
+  cr_assert_eq(s.turn.decider, FRENCH);
+  cr_assert_eq(s.play.mp, 2);
+  cr_assert_eq(th_count(sc, &s, A_STEP, inf) + th_count(sc, &s, A_TURN, inf), 0, "it stops");
+  cr_assert_eq(s.play.moving, UNIT_NONE);
+  cr_assert(th_legal(sc, &s, A_TURN, th_unit(sc, "fr-2/I"), DIR_E, 0), "another unit may move");
+  th_check(sc, &s);
+  free(sc);
+}
+
+/* R-6.10: a charge enters every square of its path.  fr-cuir-13 at E5 charges two squares east
+ * through La Haye Sainte (F5, empty) and G5 at br-3/I on H5: the castle is taken on the way
+ * (R-10.1, R-12.3), as a plain move through it takes it. */
+Test(rules, R_6_10_a_charge_takes_an_empty_castle_on_its_path) {
+  Scen *sc = th_load("short", "base");
+  State s;
+  const char *pos = "short base board=empty units=fr-cuir-13=E5:E,fr-1/I=E6:N,br-3/I=H5:S "
+                    "hand=F15,F03";
+  th_position(sc, &s, pos);
+  cr_assert_eq(s.turn.owner & (1u << V_LHS), 0, "La Haye Sainte begins Allied");
+  th_do(sc, &s, "play F15 charge fr-cuir-13 2");
+  cr_assert_eq(s.units.sq[th_unit(sc, "fr-cuir-13")], th_sq(sc, "G5"));
+  cr_assert_neq(s.turn.owner & (1u << V_LHS), 0, "taken by the charge passing through");
+  cr_assert_eq(s.turn.cdp[1], 2, "castle points are not touched");
+  /* the same square crossed by a plain move */
+  th_position(sc, &s, pos);
+  th_do(sc, &s, "play F03 move");
+  th_do(sc, &s, "turn fr-1/I E");
+  th_do(sc, &s, "move fr-1/I F6");
+  th_do(sc, &s, "turn fr-1/I N");
+  th_do(sc, &s, "move fr-1/I F5 N");
+  cr_assert_neq(s.turn.owner & (1u << V_LHS), 0);
+  free(sc);
+}
+
+/* R-6.10 with R-11.1: fr-cuir-13 at H8 charges two squares north (H7, H6) at br-3/I on H5.
+ * Wellington stands alone at G7, next to H7 (the first square) but not to H6: the charge
+ * displaces him on its way, before the battle, to the nearest British unit. */
+Test(rules, R_6_10_a_charge_displaces_a_lone_leader_next_to_its_path) {
+  Scen *sc = th_load("short", "base");
+  State s;
+  th_position(sc, &s, "short base board=empty wellington=G7 units=fr-cuir-13=H8:N,"
+                      "br-3/I=H5:S,br-6/R=A1:S hand=F15");
+  th_do(sc, &s, "play F15 charge fr-cuir-13 2");
+  cr_assert_eq(s.units.sq[th_unit(sc, "fr-cuir-13")], th_sq(sc, "H6"));
+  cr_assert_eq(s.units.leader[1], th_sq(sc, "H5"), "with the defender, 3 away (A1 is 12)");
+  int cav = th_unit(sc, "fr-cuir-13");
+  cr_assert_neq(s.units.flag[cav] & UF_DISORDER, 0, "the charge battle was fought after it");
+  th_check(sc, &s);
+  /* two British units equally near (H5 and D7, 3 away): the Allies choose before any choice
+   * of the battle (here their elite card B16, the only card a charge battle allows) */
+  th_position(sc, &s, "short base board=empty wellington=G7 units=fr-cuir-13=H8:N,"
+                      "br-3/I=H5:S,br-6/R=D7:S hand=F15,B16");
+  th_do(sc, &s, "play F15 charge fr-cuir-13 2");
+  cr_assert_eq(s.turn.phase, PH_LEADER);
+  cr_assert_eq(s.turn.decider, ALLIED);
+  cr_assert_eq(th_count(sc, &s, A_PLACE, -1), 2);
+  TH_DO(sc, &s, A_PLACE, th_sq(sc, "D7"), 0, 0);
+  cr_assert_eq(s.units.leader[1], th_sq(sc, "D7"));
+  cr_assert_eq(s.turn.phase, PH_B_DEFCARDS, "then the charge battle (phase %s)",
+               phase_name(s.turn.phase));
+  th_check(sc, &s);
+  free(sc);
+}
+
+/* R-6.10: a step sets off the same effects on every square (the displacement of R-11.1 on a
+ * square that is not the last of the move), and a leader's own move sets off nothing */
+Test(rules, R_6_10_every_square_of_a_move_and_not_a_leader_move) {
+  Scen *sc = th_load("short", "base");
+  State s;
+  th_position(sc, &s, "short base board=empty wellington=G6 units=fr-1/I=H8:N,br-3/I=A1:S "
+                      "hand=F01");
+  th_do(sc, &s, "play F01 move");
+  th_do(sc, &s, "move fr-1/I H7");
+  cr_assert_eq(s.units.leader[1], th_sq(sc, "G6"), "H7 is not next to G6");
+  th_do(sc, &s, "move fr-1/I H6");
+  cr_assert_eq(s.units.leader[1], th_sq(sc, "A1"), "H6 is: displaced at once");
+  th_do(sc, &s, "move fr-1/I H5");
+  /* Napoleon walks next to a British unit, alone: nothing happens to anybody */
+  th_position(sc, &s, "short base board=empty napoleon=H7 units=fr-1/I=A12:N,br-3/I=H5:S "
+                      "hand=F01");
+  th_do(sc, &s, "play F01 move");
+  th_do(sc, &s, "leader H6");
+  cr_assert_eq(s.units.leader[0], th_sq(sc, "H6"));
+  cr_assert_eq(s.turn.phase, PH_MOVE);
+  cr_assert_eq(s.interrupt.leader_pending, 0);
   free(sc);
 }

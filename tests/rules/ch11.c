@@ -127,3 +127,28 @@ Test(rules, R_11_1_leader_displaced_by_an_advance_too) {
   th_check(sc, &s);
   free(sc);
 }
+
+/* ruling R-11.1 (docs/RULINGS.md): a displaced Wellington goes to the nearest British unit,
+ * though a Prussian unit is nearer; to a Prussian unit only when no British unit is left */
+Test(rules, R_11_1_displaced_wellington_goes_to_a_british_unit_not_a_nearer_prussian) {
+  Scen *sc = th_load("long", "base");
+  State s;
+  th_position(sc, &s, "long base board=empty turn=3 wellington=H4 units=fr-1/I=H6:N,"
+                      "br-3/I=A1:S,pr-13=H2:S hand=F01");
+  th_do(sc, &s, "play F01 move");
+  th_do(sc, &s, "move fr-1/I H5");
+  cr_assert_eq(s.units.leader[1], th_sq(sc, "A1"), "10 away, the Prussian at H2 is 2 away");
+  /* the same without the British unit: the Prussian unit */
+  th_position(sc, &s, "long base board=empty turn=3 wellington=H4 units=fr-1/I=H6:N,"
+                      "pr-13=H2:S hand=F01");
+  th_do(sc, &s, "play F01 move");
+  th_do(sc, &s, "move fr-1/I H5");
+  cr_assert_eq(s.units.leader[1], th_sq(sc, "H2"));
+  /* Wellington stacked with a Prussian unit is not alone: he stays */
+  th_position(sc, &s, "long base board=empty turn=3 wellington=H4 units=fr-1/I=H6:N,"
+                      "pr-13=H4:S,br-3/I=A1:S hand=F01");
+  th_do(sc, &s, "play F01 move");
+  th_do(sc, &s, "move fr-1/I H5");
+  cr_assert_eq(s.units.leader[1], th_sq(sc, "H4"));
+  free(sc);
+}

@@ -43,6 +43,20 @@
   gs_init(sc, &s, seed, 0)
 
 
+/* a position from its one-line text (engine/position.c), checked by gs_check */
+static inline void th_position(const Scen *sc, State *s, const char *text) {
+  char err[256];
+  cr_assert_eq(position_parse(sc, text, s, err, sizeof err), 0, "%s", err);
+}
+
+/* apply one action given in notation (action_format); it must be legal */
+static inline void th_do(const Scen *sc, State *s, const char *text) {
+  char err[256];
+  Action a;
+  cr_assert_eq(action_parse(sc, s, text, &a, err, sizeof err), 0, "%s", err);
+  gs_apply(sc, s, a);
+}
+
 /* play uniformly random legal actions to the end; calls f on every position */
 static inline void random_game(const Scen *sc, State *s, uint64_t seed, void (*f)(const Scen *, const State *, void *)) {
   gs_init(sc, s, seed, seed);
