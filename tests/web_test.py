@@ -57,6 +57,9 @@ class Server:
     def __init__(self, saves=None):
         self.saves = saves or tempfile.mkdtemp(prefix='waterloo-saves-')
         self.port = free_port()
+        self.start()
+
+    def start(self):
         self.proc = subprocess.Popen([os.path.join(ROOT, 'waterloo'), 'serve', '--port', str(self.port),
                                       '--saves', self.saves], cwd=ROOT, stdout=subprocess.PIPE,
                                      stderr=subprocess.STDOUT, text=True)
@@ -92,6 +95,11 @@ class Server:
             self.proc.wait(10)
         except subprocess.TimeoutExpired:
             self.proc.kill()
+
+    def restart(self):
+        """the same server again (same port, same saves folder): every game gone from memory"""
+        self.stop()
+        self.start()
 
 
 # ---------------------------------------------------------------- API tests
@@ -331,13 +339,13 @@ def browser_test(srv):
         end = time.time() + timeout
         while time.time() < end:
             st = d.execute_script("return [document.getElementById('st-phase').textContent, !document.getElementById('result').hidden, document.querySelector('#facing-dialog[open]') ? 'facing-dialog' : '', document.body.dataset.busy]")
-            if st[3] != '1' and (st[1] or st[0].startswith('your decision') or st[2]):
+            if st[3] != '1' and (st[1] or st[0].startswith('you: ') or st[2]):
                 return st
             time.sleep(0.03)
         raise SystemExit('page did not settle: ' + str(st))
 
     def phase():
-        return d.find_element(By.ID, 'st-phase').text.replace('your decision: ', '')
+        return d.find_element(By.ID, 'st-phase').text.replace('you: ', '')
 
     def unit_square(name):
         code, v = srv.req('GET', '/api/games/%s' % gid())
@@ -345,6 +353,61 @@ def browser_test(srv):
 
     def gid():
         return d.execute_script('return location.hash.slice(1)')
+
+    def view():
+        return srv.req('GET', '/api/games/%s' % gid())[1]
+
+    S = {'clicks': 0, 'rounds': {}, 'moved': False, 'battle': 0, 'attacked': 0, 'confirms': 0, 'values': 0, 'commands': 0, 'sized': 0}
+
+    def play_card(card, want=None):
+        """pick a card, then one of its uses, then confirm: nothing is played before the confirm"""
+        before = view()['actions']
+        click(card)
+        end = time.time() + 5
+        while not q('#card-detail .opts button') and time.time() < end:
+            time.sleep(0.02)
+        opts = q('#card-detail .opts button')
+        check(bool(opts), 'a playable card shows its uses')
+        check(view()['actions'] == before, 'a click on a card commits nothing (actions %d)' % before)
+        if not opts:
+            return
+        pick = next((o for o in opts if want and want(o.get_attribute('data-notation'))), opts[0])
+        notation = pick.get_attribute('data-notation')
+        adds = pick.get_attribute('data-adds')
+        if len(opts) > 1 or not q('#card-detail .opts button.picked'):
+            click(pick)
+            check(view()['actions'] == before, 'picking a use commits nothing')
+        v0 = view() if adds else None
+        click(q('#card-confirm')[0])
+        S['confirms'] += 1
+        if adds:
+            settled()
+            v1 = view()
+            b0, b1 = v0['observation'].get('battle'), v1['observation'].get('battle')
+            if b0 and b1 and 'seen_attack' in b0 and 'seen_attack' in b1:
+                key = 'seen_attack' if b0['attacker'] == v0['human'] else 'seen_defence'
+                check(b1[key] - b0[key] == int(adds), '%s: shown value +%s equals the battle arithmetic (%d -> %d)' % (notation, adds, b0[key], b1[key]))
+                S['values'] += 1
+                S['commands'] += notation.endswith(' command')
+
+    def sizes(tag):
+        """the page at a laptop's and a desktop's size: no horizontal scrollbar, the hand and the
+        battle panel (when there is one) in view"""
+        for w, hgt in ((1280, 720), (1920, 1080)):
+            d.execute_cdp_cmd('Emulation.setDeviceMetricsOverride', {'width': w, 'height': hgt, 'deviceScaleFactor': 1, 'mobile': False})
+            time.sleep(0.4)
+            m = d.execute_script('''const r = (id) => { const e = document.getElementById(id); if (!e || e.hidden) return null; const b = e.getBoundingClientRect(); return [b.top, b.bottom]; };
+                return {sw: document.documentElement.scrollWidth, cw: document.documentElement.clientWidth, ih: innerHeight,
+                        hand: r('hand'), battle: r('battle-panel'), board: document.getElementById('board').getBoundingClientRect().right};''')
+            check(m['sw'] <= m['cw'], '%dx%d: no horizontal scrollbar (%d > %d)' % (w, hgt, m['sw'], m['cw']))
+            check(m['board'] <= m['cw'], '%dx%d: the board fits the width' % (w, hgt))
+            check(m['hand'] and 0 <= m['hand'][0] < m['ih'] - 40, '%dx%d: the hand in view %s' % (w, hgt, m['hand']))
+            if m['battle'] and tag.startswith('05'):
+                check(0 <= m['battle'][0] < m['ih'] - 60, '%dx%d: the battle panel in view %s' % (w, hgt, m['battle']))
+            shot('%s-%dx%d' % (tag, w, hgt))
+        d.execute_cdp_cmd('Emulation.clearDeviceMetricsOverride', {})
+        time.sleep(0.2)
+        S['sized'] += 1
 
     try:
         d.get(srv.base + '/')
@@ -362,9 +425,10 @@ def browser_test(srv):
         check(len(q('#board line.ridge')) > 0 and len(q('#board line.stream')) > 0 and len(q('#board line.road')) > 0, 'ridges, streams, roads drawn')
         check(len(q('#board text.place')) > 3, 'place names drawn')
         check(len(q('#hand .card')) > 5, 'hand shown as cards')
+        check(not q('#news')[0].is_displayed(), 'the news box of a new game is empty')
+        check(len(q('#legend .lg')) >= 10, 'a terrain and marker legend')
         shot('01-start')
-
-        S = {'clicks': 0, 'rounds': {}, 'moved': False, 'battle': 0, 'attacked': 0}
+        sizes('01-start')
 
         def step():
             """one decision by the generic policy; False when the game is over"""
@@ -379,6 +443,9 @@ def browser_test(srv):
             if q('#last-battle') and not S['battle']:
                 S['battle'] = 1
                 shot('04-battle')
+            if ph in ('attack-cards', 'defence-cards') and S['sized'] < 2:
+                check(bool(q('#board rect.battle-def')), 'the battle\'s defender marked on the board')
+                sizes('05-battle')
             obs_turn = d.find_element(By.ID, 'st-turn').text
             if ph == 'declare' and q('#board g.unit.target'):
                 click(q('#board g.unit.target')[0])
@@ -401,13 +468,9 @@ def browser_test(srv):
             if ph == 'round':
                 n = S['rounds'].get(obs_turn, 0)
                 cards = q('#hand .card.playable')
-                if n < 2 and cards and 'cards 0/' in d.find_element(By.ID, 'st-round').text:
+                if n < 2 and cards and ' 0/' in d.find_element(By.ID, 'st-round').text:
                     S['rounds'][obs_turn] = n + 1
-                    click(cards[0])
-                    time.sleep(0.05)
-                    opts = q('#hand .card.selected .opts button')
-                    if opts:
-                        click(opts[0])
+                    play_card(cards[0])
                     S['clicks'] += 1
                     return True
                 btn = [b for b in q('#actions button') if b.get_attribute('data-notation') in ('end', 'pass')]
@@ -441,12 +504,15 @@ def browser_test(srv):
                 return True
             if ph in ('attack-cards', 'defence-cards', 'bid', 'fire', 'reaction'):
                 btns = q('#actions button')
-                if ph == 'attack-cards' and q('#hand .card.playable') and not q('#hand .card.committed'):
-                    click(q('#hand .card.playable')[0])
+                cmd = [c for c in q('#hand .card.playable') if c.find_elements(By.CSS_SELECTOR, '.act') and c.find_elements(By.CSS_SELECTOR, '.act')[0].text.startswith('command')]
+                if ph in ('attack-cards', 'defence-cards') and cmd and len(q('#hand .card.committed')) < 2:
+                    play_card(cmd[0], lambda n: n.endswith(' command'))
+                elif ph == 'attack-cards' and q('#hand .card.playable') and not q('#hand .card.committed'):
+                    play_card(q('#hand .card.playable')[0])
                 elif btns:
                     click(btns[0])
                 else:
-                    click(q('#hand .card.playable')[0])
+                    play_card(q('#hand .card.playable')[0])
                 S['clicks'] += 1
                 return True
             btns = q('#actions button')
@@ -455,7 +521,7 @@ def browser_test(srv):
             elif q('#hl rect.hl'):
                 click(q('#hl rect.hl')[0])
             elif q('#hand .card.playable'):
-                click(q('#hand .card.playable')[0])
+                play_card(q('#hand .card.playable')[0])
             else:
                 check(False, 'no way to decide in phase %s' % ph)
                 return False
@@ -465,7 +531,7 @@ def browser_test(srv):
         # the scripted part starts at the human's first round with no card played yet
         while True:
             settled()
-            if phase() == 'round' and 'cards 0/' in d.find_element(By.ID, 'st-round').text:
+            if phase() == 'round' and ' 0/' in d.find_element(By.ID, 'st-round').text:
                 break
             step()
 
@@ -480,14 +546,10 @@ def browser_test(srv):
               'hint marks its card or draws arrows (top: %s)' % top)
         shot('02-hint')
 
-        # a movement card, then a destination move by clicks, then undo
+        # a movement card (picked, then confirmed), then a destination move by clicks, then undo
         card = next(c for c in q('#hand .card.playable'))
-        click(card)
+        play_card(card, lambda n: n.endswith(' move'))
         settled()
-        if phase() == 'round':                     # the card offers several uses: pick "move"
-            mv = [b for b in q('#hand .card.selected .opts button') if b.get_attribute('data-notation').endswith(' move')]
-            click(mv[0])
-            settled()
         check(phase() == 'move', 'card played for movement: %s' % phase())
         unit = q('#board g.unit.selectable')[0]
         name = unit.get_attribute('data-unit')
@@ -533,6 +595,33 @@ def browser_test(srv):
         settled()
         check(gid() != old and phase() == 'move', 'loaded the saved game (id %s, phase %s)' % (gid(), phase()))
 
+        # the server restarts: the page resumes the game in its address by itself
+        kept, before = gid(), view()
+        srv.restart()
+        d.refresh()
+        settled()
+        after = view()
+        check(gid() == kept and after['actions'] == before['actions'] and after['observation']['units'] == before['observation']['units'],
+              'the game survived a server restart and resumed (%s, %s actions)' % (gid(), after['actions']))
+        check(phase() == 'move', 'resumed in the same phase: %s' % phase())
+        shot('03b-resumed')
+
+        # the rules reference from a card's text
+        click(q('#hand .card')[0])
+        links = q('#card-detail a.rule-link')
+        check(bool(links), 'a card\'s text links its rules')
+        if links:
+            rid = links[0].get_attribute('data-rule')
+            click(links[0])
+            end = time.time() + 5
+            while not q('#rules-list .rule.lit') and time.time() < end:
+                time.sleep(0.05)
+            lit = q('#rules-list .rule.lit')
+            check(lit and lit[0].get_attribute('data-rule') == rid, 'the rules reference opens at %s' % rid)
+            shot('03c-rules')
+            click(q('#rules-dialog menu button')[0])
+        click(q('#hand .card')[0])
+
         # play to the end: attack whenever possible (click defender, then attackers), play one
         # card in the first two rounds of a turn, otherwise the first choice offered
         # the whole game: attack whenever possible (click the defender, then attackers), play a
@@ -547,7 +636,26 @@ def browser_test(srv):
               'result shown (%s) is the server\'s (%s)' % (res.get_attribute('data-result'), v['observation']['result']))
         check(battle_seen or q('#last-battle'), 'a battle panel with the cards revealed was shown')
         check(len(q('#log li')) > 20, 'game log shown')
+        check(len(q('#log .round h4')) > 4, 'the log grouped by round')
+        nlog = len(q('#log li'))
+        Select(q('#log-filter')[0]).select_by_value('battles')
+        check(0 < len(q('#log li')) < nlog, 'the log filtered to battles: %d of %d' % (len(q('#log li')), nlog))
+        Select(q('#log-filter')[0]).select_by_value('all')
+        end = time.time() + 10
+        while not q('#summary-table') and time.time() < end:
+            time.sleep(0.05)
+        check(bool(q('#summary-table')) and len(q('#summary-table tr')) >= 2, 'the end of game summary, turn by turn')
+        link = q('#record-link')
+        check(link and srv.req('GET', link[0].get_attribute('href').replace(srv.base, ''))[0] == 200, 'a link to the game\'s record')
+        check(S['confirms'] > 3 and S['values'] >= 1, 'cards confirmed: %d, battle values checked: %d (command: %d)' % (S['confirms'], S['values'], S['commands']))
         shot('06-end')
+        sizes('06-end')
+        # a new game: no news from the last one
+        click(q('#new-btn')[0])
+        Select(q('#new-dialog select[name=side]')[0]).select_by_value('french')
+        click(q('#new-start')[0])
+        settled()
+        check(not q('#news')[0].is_displayed() and not q('#summary')[0].is_displayed(), 'a new game shows no news and no summary of the last')
         print('browser: %d clicks, %d attacks by the human, result: %s' % (clicks, attacked, res.text), flush=True)
         for what, t in timings:
             if t is not None:

@@ -6,6 +6,9 @@ function renderBattle() {
   const b = obs.battle, lb = view.last_battle;
   const m = obs.phase === 'declare' ? matchingDeclare() : null;
   if (!b && !lb && !m) { p.hidden = true; return; }
+  const key = b ? `${b.defender_square}:${b.attackers.join(',')}` : m ? 'odds' : `last:${lb.log_index}`;
+  if ((p.hidden || p.dataset.key !== key) && !obs.over) requestAnimationFrame(() => p.scrollIntoView({ block: 'nearest' }));
+  p.dataset.key = key;
   p.hidden = false;
   body.innerHTML = '';
   if (m) {

@@ -50,17 +50,26 @@ function drawBoard() {
       } else el('line', { x1, y1, x2, y2, class: k }, base);
     }
   }
+  el('g', { id: 'dyn' }, svg);
+  el('g', { id: 'battle-marks' }, svg);
+  /* place names above the counters, on a light halo: the whole name, in two lines if long */
+  const labels = el('g', { id: 'labels' }, svg);
   for (const q of scen.squares) {
     if (!q.place) continue;
     const [x, y] = sqXY(q.sq);
-    const t = el('text', { x: x + 2, y: y + S - 3, class: 'place' }, base);
-    const nm = q.place.replace(/-/g, ' ').replace(/\b\w/g, (ch) => ch.toUpperCase());
-    t.textContent = nm.length > 14 ? nm.slice(0, 13) + '.' : nm;
-    const tt = el('title', {}, t); tt.textContent = q.place;
+    const nm = placeName(q);
+    const words = nm.split(' ');
+    const lines = nm.length > 11 && words.length > 1 ? [words.slice(0, Math.ceil(words.length / 2)).join(' '), words.slice(Math.ceil(words.length / 2)).join(' ')] : [nm];
+    lines.forEach((ln, i) => {
+      const t = el('text', { x: x + S / 2, y: y - 1 + (i - lines.length + 1) * 8 + S, class: 'place', 'text-anchor': 'middle' }, labels);
+      if (ln.length > 9) { t.setAttribute('textLength', S - 3); t.setAttribute('lengthAdjust', 'spacingAndGlyphs'); }
+      t.textContent = ln;
+    });
   }
-  el('g', { id: 'dyn' }, svg);
+  el('g', { id: 'cdp' }, svg);
   el('g', { id: 'hl' }, svg);
   el('g', { id: 'arrows' }, svg);
+  fitBoard();
 }
 
 /* ---------------------------------------------------------------- pieces */
@@ -68,11 +77,18 @@ function drawPieces() {
   const dyn = $('dyn');
   dyn.innerHTML = '';
   const obs = view.observation;
+  /* castle damage points above the counters: filled while left, hollow once paid */
+  const cdp = $('cdp');
+  cdp.innerHTML = '';
   scen.castles.forEach((c, i) => {
     const [x, y] = sqXY(c.sq);
     const pts = obs.castle_points[i];
-    for (let k = 0; k < c.points; k++) el('circle', { cx: x + 6 + k * 7, cy: y + 6, r: 2.8, class: 'cdp', fill: k < pts ? '#222' : 'none', stroke: '#222', 'data-cdp': c.sq }, dyn);
+    const g = el('g', { class: 'cdp-box' }, cdp);
+    el('rect', { x: x + 1, y: y + 1, width: 7 * c.points + 3, height: 9, rx: 2, class: 'cdp-bg' }, g);
+    for (let k = 0; k < c.points; k++) el('circle', { cx: x + 5.5 + k * 7, cy: y + 5.5, r: 2.8, class: 'cdp', fill: k < pts ? '#222' : '#fff', stroke: '#222', 'data-cdp': c.sq }, g);
+    const t = el('title', {}, g); t.textContent = `${c.name}: ${pts} of ${c.points} castle damage points left (R-10.3)`;
   });
+  drawBattleMarks();
   const declares = actionsOf('declare');
   const defenders = new Set(declares.map((a) => a.defender));
   const attackerSet = new Set();
@@ -100,10 +116,10 @@ function drawPieces() {
     el('rect', { x: 5, y: 4, width: 14, height: 9, class: 'sym' }, g);
     el('line', { x1: 5, y1: 13, x2: 19, y2: 4, class: 'sym' }, g);
     if (d.kind === 'infantry') el('line', { x1: 5, y1: 4, x2: 19, y2: 13, class: 'sym' }, g);
-    const bp = el('text', { x: w / 2, y: w - 5, 'text-anchor': 'middle', 'font-size': 15 }, g);
+    const bp = el('text', { x: (w - 10) / 2, y: w - 5, 'text-anchor': 'middle', 'font-size': 15 }, g);
     bp.textContent = u.bp;
-    if (d.elite) { const t = el('text', { x: w - 9, y: 11, 'font-size': 10 }, g); t.textContent = '\u2605'; }
-    if (d.heavy) { const t = el('text', { x: 22, y: 12, 'font-size': 8 }, g); t.textContent = 'H'; }
+    if (d.elite) { const t = el('text', { x: 20, y: 12, 'font-size': 10 }, g); t.textContent = '\u2605'; }
+    if (d.heavy) { const t = el('text', { x: 29, y: 12, 'font-size': 8 }, g); t.textContent = 'H'; }
     /* facing: a yellow notch on that side (none in a castle, where a unit faces all sides) */
     const terr = scen.squareIndex[u.square].terrain;
     if (terr !== 'castle') {
@@ -111,13 +127,15 @@ function drawPieces() {
       const tri = { N: `${m - 6},0 ${m + 6},0 ${m},-6`, S: `${m - 6},${w} ${m + 6},${w} ${m},${w + 6}`, E: `${w},${m - 6} ${w},${m + 6} ${w + 6},${m}`, W: `0,${m - 6} 0,${m + 6} -6,${m}` }[f];
       el('polygon', { points: tri, class: 'face' }, g);
     }
-    let bx = 0;
+    /* markers: a column of lettered badges down the counter's right edge */
+    let by = 14;
     const badge = (txt, fill, title) => {
-      el('rect', { x: bx, y: w - 11, width: 9, height: 9, fill, rx: 1 }, g);
-      const t = el('text', { x: bx + 1.5, y: w - 4, class: 'badge', fill: '#111' }, g); t.textContent = txt;
+      el('rect', { x: w - 10, y: by, width: 11, height: 11, fill, rx: 2, stroke: '#111', 'stroke-width': 0.6 }, g);
+      const t = el('text', { x: w - 4.5, y: by + 9, class: 'badge', fill: '#111', 'text-anchor': 'middle' }, g); t.textContent = txt;
       const tt = el('title', {}, t); tt.textContent = title;
-      bx += 10;
+      by += 11;
     };
+    if (u.reduced) badge('R', '#ffffff', 'reduced');
     if (u.disordered) badge('D', '#ffd43b', 'disordered');
     if (u.moved) badge('m', '#cfe8ff', 'moved this round');
     if (u.rallied) badge('r', '#d3f9d8', 'rallied this round');
@@ -158,7 +176,7 @@ function drawPieces() {
     off.appendChild(b);
   }
   const dead = obs.units.filter((u) => u.square === 'dead');
-  if (dead.length) off.appendChild(h('span', {}, 'Eliminated: ' + dead.map((u) => u.name).join(', ')));
+  if (dead.length) off.appendChild(h('span', {}, 'Eliminated: ' + dead.map((u) => unitName(u.name)).join(', ')));
 }
 function starPts(cx, cy, R, r) {
   const p = [];
@@ -211,3 +229,67 @@ function arrow(a, b, cls) {
   if (a === b) { el('circle', { cx: x1, cy: y1, r: S / 2 - 3, class: cls }, $('arrows')); return; }
   el('line', { x1, y1, x2: x2 - (x2 - x1) * 0.15, y2: y2 - (y2 - y1) * 0.15, class: cls }, $('arrows'));
 }
+
+/* the battle being fought: its attackers and defender ringed on the board */
+function drawBattleMarks() {
+  const g = $('battle-marks');
+  g.innerHTML = '';
+  const b = view.observation.battle;
+  if (!b) return;
+  const ring = (sq, cls) => {
+    if (!/^[A-R]\d+$/.test(sq || '')) return;
+    const [x, y] = sqXY(sq);
+    el('rect', { x: x + 1, y: y + 1, width: S - 2, height: S - 2, rx: 4, class: cls, 'data-battle': sq }, g);
+  };
+  ring(b.defender_square, 'battle-def');
+  const where = new Map(view.observation.units.map((u) => [u.name, u.square]));
+  for (const a of b.attackers) ring(where.get(a), 'battle-att');
+}
+
+/* the legend under the board: terrain, edges and markers */
+function drawLegend() {
+  const box = $('legend');
+  box.innerHTML = '';
+  const item = (svg, text) => {
+    const s = h('span', { class: 'lg' });
+    s.innerHTML = `<svg width="22" height="16" viewBox="0 0 22 16">${svg}</svg>`;
+    s.appendChild(document.createTextNode(text));
+    box.appendChild(s);
+  };
+  for (const [t, n] of [['clear', 'clear 1 MP'], ['woods', 'woods 2'], ['village', 'village 2'], ['castle', 'castle 2'], ['hill', 'hill 2']])
+    item(`<rect class="sq t-${t}" x="1" y="1" width="20" height="14"/>`, n);
+  item('<line class="ridge" x1="2" y1="8" x2="20" y2="8"/>', 'ridge');
+  item('<line class="stream" x1="2" y1="8" x2="20" y2="8"/>', 'stream');
+  item('<line class="bridge" x1="11" y1="2" x2="11" y2="14"/><line class="stream" x1="2" y1="8" x2="20" y2="8"/>', 'bridge');
+  item('<line class="pond" x1="2" y1="8" x2="20" y2="8"/>', 'pond (impassable)');
+  item('<line class="road" x1="2" y1="8" x2="20" y2="8"/>', 'road');
+  item(`<polygon points="${starPts(11, 8, 7, 3)}" fill="#b3261e" class="vsq"/>`, 'objective (colour: holder)');
+  item('<circle cx="6" cy="8" r="3" fill="#222"/><circle cx="14" cy="8" r="3" fill="#fff" stroke="#222"/>', 'castle points left / paid');
+  item('<polygon points="5,10 17,10 11,3" class="face-lg"/>', 'facing (front)');
+  for (const [t, c, n] of [['D', '#ffd43b', 'disordered'], ['R', '#ffffff', 'reduced'], ['m', '#cfe8ff', 'moved'], ['r', '#d3f9d8', 'rallied'], ['a', '#ffc9c9', 'attacked']])
+    item(`<rect x="5" y="2" width="12" height="12" rx="2" fill="${c}" stroke="#111" stroke-width="0.6"/><text x="11" y="12" text-anchor="middle" font-size="10" font-weight="bold">${t}</text>`, n);
+  item('<text x="4" y="13" font-size="13">\u2605</text>', 'elite');
+  item('<rect x="1" y="1" width="20" height="14" rx="3" class="battle-def"/>', 'battle: defender');
+  item('<rect x="1" y="1" width="20" height="14" rx="3" class="battle-att"/>', 'attacker');
+}
+
+/* a square's name: the castle's or objective's own name there, else its place in words */
+function placeName(q) {
+  const c = scen.castles.find((x) => x.sq === q.sq), v = scen.victory_squares.find((x) => x.sq === q.sq);
+  if (c) return c.name;
+  if (v) return v.name.replace(/\./g, '');
+  return q.place.replace(/\d+$/, '').replace(/-/g, ' ').replace(/\b\w/g, (ch) => ch.toUpperCase());
+}
+
+/* the board scaled to the room beside the side panel: all of it in view, no horizontal scroll */
+function fitBoard() {
+  const svg = $('board'), vb = (svg.getAttribute('viewBox') || '').split(' ').map(Number);
+  if (vb.length < 4) return;
+  const wrap = $('board-wrap');
+  const aw = wrap.clientWidth - 4;
+  const ah = window.innerHeight - wrap.getBoundingClientRect().top - $('offmap').offsetHeight - $('legend').offsetHeight - 14;
+  const k = Math.max(0.45, Math.min(aw / vb[2], ah / vb[3]));
+  svg.style.width = Math.floor(vb[2] * k) + 'px';
+  svg.style.height = Math.floor(vb[3] * k) + 'px';
+}
+window.addEventListener('resize', fitBoard);

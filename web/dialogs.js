@@ -2,11 +2,31 @@
 'use strict';
 
 /* ---------------------------------------------------------------- buttons */
-$('new-btn').addEventListener('click', () => $('new-dialog').showModal());
+/* the variants as checkboxes with their descriptions, from the server's list */
+let variantsLoaded = false;
+async function loadVariants() {
+  if (variantsLoaded) return;
+  const box = $('variant-list');
+  try {
+    const r = await api('GET', 'variants');
+    box.querySelectorAll('label, .note').forEach((x) => x.remove());
+    for (const v of r.variants) {
+      const lab = h('label', { class: 'variant', title: v.description });
+      lab.appendChild(h('input', { type: 'checkbox', name: 'variant', value: v.name }));
+      lab.appendChild(h('b', {}, ' ' + v.name));
+      lab.appendChild(h('span', { class: 'note' }, ' \u2014 ' + v.description));
+      box.appendChild(lab);
+    }
+    variantsLoaded = true;
+  } catch (e) { box.querySelector('.note').textContent = 'variants unavailable: ' + e.message; }
+}
+function newGameDialog() { $('new-dialog').showModal(); loadVariants(); }
+$('new-btn').addEventListener('click', newGameDialog);
 $('new-form').addEventListener('submit', async (ev) => {
   const f = new FormData(ev.target);
   if (ev.submitter && ev.submitter.value === 'cancel') return;
-  const body = { side: f.get('side'), level: f.get('level'), scenario: f.get('scenario'), variants: f.get('variants') || 'base' };
+  const vars = f.getAll('variant');
+  const body = { side: f.get('side'), level: f.get('level'), scenario: f.get('scenario'), variants: vars.length ? vars.join(',') : 'base' };
   if (f.get('seed')) body.seed = Number(f.get('seed'));
   try { await openGame(await api('POST', 'games', body)); } catch (e) { toast(e.message); }
 });
@@ -31,6 +51,20 @@ $('load-btn').addEventListener('click', async () => {
     const r = await api('GET', 'saves');
     const box = $('load-list');
     box.innerHTML = '';
+    const kept = await api('GET', 'autosaves');
+    const kb = $('kept-list');
+    kb.innerHTML = '';
+    if (!kept.games.length) kb.appendChild(h('span', { class: 'note' }, 'no kept games'));
+    for (const g of kept.games) {
+      const when = new Date(g.saved * 1000).toLocaleString();
+      const b = h('button', { type: 'button', 'data-resume': g.id, title: `game ${g.id}, ${g.actions} actions, kept ${when}` },
+        `${g.side === 'french' ? 'French' : 'Allies'} vs ${g.level}, ${g.scenario}${g.variants !== 'base' ? ' (' + g.variants + ')' : ''}, turn ${g.turn}${g.result !== 'running' ? ', ' + g.result : ''}${g.id === game ? ' (this game)' : ''}`);
+      b.addEventListener('click', async () => {
+        $('load-dialog').close();
+        try { await resumeGame(g.id); } catch (e) { toast(e.message); }
+      });
+      kb.appendChild(b);
+    }
     if (!r.saves.length) box.appendChild(h('span', { class: 'note' }, 'no saved games yet'));
     $('load-side').value = view ? view.human.toLowerCase() : 'french';
     for (const n of r.saves.sort()) {
@@ -45,7 +79,7 @@ $('load-btn').addEventListener('click', async () => {
   } catch (e) { toast(e.message); }
 });
 $('log-save').addEventListener('click', () => {
-  const text = log.filter(Boolean).map((e, i) => `${i + 1}. turn ${e.turn}: ${e.side}${e.by === 'computer' ? ' (computer)' : ''} ${sentence(e.action)}.${e.events ? '\n     ' + e.events + '.' : ''}`).join('\n');
+  const text = log.filter(Boolean).map((e, i) => `${i + 1}. turn ${e.turn}: ${e.side}${e.by === 'computer' ? ' (computer)' : ''} ${told(e.act)}.${e.events ? '\n     ' + e.events + '.' : ''}`).join('\n');
   const a = document.createElement('a');
   a.href = URL.createObjectURL(new Blob([text + '\n'], { type: 'text/plain' }));
   a.download = `waterloo-${game || 'log'}.txt`;

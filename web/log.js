@@ -1,21 +1,76 @@
-/* The game log and the hint panel */
+/* The game log, grouped by turn and round, filterable, and the hint panel */
 'use strict';
 
-function renderLog() {
-  const ol = $('log');
-  const atBottom = ol.scrollTop + ol.clientHeight >= ol.scrollHeight - 8;
-  ol.innerHTML = '';
-  log.forEach((e, i) => {
+const BATTLE_KINDS = new Set(['declare', 'battle_card', 'battle_done', 'retreat', 'reduce', 'castle_point', 'advance', 'lose', 'charge', 'force_charge', 'artillery', 'nofire']);
+/* log lines: consecutive steps of one unit made one line ("moves to G6, G5, facing north") */
+function logLines() {
+  const lines = [];
+  log.forEach((e) => {
     if (!e) return;
-    const li = h('li', { class: e.by === 'computer' ? 'computer' : 'human', value: i + 1 });
-    li.appendChild(h('span', { title: e.action }, `t${e.turn} ${e.side}${e.by === 'computer' ? ' (computer)' : ''} ${sentence(e.action)}.`));
+    const prev = lines[lines.length - 1], a = e.act;
+    if (prev && a && a.kind === 'step' && prev.act && prev.act.kind === 'step' && prev.act.unit === a.unit &&
+        prev.e.side === e.side && prev.e.turn === e.turn && !prev.e.events) {
+      prev.path.push(a.to);
+      prev.act = a;
+      prev.e = e;
+      prev.fresh = prev.fresh || e.fresh;
+      return;
+    }
+    lines.push({ e, act: a, path: a && a.kind === 'step' ? [a.to] : null, fresh: e.fresh, first: e.n });
+  });
+  return lines;
+}
+function lineText(l) {
+  const e = l.e;
+  const words = l.path && l.path.length > 1 ? `${unitName(l.act.unit)} moves to ${l.path.join(', ')}, facing ${FACING[l.act.facing]}` : told(e.act);
+  return `${e.side}${e.by === 'computer' ? ' (computer)' : ''} ${words}.`;
+}
+function lineShown(l, filter, text) {
+  const e = l.e, a = l.act;
+  if (filter === 'battles' && !(a && BATTLE_KINDS.has(a.kind)) && !/battle|reduced|eliminated|retreat/i.test(e.events || '')) return false;
+  if (filter === 'computer' && e.by !== 'computer') return false;
+  if (filter === 'mine' && e.by === 'computer') return false;
+  if (filter === 'events' && !e.events) return false;
+  return !text || (lineText(l) + ' ' + (e.events || '')).toLowerCase().includes(text);
+}
+function renderLog() {
+  const box = $('log');
+  const atBottom = box.scrollTop + box.clientHeight >= box.scrollHeight - 8;
+  const filter = $('log-filter').value, text = $('log-search').value.trim().toLowerCase();
+  box.innerHTML = '';
+  let ol = null, turn = -1, inBid = false, roundSide = '', shown = 0, total = 0;
+  for (const l of logLines()) {
+    const e = l.e;
+    total++;
+    /* a new group at each turn, at each round (the first card or pass of the other side's
+     * round: a round holds 1 to 5 cards, R-4.4), one for the bid */
+    if (e.turn !== turn) roundSide = '';
+    const round = e.phase === 'round' && e.side !== roundSide, bid = e.phase === 'bid';
+    if (!ol || e.turn !== turn || round || (bid && !inBid)) {
+      if (ol && !ol.children.length) box.lastChild.remove();
+      const g = h('div', { class: 'round' });
+      g.appendChild(h('h4', {}, `Turn ${e.turn} \u00b7 ${bid ? 'the bid' : round ? e.side + ' round' : 'start of the turn'}`));
+      ol = h('ol', { start: l.first + 1 });
+      g.appendChild(ol);
+      box.appendChild(g);
+      turn = e.turn;
+      inBid = bid;
+      if (e.phase === 'round') roundSide = e.side;
+    }
+    if (!lineShown(l, filter, text)) continue;
+    shown++;
+    const li = h('li', { class: (e.by === 'computer' ? 'computer' : 'human') + (l.fresh ? ' fresh' : ''), value: l.first + 1, 'data-kind': l.act ? l.act.kind : 'secret' });
+    li.appendChild(h('span', { title: e.action }, lineText(l)));
     if (e.events) li.appendChild(h('span', { class: 'ev' }, e.events));
     if (e.why) li.appendChild(h('span', { class: 'why' }, `why: ${e.why}`));
-    if (e.fresh) li.classList.add('fresh');
     ol.appendChild(li);
-  });
-  if (atBottom) ol.scrollTop = ol.scrollHeight;
+  }
+  if (ol && !ol.children.length && box.lastChild) box.lastChild.remove();
+  $('log-count').textContent = shown === total ? `${total} lines` : `${shown} of ${total} lines`;
+  if (atBottom) box.scrollTop = box.scrollHeight;
 }
+$('log-filter').addEventListener('change', () => view && renderLog());
+$('log-search').addEventListener('input', () => view && renderLog());
 
 function renderHint() {
   const p = $('hint-panel'), ol = $('hint-list');

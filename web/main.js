@@ -1,11 +1,13 @@
-/* Start: open the game named in the address, or ask for a new one */
+/* Start: open the game named in the address (resumed from the server's kept games after a
+ * restart), or ask for a new one */
 'use strict';
 
-
 (async () => {
+  drawLegend();
   const id = location.hash.slice(1);
   if (/^[0-9a-f]{16}$/.test(id)) {
-    try { await openGame(await api('GET', `games/${id}?since=0`)); return; } catch (e) { /* a new game then */ }
+    try { await openGame(await api('GET', `games/${id}?since=0`)); return; } catch (e) { /* kept? */ }
+    try { await resumeGame(id); toast('the server restarted: your game was resumed', true); return; } catch (e) { /* a new game then */ }
   }
-  $('new-dialog').showModal();
+  newGameDialog();
 })();

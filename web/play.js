@@ -3,7 +3,10 @@
 
 function chooseFacing(q) {
   const u = sel.unit;
-  const f = Object.entries(q.facings);
+  let f = Object.entries(q.facings);
+  /* infantry in a castle faces every side (R-6.6, R-10.2): no facing to ask, the cheapest */
+  if (unitDef(u).kind === 'infantry' && scen.squareIndex[q.sq].terrain === 'castle')
+    f = [f.reduce((b, x) => (x[1] < b[1] ? x : b))];
   if (f.length === 1) return moveTo(u, q.sq, f[0][0]);
   pickFrom(f.map(([d, cost]) => ({ label: `${ARROWS[d]} ${d} (${cost} MP)`, facing: d })), `${u} to ${q.sq}: facing`, (c) => moveTo(u, q.sq, c.facing));
 }
@@ -76,6 +79,7 @@ function clickSquare(sq) {
 
 /* ---------------------------------------------------------------- server round trips */
 function mergeView(v) {
+  if (v.id && game && v.id !== game) return false;   /* an answer about the previous game */
   view = v;
   if (v.log_size < log.length) log.length = v.log_size;
   for (const e of log) if (e) e.fresh = false;
@@ -91,6 +95,7 @@ function mergeView(v) {
       if (o && (o.square !== u.square || o.facing !== u.facing || o.bp !== u.bp || o.disordered !== u.disordered)) changed.set(u.name, o.square);
     }
   }
+  return true;
 }
 /* the human decides: what the computer does next is compared with this board */
 function humanActs() {
@@ -98,15 +103,29 @@ function humanActs() {
   baseUnits = view ? new Map(view.observation.units.map((u) => [u.name, u])) : null;
   changed = new Map();
 }
+/* the human plays a legal action: sent as its index in the view's legal list with the view's
+ * action count (a hint's candidate is found in that list by kind and fields) */
+const ACTION_KEYS = ['kind', 'card', 'purpose', 'unit', 'square', 'to', 'facing', 'squares', 'leader', 'defender_square'];
+function sameAction(a, b) {
+  return ACTION_KEYS.every((k) => a[k] === b[k]) && String(a.attacker_squares || '') === String(b.attacker_squares || '');
+}
+function legalIndex(a) {
+  const i = view.legal.indexOf(a);
+  return i >= 0 ? i : view.legal.findIndex((b) => sameAction(a, b));
+}
 async function act(a) {
   if (busy) return;
+  const index = legalIndex(a);
+  if (index < 0) { toast('that choice is no longer open'); return; }
   busy = true;
   hint = null;
   try {
-    const v = await api('POST', `games/${game}/play`, { action: a.notation, at: view.actions });
+    const v = await api('POST', `games/${game}/play`, { index, at: view.actions });
+    const from = log.length;
     sel = {};
     mergeView(v);
     humanActs();
+    lastHumanLog = from;     /* the news: what the human's action revealed, then the computer's */
     render();
     if (v.thinking) poll();
   } catch (e) { toast(e.message); await refresh(); }
@@ -127,8 +146,7 @@ async function moveTo(unit, to, facing) {
 }
 async function refresh() {
   const v = await api('GET', `games/${game}?since=${log.length}`);
-  mergeView(v);
-  render();
+  if (mergeView(v)) render();
   return v;
 }
 async function poll() {
@@ -151,9 +169,14 @@ async function openGame(v) {
   scen.cardIndex = {}; scen.cards.forEach((c) => { scen.cardIndex[c.id] = c; });
   scen.squareIndex = {}; scen.squares.forEach((q) => { scen.squareIndex[q.sq] = q; });
   view = null; log = []; sel = {}; hint = null; changed = new Map(); baseUnits = null; lastHumanLog = 0;
+  summary = null;
   drawBoard();
   mergeView(v.log_size > v.log.length ? await api('GET', `games/${game}?since=0`) : v);
-  if (v.log_size > 0) lastHumanLog = log.length;    /* a loaded game: no news yet */
+  lastHumanLog = log.length;    /* a new or loaded game: no news yet */
   render();
   if (view.thinking) poll();
+}
+async function resumeGame(id) {
+  const v = await api('POST', 'resume', { id });
+  await openGame(v);
 }

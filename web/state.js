@@ -46,9 +46,10 @@ function h(tag, attrs, text) {
   if (text !== undefined) e.textContent = text;
   return e;
 }
-function toast(msg) {
+function toast(msg, good) {
   const t = $('toast');
   t.textContent = msg;
+  t.className = good ? 'good' : '';
   t.hidden = false;
   clearTimeout(toast.timer);
   toast.timer = setTimeout(() => { t.hidden = true; }, 4000);

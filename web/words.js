@@ -8,11 +8,11 @@ function label(a) {
   switch (a.kind) {
     case 'end': return a.notation === 'pass' ? 'Pass (no card this round)' : 'End the round';
     case 'play_move': return `Play ${cn} for movement (${c.mp} MP)`;
-    case 'artillery': return `${cn}: artillery, ${a.unit} fires`;
-    case 'charge': return `${cn}: ${a.unit} charges ${a.squares} square${a.squares > 1 ? 's' : ''}`;
-    case 'force_charge': return `${cn}: force ${a.unit} to charge ${a.squares}`;
-    case 'rally': return a.card ? `${cn}: rally ${a.unit}` : `Rally ${a.unit} too`;
-    case 'restore': return `${cn}: restore ${a.unit} to full strength`;
+    case 'artillery': return `${cn}: artillery, ${unitName(a.unit)} fires`;
+    case 'charge': return `${cn}: ${unitName(a.unit)} charges ${a.squares} square${a.squares > 1 ? 's' : ''}`;
+    case 'force_charge': return `${cn}: force ${unitName(a.unit)} to charge ${a.squares}`;
+    case 'rally': return a.card ? `${cn}: rally ${unitName(a.unit)}` : `Rally ${unitName(a.unit)} too`;
+    case 'restore': return `${cn}: restore ${unitName(a.unit)} to full strength`;
     case 'health': return `${cn}: Napoleon's health (the French discard 2 cards)`;
     case 'done': return 'Done moving (end this card)';
     case 'noattack': return 'No attack';
@@ -21,19 +21,19 @@ function label(a) {
     case 'battle_done': return 'No more battle cards';
     case 'nofire': return 'Do not fire';
     case 'reduce': return 'Reduce the defender';
-    case 'retreat': return `Retreat ${a.unit || ''} to ${a.to} facing ${a.facing}`;
+    case 'retreat': return `Retreat ${a.unit ? unitName(a.unit) : ''} to ${a.to} facing ${a.facing}`;
     case 'castle_point': return 'Spend a castle point instead';
-    case 'advance': return `Advance ${a.unit} into ${a.to} facing ${a.facing}`;
-    case 'lose': return `Reduce ${a.unit} (tied attacker)`;
-    case 'evade': return `Evade: ${a.unit} to ${a.to} facing ${a.facing}`;
+    case 'advance': return `Advance ${unitName(a.unit)} into ${a.to} facing ${a.facing}`;
+    case 'lose': return `Reduce ${unitName(a.unit)} (tied attacker)`;
+    case 'evade': return `Evade: ${unitName(a.unit)} to ${a.to} facing ${a.facing}`;
     case 'noevade': return 'Do not evade';
     case 'place': return `Place the leader on ${a.to}`;
     case 'bid': return a.card ? `Bid ${cn} (MP ${c.mp})` : 'Bid no card';
     case 'rally_done': return 'Rally only the one unit';
     case 'leader': return `${a.leader} to ${a.to}`;
-    case 'step': return `${a.unit} to ${a.to} facing ${a.facing}`;
-    case 'turn': return `${a.unit} turns ${a.facing}`;
-    case 'enter': return `${a.unit} enters at ${a.to} facing ${a.facing}`;
+    case 'step': return `${unitName(a.unit)} to ${a.to} facing ${a.facing}`;
+    case 'turn': return `${unitName(a.unit)} turns ${a.facing}`;
+    case 'enter': return `${unitName(a.unit)} enters at ${a.to} facing ${a.facing}`;
     default: return a.notation;
   }
 }
@@ -54,32 +54,47 @@ const PROMPTS = {
   reaction: ['Artillery reaction', 'You may fire artillery at the unit that just acted.'],
 };
 
-/* a log line in words: the engine's notation made into a sentence */
-function sentence(text) {
-  const card = (id) => { const c = scen.cardIndex[id]; return c ? `${id} "${c.name}"` : id; };
-  const F = { N: 'north', E: 'east', S: 'south', W: 'west' };
-  let m;
-  if ((m = /^play (\S+) move$/.exec(text))) return `plays ${card(m[1])} for movement`;
-  if ((m = /^play (\S+) fire (\S+)$/.exec(text))) return `plays ${card(m[1])}: artillery of ${m[2]} fires`;
-  if ((m = /^play (\S+) charge (\S+) (\d)$/.exec(text))) return `plays ${card(m[1])}: ${m[2]} charges ${m[3]} square${m[3] > 1 ? 's' : ''}`;
-  if ((m = /^play (\S+) force (\S+) (\d)$/.exec(text))) return `plays ${card(m[1])}: forces ${m[2]} to charge`;
-  if ((m = /^play (\S+) rally (\S+)$/.exec(text))) return `plays ${card(m[1])}: rallies ${m[2]}`;
-  if ((m = /^play (\S+) restore (\S+)$/.exec(text))) return `plays ${card(m[1])}: restores ${m[2]}`;
-  if ((m = /^play (\S+) health$/.exec(text))) return `plays ${card(m[1])}: Napoleon's health`;
-  if ((m = /^move (\S+) (\S+) ([NESW])$/.exec(text))) return `${m[1]} moves to ${m[2]}, facing ${F[m[3]]}`;
-  if ((m = /^turn (\S+) ([NESW])$/.exec(text))) return `${m[1]} turns to face ${F[m[2]]}`;
-  if ((m = /^leader (\S+)$/.exec(text))) return `the leader moves to ${m[1]}`;
-  if ((m = /^enter (\S+) (\S+) ([NESW])$/.exec(text))) return `${m[1]} enters the map at ${m[2]}, facing ${F[m[3]]}`;
-  if ((m = /^attack (\S+) from (\S+)$/.exec(text))) return `attacks ${m[1]} from ${m[2].split(',').join(', ')}`;
-  if ((m = /^battle (\S+)( command| elite)?$/.exec(text)) && m[1] !== 'done') return `commits ${card(m[1])} to the battle${m[2] ? ' (' + m[2].trim() + ')' : ''}`;
-  if ((m = /^retreat (\S+) ([NESW])$/.exec(text))) return `retreats to ${m[1]}, facing ${F[m[2]]}`;
-  if ((m = /^advance (\S+) ([NESW])$/.exec(text))) return `the unit on ${m[1]} advances, facing ${F[m[2]]}`;
-  if ((m = /^evade (\S+) (\S+) ([NESW])$/.exec(text))) return `${m[1]} evades to ${m[2]}, facing ${F[m[3]]}`;
-  if ((m = /^lose (\S+)$/.exec(text))) return `the attacker on ${m[1]} is reduced`;
-  if ((m = /^place (\S+)$/.exec(text))) return `the leader is placed on ${m[1]}`;
-  if ((m = /^bid (\S+)$/.exec(text))) return m[1] === 'none' ? 'bids no card' : `bids ${card(m[1])}`;
-  if ((m = /^rally (\S+)$/.exec(text)) && m[1] !== 'done') return `rallies ${m[1]} too`;
-  const W = { pass: 'passes', end: 'ends the round', done: 'ends the movement', noattack: 'does not attack', 'battle done': 'commits no more cards',
-    '(a secret choice)': 'makes a secret choice (revealed later)', nofire: 'does not fire', reduce: 'takes the loss as a reduction', castle: 'spends a castle point', noevade: 'does not evade', 'rally done': 'rallies one unit only' };
-  return W[text] || text;
+/* An action in words, from its fields only (the API's structured action; never its notation):
+ * the past tense of a log entry's `act`.  A unit by its name ("1st Division (Quiot)"), a card
+ * by id and name.  A new action kind needs its line here and in label(). */
+const FACING = { N: 'north', E: 'east', S: 'south', W: 'west' };
+function unitName(n) {
+  const d = n && scen.unitIndex[n];
+  return d ? d.longname.split(',')[0] : (n || 'a unit');
+}
+function cardName(id) { const c = id && scen.cardIndex[id]; return c ? `${id} "${c.name}"` : id; }
+function told(a) {
+  if (!a) return 'makes a secret choice (revealed later)';
+  const u = unitName(a.unit), cn = cardName(a.card), f = FACING[a.facing];
+  switch (a.kind) {
+    case 'end': return a.notation === 'pass' ? 'passes' : 'ends the round';
+    case 'play_move': return `plays ${cn} for movement`;
+    case 'artillery': return `plays ${cn}: the artillery of ${u} fires`;
+    case 'charge': return `plays ${cn}: ${u} charges ${a.squares} square${a.squares > 1 ? 's' : ''}`;
+    case 'force_charge': return `plays ${cn}: forces ${u} to charge`;
+    case 'rally': return a.card ? `plays ${cn}: rallies ${u}` : `rallies ${u} too`;
+    case 'restore': return `plays ${cn}: restores ${u} to full strength`;
+    case 'health': return `plays ${cn}: Napoleon's health`;
+    case 'step': return `${u} moves to ${a.to}, facing ${f}`;
+    case 'turn': return `${u} turns to face ${f}`;
+    case 'leader': return `${a.leader} moves to ${a.to}`;
+    case 'enter': return `${u} enters the map at ${a.to}, facing ${f}`;
+    case 'done': return 'ends the movement';
+    case 'declare': return `attacks ${unitName(a.defender)} (${a.defender_square}) with ${a.attackers.map(unitName).join(', ')}`;
+    case 'noattack': return 'does not attack';
+    case 'battle_card': return `commits ${cn} to the battle${a.purpose !== 'points' ? ' (' + a.purpose + ')' : ''}`;
+    case 'battle_done': return 'commits no more cards';
+    case 'nofire': return 'does not fire';
+    case 'reduce': return 'takes the loss as a reduction';
+    case 'retreat': return `${a.unit ? u : 'the defender'} retreats to ${a.to}, facing ${f}`;
+    case 'castle_point': return 'spends a castle point';
+    case 'advance': return `${u} advances into ${a.to}, facing ${f}`;
+    case 'lose': return `${u} is reduced (tied attack)`;
+    case 'evade': return `${u} evades to ${a.to}, facing ${f}`;
+    case 'noevade': return 'does not evade';
+    case 'place': return `the leader is placed on ${a.to}`;
+    case 'bid': return a.card ? `bids ${cn}` : 'bids no card';
+    case 'rally_done': return 'rallies one unit only';
+    default: return a.kind;
+  }
 }
