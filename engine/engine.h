@@ -247,7 +247,9 @@ typedef struct {
 } StScore;
 
 typedef struct {
-  Rng rng; /* the state's own PCG32 stream (shuffles, draws, tie-breaks) */
+  Rng rng; /* the game's chance: inc the key of (seed, game), state the number of chance
+            * events so far; each event draws from its own stream keyed by (key, turn, event)
+            * (engine/flow.c `chance`), so no draw depends on what came before it */
   StCards cards;
   StUnits units;
   StTurn turn;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "rules_int.h"
+#include "util.h"
 
 static void settle(const Scen *sc, State *s);
 
@@ -25,10 +26,28 @@ static void start_round(const Scen *sc, State *s, int side) {
   s->first_round = 0;
 }
 
+/* The game's chance (draws, bid tie-breaks, Napoleon's health) is not one stream consumed in
+ * order: each chance event draws from a stream of its own keyed by (the game's key, turn,
+ * event, k).  Two games on the same seed therefore get the same hands, tie-break draws and
+ * discards whatever the players did before (common random numbers that survive a search or a
+ * rule change), as long as the cards the event draws from are the same.  State.rng.inc is the
+ * key of (seed, game), fixed for the game; State.rng.state counts the chance events so far (a
+ * front end's undo stops at one). */
+enum { CH_DRAW = 1, CH_BID, CH_HEALTH };
+
+static Rng chance(State *s, int event, int k) {
+  uint64_t tag = (uint64_t)s->turn.number << 24 | (uint64_t)event << 16 | (uint64_t)k;
+  Rng r;
+  rng_seed(&r, splitmix64(s->rng.inc ^ splitmix64(tag)), s->rng.inc >> 1);
+  s->rng.state++;
+  return r;
+}
+
 static void draw(const Scen *sc, State *s, int army, int n) {
   uint64_t undrawn = sc->army_cards[army] & ~(s->cards.hand | s->cards.discard | s->cards.pend);
+  Rng r = chance(s, CH_DRAW, army);
   for (int i = 0; i < n && undrawn; i++) {
-    int c = mask_pick(&s->rng, undrawn);
+    int c = mask_pick(&r, undrawn);
     undrawn &= ~(1ull << c);
     s->cards.hand |= 1ull << c;
   }
@@ -102,13 +121,14 @@ static void resolve_bid(const Scen *sc, State *s) {
         sc->army_cards[ARMY_FR] & ~(s->cards.hand | s->cards.discard | s->cards.pend),
         sc->army_cards[al_army] & ~(s->cards.hand | s->cards.discard | s->cards.pend)};
     first = -1;
+    Rng r = chance(s, CH_BID, 0);
     for (int tries = 0; tries < 64 && first < 0; tries++) {
       int w[2];
       for (int side = 0; side < 2; side++)
-        w[side] = und[side] ? sc->card[mask_pick(&s->rng, und[side])].mp : 0;
+        w[side] = und[side] ? sc->card[mask_pick(&r, und[side])].mp : 0;
       if (w[0] != w[1]) first = w[0] > w[1] ? FRENCH : ALLIED;
     }
-    if (first < 0) first = (int)rng_below(&s->rng, 2);
+    if (first < 0) first = (int)rng_below(&r, 2);
   }
   s->cards.discard |= s->cards.pend;
   s->cards.seen |= s->cards.pend;
@@ -261,7 +281,8 @@ static void resolve_battle(const Scen *sc, State *s) {
 
 void gs_init(const Scen *sc, State *s, uint64_t seed, uint64_t stream) {
   memset(s, 0, sizeof *s);
-  rng_seed(&s->rng, seed, stream);
+  s->rng.state = 0; /* chance events so far; the key of (seed, game), odd: */
+  s->rng.inc = splitmix64(seed ^ splitmix64(stream ^ 0x6368616e6365ULL)) | 1u;
   for (int u = 0; u < MAX_UNITS; u++) s->units.sq[u] = SQ_DEAD;
   for (int u = 0; u < sc->nunits; u++) {
     s->units.sq[u] = sc->unit[u].start_sq;
@@ -374,17 +395,19 @@ static void apply_round(const Scen *sc, State *s, Action a) {
     s->units.flag[a.play.unit] |= UF_RALLIED;
     enter_declare(sc, s);
     break;
-  case A_HEALTH:                                     /* unseen */
+  case A_HEALTH: {                                   /* unseen */
     round_card(sc, s, a.play.card);
+    Rng r = chance(s, CH_HEALTH, a.play.card);
     for (int i = 0; i < 2; i++) {
       uint64_t fh = s->cards.hand & sc->army_cards[ARMY_FR];
       if (!fh) break;
-      int c = mask_pick(&s->rng, fh);
+      int c = mask_pick(&r, fh);
       s->cards.hand &= ~(1ull << c);
       s->cards.discard |= 1ull << c;
     }
     enter_declare(sc, s);
     break;
+  }
   }
 }
 

@@ -64,19 +64,23 @@ typedef struct {
   double p, chi2;       /* McNemar: exact two-sided p; continuity-corrected chi-square     */
   Interval mdiff;       /* mean paired VP margin difference, Student t (long game)        */
   double msd;           /* sd of the per-seed margin difference                            */
+  PairGain g;           /* the win flags' pair correlation and what pairing bought        */
+  double mphi, mgain;   /* the same for the VP margins: correlation, 1 - paired/unpaired  */
 } Paired;
 
 static Paired paired(const Cell *x, const Cell *y) {
   Paired r;
   memset(&r, 0, sizeof r);
-  double ms = 0, ms2 = 0;
+  double ms = 0, ms2 = 0, sx = 0, sx2 = 0, sy = 0, sy2 = 0;
   long m = x->target < y->target ? x->target : y->target;
   for (long i = 0; i < m; i++) {
     if (!x->have[i] || !y->have[i]) continue;
     int fx = x->res[i].result == RES_FRENCH, fy = y->res[i].result == RES_FRENCH;
-    double dm = (double)(x->res[i].vp[0] - x->res[i].vp[1]) - (y->res[i].vp[0] - y->res[i].vp[1]);
+    double mx = x->res[i].vp[0] - x->res[i].vp[1], my = y->res[i].vp[0] - y->res[i].vp[1];
+    double dm = mx - my;
     ms += dm;
     ms2 += dm * dm;
+    sx += mx, sx2 += mx * mx, sy += my, sy2 += my * my;
     r.n++;
     if (fx && fy) r.a++;
     else if (fx) r.b++;
@@ -87,6 +91,13 @@ static Paired paired(const Cell *x, const Cell *y) {
   r.p = mcnemar_p(r.b, r.c, &r.chi2);
   r.mdiff = mean_t(ms, ms2, r.n, 0.95);
   r.msd = r.n > 1 ? sqrt(fmax(0, (ms2 - ms * ms / r.n) / (r.n - 1))) : NAN;
+  r.g = pair_gain(r.a, r.b, r.c, r.d, Z95);
+  /* margins: var(x - y) = var x + var y - 2 cov; unpaired, the same two samples independent */
+  double vx = r.n > 1 ? (sx2 - sx * sx / r.n) / (r.n - 1) : NAN;
+  double vy = r.n > 1 ? (sy2 - sy * sy / r.n) / (r.n - 1) : NAN;
+  double cov = (vx + vy - r.msd * r.msd) / 2;
+  r.mphi = vx > 0 && vy > 0 ? cov / sqrt(vx * vy) : NAN;
+  r.mgain = vx + vy > 0 ? 1 - r.msd / sqrt(vx + vy) : NAN;
   return r;
 }
 
@@ -157,6 +168,41 @@ static int family_size(const SimCfg *c, Cell *cells, int si, int pi, int base) {
   return n;
 }
 
+/* "+0.42, 31% narrower": a pair correlation and what pairing did to the interval's width */
+static void fmt_gain(char *out, size_t len, double phi, double gain) {
+  if (isnan(phi) || isnan(gain)) snprintf(out, len, "—");
+  else snprintf(out, len, "%+.2f, %.0f%% %s", phi, 100 * fabs(gain), gain >= 0 ? "narrower" : "wider");
+}
+
+/* one row of the table against base */
+static void vs_base_row(const SimCfg *c, const char *name, const Paired *p, double holm,
+                        int is_long, Buf *b) {
+  double nn = p->n ? (double)p->n : 1;
+  char reading[160], gain[64];
+  if (p->diff.lo > 0 || p->diff.hi < 0)
+    snprintf(reading, sizeof reading, "%s the French by %.1f to %.1f points%s",
+             p->diff.lo > 0 ? "helps" : "hurts", 100 * fmin(fabs(p->diff.lo), fabs(p->diff.hi)),
+             100 * fmax(fabs(p->diff.lo), fabs(p->diff.hi)), holm < 0.05 ? "" : " (not after Holm)");
+  else
+    snprintf(reading, sizeof reading, "no difference detected; effects larger than ±%.1f points excluded",
+             100 * fmax(fabs(p->diff.lo), fabs(p->diff.hi)));
+  double need = mcnemar_games_needed((double)(p->b + p->c) / nn, DETECT_POINTS, 0.05, 0.80);
+  fmt_gain(gain, sizeof gain, p->g.phi, p->g.gain);
+  buf_printf(b, "| %s | %ld | %.1f%% | %.1f%% | %+.1f [%+.1f, %+.1f] | %+.1f [%+.1f, %+.1f] | %s | %ld / %ld | %.3g | %.3g | %s | %.0f |",
+             name, p->n, 100 * ((p->a + p->c) / nn), 100 * ((p->a + p->b) / nn), 100 * p->diff.p,
+             100 * p->diff.lo, 100 * p->diff.hi, 100 * p->g.unpaired.p, 100 * p->g.unpaired.lo,
+             100 * p->g.unpaired.hi, gain, p->b, p->c, p->p, holm, reading, need);
+  if (is_long) {
+    fmt_gain(gain, sizeof gain, p->mphi, p->mgain);
+    if (p->n > 1)
+      buf_printf(b, " %+.2f [%+.2f, %+.2f] | %s | %.0f |", p->mdiff.p, p->mdiff.lo, p->mdiff.hi, gain,
+                 mean_games_needed(p->msd, DETECT_VP, 0.05, 0.80));
+    else
+      buf_printf(b, " — | — | — |");
+  }
+  buf_printf(b, "\n");
+}
+
 static void against_base_md(const SimCfg *c, Cell *cells, int si, int pi, int base, int is_long,
                             Buf *b) {
   double holm[MAX_VAR];
@@ -164,7 +210,12 @@ static void against_base_md(const SimCfg *c, Cell *cells, int si, int pi, int ba
   int fam = family_size(c, cells, si, pi, base);
   buf_printf(b, "\n### Against base (paired, same seeds)\n\n");
   buf_printf(b, "Difference = variant − base in French win rate, points, Newcombe 95%% interval. "
-                "McNemar p: exact two-sided binomial test of b against c. Holm p: the same "
+                "Unpaired: the interval the same two rates would have from independent samples of "
+                "the same size. Pairing: the correlation (φ) of a seed's base and variant results, "
+                "and how much narrower the paired interval is than the unpaired one (the game's "
+                "chance is drawn per turn and event, so base and variant keep the same luck as long "
+                "as the rules allow). McNemar p: exact two-sided binomial test of b against c. "
+                "Holm p: the same "
                 "p-values adjusted by Holm's step-down method for the %d variant%s compared here "
                 "(read this one when asking \"does any variant change anything?\"). Games for "
                 "±%g: the games per cell that detect a %g-point change in the French win rate "
@@ -174,44 +225,26 @@ static void against_base_md(const SimCfg *c, Cell *cells, int si, int pi, int ba
   if (is_long)
     buf_printf(b, " VP margin difference: the mean over the seeds of (variant − base) of the "
                   "French VP margin, Student-t 95%% interval — far more sensitive than the win "
-                  "flag; games for ±%g VP likewise.", DETECT_VP);
+                  "flag; its pairing likewise (correlation of the margins, paired against "
+                  "unpaired width); games for ±%g VP likewise.", DETECT_VP);
   buf_printf(b, "\n\n| variant | pairs | French win base | French win variant | difference "
-                "[95%% CI] | b / c | McNemar p | Holm p | reading | games for ±%g |",
-             100 * DETECT_POINTS);
-  if (is_long) buf_printf(b, " VP margin difference [95%% CI] | games for ±%g VP |", DETECT_VP);
-  buf_printf(b, "\n|---|---:|---:|---:|---|---|---:|---:|---|---:|%s\n", is_long ? "---|---:|" : "");
+                "[95%% CI] | unpaired [95%% CI] | pairing | b / c | McNemar p | Holm p | reading | "
+                "games for ±%g |", 100 * DETECT_POINTS);
+  if (is_long)
+    buf_printf(b, " VP margin difference [95%% CI] | margin pairing | games for ±%g VP |", DETECT_VP);
+  buf_printf(b, "\n|---|---:|---:|---:|---|---|---|---|---:|---:|---|---:|%s\n",
+             is_long ? "---|---|---:|" : "");
   const Cell *bc = &cells[cell_id(c, si, pi, base)];
   for (int vi = 0; vi < c->nvar; vi++) {
     if (vi == base) continue;
     const Cell *cl = &cells[cell_id(c, si, pi, vi)];
     if (cl->identical) {
-      buf_printf(b, "| %s | identical to base in this scenario: not played | | | | | | | | |%s\n",
-                 c->var[vi], is_long ? " | |" : "");
+      buf_printf(b, "| %s | identical to base in this scenario: not played | | | | | | | | | | |%s\n",
+                 c->var[vi], is_long ? " | | |" : "");
       continue;
     }
     Paired p = paired(cl, bc);
-    double nn = p.n ? (double)p.n : 1;
-    char reading[160];
-    if (p.diff.lo > 0 || p.diff.hi < 0)
-      snprintf(reading, sizeof reading, "%s the French by %.1f to %.1f points%s",
-               p.diff.lo > 0 ? "helps" : "hurts", 100 * fmin(fabs(p.diff.lo), fabs(p.diff.hi)),
-               100 * fmax(fabs(p.diff.lo), fabs(p.diff.hi)),
-               holm[vi] < 0.05 ? "" : " (not after Holm)");
-    else
-      snprintf(reading, sizeof reading, "no difference detected; effects larger than ±%.1f points excluded",
-               100 * fmax(fabs(p.diff.lo), fabs(p.diff.hi)));
-    double need = mcnemar_games_needed((double)(p.b + p.c) / nn, DETECT_POINTS, 0.05, 0.80);
-    buf_printf(b, "| %s | %ld | %.1f%% | %.1f%% | %+.1f [%+.1f, %+.1f] | %ld / %ld | %.3g | %.3g | %s | %.0f |",
-               c->var[vi], p.n, 100 * ((p.a + p.c) / nn), 100 * ((p.a + p.b) / nn),
-               100 * p.diff.p, 100 * p.diff.lo, 100 * p.diff.hi, p.b, p.c, p.p, holm[vi], reading, need);
-    if (is_long) {
-      if (p.n > 1)
-        buf_printf(b, " %+.2f [%+.2f, %+.2f] | %.0f |", p.mdiff.p, p.mdiff.lo, p.mdiff.hi,
-                   mean_games_needed(p.msd, DETECT_VP, 0.05, 0.80));
-      else
-        buf_printf(b, " — | — |");
-    }
-    buf_printf(b, "\n");
+    vs_base_row(c, c->var[vi], &p, holm[vi], is_long, b);
   }
 }
 
@@ -746,6 +779,9 @@ static cJSON *json_head(const SimCfg *c) {
   cJSON_AddStringToObject(notes, "vs_base.mcnemar_p", "McNemar's test, EXACT two-sided binomial p-value of b against c (b + c trials, 1/2): the p-value the report uses");
   cJSON_AddStringToObject(notes, "vs_base.mcnemar_chi2", "McNemar's chi-square statistic WITH continuity correction, (|b - c| - 1)^2 / (b + c), 1 degree of freedom: for reference only, no p-value is taken from it");
   cJSON_AddStringToObject(notes, "vs_base.holm_p", "mcnemar_p adjusted by Holm's step-down method over the variants compared with base in the same scenario and player pair");
+  cJSON_AddStringToObject(notes, "vs_base.pair_phi", "the correlation (phi) of a seed's French-win flags in base and in the variant: what the common random numbers bought");
+  cJSON_AddStringToObject(notes, "vs_base.unpaired_lo", "unpaired_lo/hi: Newcombe's interval of the same difference had the two cells been independent samples of the same size; pairing_gain: 1 - paired width / unpaired width");
+  cJSON_AddStringToObject(notes, "vs_base.vp_margin_diff.pair_corr", "the correlation of a seed's French VP margins in base and variant; pairing_gain: 1 - sd(difference) / sqrt(var base + var variant)");
   cJSON_AddStringToObject(notes, "vs_base.games_to_detect", "games per cell for 80% power to detect a change of detect_points in the French win rate at two-sided alpha 0.05 (McNemar, Connor 1987, this variant's share of discordant seeds, at least the share the change needs)");
   cJSON_AddStringToObject(notes, "vs_base.vp_margin_diff", "long game: mean over the seeds of the variant's French VP margin minus base's, Student-t 95% interval; games_to_detect: 80% power, alpha 0.05, for a change of detect_vp");
   cJSON_AddNumberToObject(root, "detect_points", DETECT_POINTS);
@@ -825,6 +861,10 @@ static void json_vs_base(cJSON *o, const JsonCell *j) {
   cJSON_AddNumberToObject(vb, "mcnemar_chi2", p.chi2);
   cJSON_AddNumberToObject(vb, "mcnemar_p", p.p);
   cJSON_AddNumberToObject(vb, "holm_p", holm[j->vi]);
+  cJSON_AddNumberToObject(vb, "unpaired_lo", p.g.unpaired.lo);
+  cJSON_AddNumberToObject(vb, "unpaired_hi", p.g.unpaired.hi);
+  cJSON_AddNumberToObject(vb, "pair_phi", p.g.phi);
+  cJSON_AddNumberToObject(vb, "pairing_gain", p.g.gain);
   double nn = p.n ? (double)p.n : 1;
   cJSON_AddNumberToObject(vb, "games_to_detect",
                           mcnemar_games_needed((p.b + p.c) / nn, DETECT_POINTS, 0.05, 0.80));
@@ -834,6 +874,8 @@ static void json_vs_base(cJSON *o, const JsonCell *j) {
     cJSON_AddNumberToObject(md, "lo", p.mdiff.lo);
     cJSON_AddNumberToObject(md, "hi", p.mdiff.hi);
     cJSON_AddNumberToObject(md, "sd", p.msd);
+    cJSON_AddNumberToObject(md, "pair_corr", p.mphi);
+    cJSON_AddNumberToObject(md, "pairing_gain", p.mgain);
     cJSON_AddNumberToObject(md, "games_to_detect", mean_games_needed(p.msd, DETECT_VP, 0.05, 0.80));
   }
 }

@@ -103,6 +103,13 @@ double mcnemar_p(long b, long c, double *chi2);
  * (a: both, b: first only, c: second only, d: neither) with Newcombe's hybrid score interval
  * (method 10, 1998). */
 Interval paired_diff(long a, long b, long c, long d, double z);
+/* the correlation (phi) of the pairs' two results; NAN when a margin is empty */
+double pair_phi(long a, long b, long c, long d);
+/* what pairing bought: phi, the paired interval (paired_diff), the interval the same rates would
+ * have from independent samples of the same size (Newcombe with phi = 0), and the gain
+ * 1 - paired width / unpaired width (0.3: the paired interval is 30% narrower) */
+typedef struct { double phi, gain; Interval paired, unpaired; } PairGain;
+PairGain pair_gain(long a, long b, long c, long d, double z);
 /* Elo difference for an expected score in (0,1): -400 log10(1/s - 1) (+-inf at 0 and 1). */
 double elo_from_score(double s);
 /* Elo difference and its 95% error margin from wins, losses, draws (cutechess-style margin

@@ -75,12 +75,20 @@ double mcnemar_p(long b, long c, double *chi2) {
   return p > 1 ? 1 : p;
 }
 
+/* Newcombe's hybrid score interval (method 10) of p1 - p2 from the two Wilson intervals and the
+ * correlation phi of the pairs (0: independent samples) */
+static Interval newcombe(double p1, Interval w1, double p2, Interval w2, double phi) {
+  double d1 = p1 - w1.lo, e1 = w1.hi - p1, d2 = p2 - w2.lo, e2 = w2.hi - p2;
+  Interval r;
+  r.p = p1 - p2;
+  r.lo = fmax(-1, r.p - sqrt(fmax(0, d1 * d1 - 2 * phi * d1 * e2 + e2 * e2)));
+  r.hi = fmin(1, r.p + sqrt(fmax(0, e1 * e1 - 2 * phi * e1 * d2 + d2 * d2)));
+  return r;
+}
+
 Interval paired_diff(long a, long b, long c, long d, double z) {
-  Interval r = {0, 0, 0};
   long n = a + b + c + d;
-  if (n <= 0) { r.lo = -1; r.hi = 1; return r; }
-  double p1 = (double)(a + b) / n, p2 = (double)(a + c) / n;
-  Interval w1 = wilson(a + b, n, z), w2 = wilson(a + c, n, z);
+  if (n <= 0) return (Interval){0, -1, 1};
   double A = (double)(a + b) * (double)(c + d) * (double)(a + c) * (double)(b + d);
   double phi = 0;
   if (A > 0) {
@@ -89,13 +97,30 @@ Interval paired_diff(long a, long b, long c, long d, double z) {
     if (num > 0) num = num - n / 2.0 > 0 ? num - n / 2.0 : 0;
     phi = num / sqrt(A);
   }
-  double d1 = p1 - w1.lo, e1 = w1.hi - p1, d2 = p2 - w2.lo, e2 = w2.hi - p2;
-  double delta = sqrt(fmax(0, d1 * d1 - 2 * phi * d1 * e2 + e2 * e2));
-  double eps = sqrt(fmax(0, e1 * e1 - 2 * phi * e1 * d2 + d2 * d2));
-  r.p = p1 - p2;
-  r.lo = fmax(-1, r.p - delta);
-  r.hi = fmin(1, r.p + eps);
-  return r;
+  return newcombe((double)(a + b) / n, wilson(a + b, n, z), (double)(a + c) / n,
+                  wilson(a + c, n, z), phi);
+}
+
+double pair_phi(long a, long b, long c, long d) {
+  double A = (double)(a + b) * (double)(c + d) * (double)(a + c) * (double)(b + d);
+  return A > 0 ? ((double)a * d - (double)b * c) / sqrt(A) : NAN;
+}
+
+PairGain pair_gain(long a, long b, long c, long d, double z) {
+  PairGain g;
+  long n = a + b + c + d;
+  g.phi = pair_phi(a, b, c, d);
+  g.paired = paired_diff(a, b, c, d, z);
+  if (n <= 0) {
+    g.unpaired = g.paired;
+    g.gain = NAN;
+    return g;
+  }
+  g.unpaired = newcombe((double)(a + b) / n, wilson(a + b, n, z), (double)(a + c) / n,
+                        wilson(a + c, n, z), 0);
+  double wp = g.paired.hi - g.paired.lo, wu = g.unpaired.hi - g.unpaired.lo;
+  g.gain = wu > 0 ? 1 - wp / wu : NAN;
+  return g;
 }
 
 double elo_from_score(double s) {

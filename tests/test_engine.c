@@ -80,6 +80,49 @@ Test(engine, property_random_games_variants, .timeout = 60) {
 }
 
 /* gs_check has teeth: broken positions are reported */
+/* the hands of every turn of game (seed, g), played by uniformly random moves from policy
+ * stream pol: hands[t] = the hand right after turn t's draw */
+static void turn_hands(const Scen *sc, uint64_t seed, uint64_t g, uint64_t pol, uint64_t hands[8]) {
+  State s;
+  gs_init(sc, &s, seed, g);
+  Rng r;
+  rng_seed(&r, pol, 5);
+  ActList L;
+  memset(hands, 0, 8 * sizeof hands[0]);
+  int last = 0;
+  while (!gs_over(&s)) {
+    if (s.turn.number != last && s.turn.number < 8) hands[s.turn.number] = s.cards.hand;
+    last = s.turn.number;
+    gs_legal(sc, &s, &L);
+    gs_apply(sc, &s, L.a[rng_below(&r, (uint32_t)L.n)]);
+  }
+}
+
+/* Chance is drawn per (game, turn, event), not from one stream in order: two games on the same
+ * seed deal the same hands every turn whatever was played before (and in a variant that does not
+ * change the decks), another seed deals others.  The common random numbers of sim's paired design
+ * rest on this. */
+Test(engine, chance_is_keyed_by_game_turn_and_event) {
+  Scen *sc = th_load("long", "base"), *var = th_load("long", "strong-hougoumont");
+  int other = 0, turns = 0;
+  for (uint64_t g = 0; g < 20; g++) {
+    uint64_t h1[8], h2[8], h3[8], h4[8];
+    turn_hands(sc, 1815, g, 1, h1);
+    turn_hands(sc, 1815, g, 2, h2);
+    turn_hands(var, 1815, g, 3, h3);
+    turn_hands(sc, 1816, g, 1, h4);
+    for (int t = 1; t < 8 && t <= sc->p.turns; t++) {
+      cr_assert_eq(h1[t], h2[t], "game %d turn %d: other play, other hand", (int)g, t);
+      cr_assert_eq(h1[t], h3[t], "game %d turn %d: the variant deals another hand", (int)g, t);
+      other += h1[t] != h4[t];
+      turns++;
+    }
+  }
+  cr_assert_gt(other, turns * 9 / 10, "another seed deals other hands (%d of %d)", other, turns);
+  free(sc);
+  free(var);
+}
+
 Test(engine, gs_check_rejects_broken_positions) {
   Scen *sc = th_load("short", "base");
   State s, t;

@@ -133,7 +133,8 @@ Test(review, the_computer_says_why_and_never_what_is_hidden) {
       said++;
     }
     for (int c = 0; c < S.sc->ncards; c++)
-      if ((before.cards.hand >> c & 1) && strstr(w, S.sc->card[c].id) && c != a.play.card)
+      if ((before.cards.hand >> c & 1) && strstr(w, S.sc->card[c].id) && c != a.play.card &&
+          scen_square(S.sc, S.sc->card[c].id) < 0) /* F10 is a card and a square */
         cr_assert(0, "the reason names %s, a card in the computer's hand: %s", S.sc->card[c].id, w);
   }
   cr_assert_gt(said, 20);

@@ -116,7 +116,7 @@ Test(session, destination_move_undo_by_mode) {
     Session S;
     char err[512], derr[256];
     int human = mode ? FRENCH : SESSION_NO_HUMAN;
-    cr_assert_eq(session_new(&S, "short", "base", 5, human, "random", err, sizeof err), 0, "%s", err);
+    cr_assert_eq(session_new(&S, "short", "base", 1, human, "random", err, sizeof err), 0, "%s", err);
     cr_assert_eq(session_play_text(&S, "play F03 move", 1, err, sizeof err, derr, sizeof derr), 1, "%s", err);
     cr_assert_eq(session_play_text(&S, "bogus", 1, err, sizeof err, derr, sizeof derr), -1);
     cr_assert_neq(err[0], 0);

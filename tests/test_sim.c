@@ -65,6 +65,22 @@ Test(sim_stats, paired_difference) {
   cr_assert(d.hi > 0.28 && d.hi < 0.34, "hi %f", d.hi);
 }
 
+/* what pairing buys: the pair correlation, and the unpaired interval is Newcombe's method 10
+ * for independent samples (his example (b), 9/10 - 3/10: 0.1705 to 0.8090) */
+Test(sim_stats, pairing_gain) {
+  NEAR(pair_phi(40, 10, 10, 40), 0.6, 1e-12);
+  cr_assert(isnan(pair_phi(5, 5, 0, 0)), "no variation in one result: no correlation");
+  PairGain g = pair_gain(3, 6, 0, 1, Z95);
+  NEAR(g.unpaired.lo, 0.1705, 5e-5);
+  NEAR(g.unpaired.hi, 0.8090, 5e-5);
+  g = pair_gain(25, 25, 25, 25, Z95); /* uncorrelated pairs: pairing buys nothing */
+  NEAR(g.gain, 0, 1e-12);
+  NEAR(g.paired.lo, g.unpaired.lo, 1e-12);
+  g = pair_gain(400, 50, 50, 500, Z95); /* phi 0.8: a much narrower paired interval */
+  cr_assert(g.phi > 0.79 && g.gain > 0.45, "phi %f gain %f", g.phi, g.gain);
+  NEAR(g.paired.p, g.unpaired.p, 1e-12);
+}
+
 Test(sim_stats, elo) {
   NEAR(elo_from_score(0.5), 0.0, 1e-12);
   NEAR(elo_from_score(0.75), 400 * log10(3.0), 1e-9);

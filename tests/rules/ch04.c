@@ -81,7 +81,7 @@ Test(rules, R_4_2_ties_broken_by_draws_from_undrawn_cards_put_back) {
     /* the French undrawn cards all have 6 MP, the British ones 2 MP: the French go first */
     uint64_t hand = (fr & ~cards_mp(sc, ARMY_FR, 6)) | (br & ~cards_mp(sc, ARMY_BR, 2));
     bid_position(sc, &s, hand);
-    s.rng.state += (uint64_t)seed * 7919;
+    s.rng.inc += (uint64_t)seed * 2 * 7919; /* another game's key */
     TH_DO(sc, &s, A_BID, CARD_NONE, 0, 0);
     TH_DO(sc, &s, A_BID, CARD_NONE, 0, 0);
     cr_assert_eq(s.turn.active, FRENCH);
@@ -89,7 +89,7 @@ Test(rules, R_4_2_ties_broken_by_draws_from_undrawn_cards_put_back) {
     /* equal bids (5 MP each) tie too: now the British undrawn cards are higher */
     hand = (fr & ~cards_mp(sc, ARMY_FR, 2)) | (br & ~cards_mp(sc, ARMY_BR, 6));
     bid_position(sc, &s, hand);
-    s.rng.state += (uint64_t)seed * 7919;
+    s.rng.inc += (uint64_t)seed * 2 * 7919; /* another game's key */
     TH_DO(sc, &s, A_BID, th_card(sc, "F01"), 0, 0);
     TH_DO(sc, &s, A_BID, th_card(sc, "B01"), 0, 0);
     cr_assert_eq(s.turn.active, ALLIED);
@@ -109,7 +109,7 @@ Test(rules, R_4_2_allied_prussian_bid_tie_breaks_with_prussian_undrawn) {
   uint64_t hand = (fr & ~fr_keep) | (br & ~cards_mp(sc, ARMY_BR, 2)) | (pr & ~cards_mp(sc, ARMY_PR, 6));
   for (int seed = 0; seed < 4; seed++) {
     bid_position(sc, &s, hand);
-    s.rng.state += (uint64_t)seed * 104729;
+    s.rng.inc += (uint64_t)seed * 2 * 104729; /* another game's key */
     TH_DO(sc, &s, A_BID, th_card(sc, "F26"), 0, 0); /* 4 MP */
     TH_DO(sc, &s, A_BID, th_card(sc, "P02"), 0, 0); /* 4 MP: tie */
     cr_assert_eq(s.turn.active, ALLIED, "the Prussian undrawn cards break the tie");
