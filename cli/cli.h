@@ -47,6 +47,7 @@ int cmd_serve(int argc, char **argv);
 int cmd_train(int argc, char **argv);
 int cmd_skill(int argc, char **argv);
 int cmd_review(int argc, char **argv);
+int cmd_tactics(int argc, char **argv);
 /* subcommands from other folders */
 int cmd_play(int argc, char **argv);
 int cmd_sim(int argc, char **argv);

@@ -153,6 +153,7 @@ static const Cmd CMDS[] = {
     {"skill", cmd_skill, "balance across skill: French win rate as both sides get stronger"},
     {"train", cmd_train, "fit the evaluation to game outcomes (logistic regression)"},
     {"review", cmd_review, "review a saved game: the win probability each decision lost, marked"},
+    {"tactics", cmd_tactics, "the tactics suite: each player's move in positions with one best move"},
     {"replay", cmd_replay, "replay one simulated game and print its log"},
     {"merge", cmd_merge, "merge sharded simulation outputs"},
     {"serve", cmd_serve, "the board in a web browser: play against the computer (local web server)"},

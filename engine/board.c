@@ -47,7 +47,8 @@ static uint64_t evaders_of(const Scen *sc, const State *s, int u) {
     int t = sc->nb[sq][d];
     if (t == SQ_NONE) continue;
     int v = unit_at(sc, s, t);
-    if (v == UNIT_NONE || unit_side(sc, v) == unit_side(sc, u) || sc->unit[v].kind != K_CAV) continue;
+    if (v == UNIT_NONE || unit_side(sc, v) == unit_side(sc, u) || sc->unit[v].kind != K_CAV)
+      continue;
     int front = sc->nb[t][facing(s, v)] == sq;
     if (retreat_dirs(sc, s, v, !front)) ev |= 1ull << v;
   }
