@@ -94,7 +94,7 @@ SAN_STAMP   := $(BUILD)/.san-deps-ok
 SAN_CFLAGS  := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
 TSAN_CFLAGS := -O1 -g -fsanitize=thread
 FUZZ_CFLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
-FUZZ_TARGETS := save scen action protocol
+FUZZ_TARGETS := save scen action protocol http
 FUZZ_SECONDS ?= 120
 FUZZ_SHORT  ?= 8
 SOAK_GAMES  ?= 100000

@@ -591,6 +591,8 @@ typedef struct {
   Action *acts;
   int has_start;          /* 1: the game starts from `start`, not from gs_init(seed, stream) */
   State start;
+  char seats[128];        /* who sits where ("french=human,british=mcts:normal,..."; "" not
+                           * recorded): written and read back as text of [a-z0-9:=,.*+_-] */
 } GameRec;
 void gamerec_init(GameRec *g, const char *scenario, const char *variants, uint64_t seed,
                   uint64_t stream);

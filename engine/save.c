@@ -728,6 +728,7 @@ int game_save(const Scen *sc, const GameRec *g, const State *s, const char *path
   okj = okj && cJSON_AddStringToObject(o, "seed", num);
   snprintf(num, sizeof num, "%" PRIu64, g->stream);
   okj = okj && cJSON_AddStringToObject(o, "stream", num);
+  if (okj && g->seats[0]) okj = cJSON_AddStringToObject(o, "seats", g->seats) != NULL;
   cJSON *acts = okj ? cJSON_AddArrayToObject(o, "actions") : NULL;
   okj = okj && acts;
   State t;
@@ -862,6 +863,15 @@ int game_load_text(Scen *sc, const char *dir, const char *path, const char *text
   if (sm && (!cJSON_IsString(sm) || num_u64(sm->valuestring, 0, UINT64_MAX, &stream)))
     FAIL("%s: 'stream' must be a whole number 0..18446744073709551615 in quotes", path);
   gamerec_init(g, scn->valuestring, vars, seed, stream);
+  const cJSON *seats = cJSON_GetObjectItem(o, "seats");
+  if (seats) {
+    const char *t = cJSON_IsString(seats) ? seats->valuestring : NULL;
+    if (!t || strlen(t) >= sizeof g->seats ||
+        strspn(t, "abcdefghijklmnopqrstuvwxyz0123456789:=,.*+_-") != strlen(t))
+      FAIL("%s: 'seats' must be a text of at most %d letters, digits and :=,.*+_-", path,
+           (int)sizeof g->seats - 1);
+    snprintf(g->seats, sizeof g->seats, "%s", t);
+  }
   const cJSON *acts = cJSON_GetObjectItem(o, "actions");
   const cJSON *st = cJSON_GetObjectItem(o, "state");
   if (acts && !cJSON_IsArray(acts)) FAIL("%s: 'actions' must be a list", path);
