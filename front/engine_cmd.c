@@ -163,9 +163,20 @@ static int c_state(void *ctx, char *args) {
     char *j = state_to_json(S->sc, &S->s);
     ok(j);
     free(j);
-  } else if (strcmp(args, "french") && strcmp(args, "allied")) fail("usage: state [french|allied]");
-  else print_json(observation_json(S->sc, &S->s, !strcmp(args, "french") ? FRENCH : ALLIED));
+  } else if (!strcmp(args, "french") || !strcmp(args, "allied"))
+    print_json(observation_json(S->sc, &S->s, !strcmp(args, "french") ? FRENCH : ALLIED));
+  else if (seat_parse(args) >= 0 && scen_has_seat(S->sc, seat_parse(args)))
+    print_json(observation_json(S->sc, &S->s, seat_side(seat_parse(args)))); /* a seat sees its side */
+  else fail(S->sc->p.prussians ? "usage: state [french|allied|british|prussian]"
+                               : "usage: state [french|allied|british] (no Prussian seat in this game)");
   return 0;
+}
+
+/* seat: the seat that decides now (R-1.2: french, british or prussian; none when over) */
+static int c_seat(void *ctx, char *args) {
+  Session *S = ctx;
+  int k = gs_seat(S->sc, &S->s);
+  return ok(k >= 0 ? seat_name(k) : "none"), 0;
 }
 
 static int c_scenario(void *ctx, char *args) {
@@ -250,8 +261,25 @@ static int engine_ai(Session *S, const char *level, int analyze) {
   return 0;
 }
 
-static int c_genmove(void *ctx, char *args) { return engine_ai(ctx, args, 0); }
-static int c_analyze(void *ctx, char *args) { return engine_ai(ctx, args, 1); }
+/* genmove/analyze [LEVEL] [SEAT]: a seat named must be the one deciding */
+static int engine_ai_seat(Session *S, char *args, int analyze) {
+  char *sp = strrchr(args, ' '), *last = sp ? sp + 1 : args;
+  int k = seat_parse(last);
+  if (k >= 0) {
+    int now = gs_seat(S->sc, &S->s);
+    if (k != now) {
+      char m[120];
+      snprintf(m, sizeof m, "the %s seat does not decide now (%s does)", seat_name(k),
+               now >= 0 ? seat_name(now) : "nobody");
+      return fail(m), 0;
+    }
+    if (sp) *sp = 0;
+    else *args = 0;
+  }
+  return engine_ai(S, args, analyze);
+}
+static int c_genmove(void *ctx, char *args) { return engine_ai_seat(ctx, args, 0); }
+static int c_analyze(void *ctx, char *args) { return engine_ai_seat(ctx, args, 1); }
 static int c_protocol_version(void *ctx, char *args) { return ok("2"), 0; }
 static int c_name(void *ctx, char *args) { return ok("waterloo"), 0; }
 static int c_version(void *ctx, char *args) { return ok("1.0"), 0; }
@@ -268,6 +296,7 @@ static const CmdDef ENGINE_CMDS[] = {
     {"reach", G, c_reach}, {"position", G, c_position},
     {"setposition", CMD_ARGS, c_setposition}, {"turn", G, c_turn}, {"result", G, c_result},
     {"undo", G, c_undo}, {"genmove", G, c_genmove}, {"analyze", G, c_analyze},
+    {"seat", G, c_seat},
     {"quit", CMD_ARGS, c_quit}, {NULL, 0, NULL}};
 #undef G
 

@@ -19,7 +19,9 @@
 typedef struct {
   Session S;          /* scenario, position, record, undo barrier, log, the computer */
   Scen *sc;           /* = S.sc */
-  int human;          /* FRENCH / ALLIED */
+  int human;          /* FRENCH / ALLIED: the side of the person at the keyboard now */
+  int seat;           /* the seat that person holds (-1 before the first prompt) */
+  int seated;         /* --seats (or a saved game's seats): seat names at the prompt */
   int color;
   FILE *log;          /* optional log file */
   ActList *L;         /* the legal actions at the prompt, as `legal` numbers them */
@@ -315,6 +317,7 @@ static int play_open(Play *P, int argc, char **argv) {
     return 2;
   }
   P->human = !strcmp(side, "french") ? FRENCH : ALLIED;
+  P->seat = -1;
   const char *level = opt_get(argc, argv, "--level", "normal");
   P->color = isatty(1) && !opt_has(argc, argv, "--no-color");
   char err[2048];
@@ -334,6 +337,15 @@ static int play_open(Play *P, int argc, char **argv) {
     }
   }
   P->sc = P->S.sc;
+  /* the seats asked for; else a saved game's own, unless a side was asked for */
+  const char *seats = opt_get(argc, argv, "--seats", NULL);
+  if (!seats && load && !opt_has(argc, argv, "--side") && P->S.g.seats[0]) seats = P->S.g.seats;
+  if (seats && session_set_seats(&P->S, seats, err, sizeof err)) {
+    fprintf(stderr, "waterloo play: --seats: %s\n", err);
+    session_free(&P->S);
+    return 2;
+  }
+  P->seated = seats != NULL;
   const char *logpath = opt_get(argc, argv, "--log", NULL);
   if (logpath && !(P->log = fopen(logpath, "a"))) {
     fprintf(stderr, "waterloo play: cannot open log %s\n", logpath);
@@ -350,6 +362,13 @@ static void play_end(Play *P) {
   const State *s = &P->S.s;
   int won = (s->score.result == RES_FRENCH && P->human == FRENCH) ||
             (s->score.result == RES_ALLIED && P->human == ALLIED);
+  if (P->S.human == SESSION_BOTH_SIDES) {
+    printf("%s Replay this game with: waterloo play --seed %" PRIu64 " --scenario %s --variant %s\n",
+           s->score.result == RES_DRAW ? "A draw." : s->score.result == RES_FRENCH ? "The French won."
+                                                                                  : "The Allies won.",
+           P->S.seed, P->sc->scen_name, P->sc->variant_names);
+    return;
+  }
   printf("%s Replay this game with: waterloo play --seed %" PRIu64 " --scenario %s --variant %s\n",
          s->score.result == RES_DRAW ? "A draw."
          : won                       ? "You won."
@@ -357,34 +376,68 @@ static void play_end(Play *P) {
          P->S.seed, P->sc->scen_name, P->sc->variant_names);
 }
 
+/* the person whose seat decides comes to the keyboard: when people sit on both sides and the
+ * side changes, the screen is cleared (a terminal) and the next player confirms before their
+ * hand is shown; a partner of the same side sees the same hand (ruling R-1.2) */
+static void take_seat(Play *P) {
+  int seat = gs_seat(P->sc, &P->S.s), side = seat_side(seat);
+  if (seat == P->seat) return;
+  int was_side = P->human, first = P->seat < 0;
+  P->seat = seat;
+  P->human = side;
+  if (!P->seated) return;   /* a classic game: one person, one side, as before seats */
+  if (P->S.human == SESSION_BOTH_SIDES && !first && side != was_side) {
+    if (isatty(1)) printf("\033[2J\033[H");
+    printf("-- the %s player's decision: the others look away --\n", army_name(seat));
+    if (isatty(0)) free(read_cmd("press Enter when you are at the keyboard "));
+    show(P);
+    return;
+  }
+  printf("-- the %s player's decision --\n", army_name(seat));
+  if (first || side != was_side) show(P);
+}
+
 int cmd_play(int argc, char **argv) {
-  int rc = cli_args(argc, argv, "play", "--side --level --scenario --variant --seed --load --log --no-color!",
+  int rc = cli_args(argc, argv, "play", "--side --level --seats --scenario --variant --seed --load --log --no-color!",
                     "usage: waterloo play [--side french|allied] [--level easy|normal|hard|expert|heuristic]\n"
-                    "                     [--scenario short|long] [--variant V[,V...]] [--seed S]\n"
-                    "                     [--load FILE] [--log FILE] [--no-color]\n"
+                    "                     [--seats SEAT=WHO,...] [--scenario short|long] [--variant V[,V...]]\n"
+                    "                     [--seed S] [--load FILE] [--log FILE] [--no-color]\n"
                     "A game against the computer. Type `help` at the prompt for the commands.\n"
+                    "--seats french=human,british=normal,prussian=human: who sits where (R-1.2): each seat\n"
+                    "human or a level; friends share the terminal (the hand is shown to the player whose\n"
+                    "decision it is, after the others look away); the short game has no Prussian seat.\n"
+                    "A saved game keeps its seats (--load restores them unless --side or --seats is given).\n"
                     "The computer plays honestly: it never sees your hand or the deck.\n");
   if (rc >= 0) return rc;
   Play P;
   memset(&P, 0, sizeof P);
   if (play_open(&P, argc, argv)) return 2;
-  printf("Waterloo, %s game, variants %s, seed %" PRIu64 ". You play the %s; the computer (%s) the %s.\n"
-         "Type `help` for the commands.\n",
-         P.sc->scen_name, P.sc->variant_names, P.S.seed, side_name(P.human), P.S.level,
-         side_name(!P.human));
-  show(&P);
+  if (P.seated) {
+    char st[200];
+    seats_text(&P.S.seats, st, sizeof st);
+    printf("Waterloo, %s game, variants %s, seed %" PRIu64 ". Seats: %s.\nType `help` for the commands.\n",
+           P.sc->scen_name, P.sc->variant_names, P.S.seed, st);
+  } else {
+    printf("Waterloo, %s game, variants %s, seed %" PRIu64 ". You play the %s; the computer (%s) the %s.\n"
+           "Type `help` for the commands.\n",
+           P.sc->scen_name, P.sc->variant_names, P.S.seed, side_name(P.human), P.S.level,
+           side_name(!P.human));
+    show(&P);
+  }
   P.L = malloc(sizeof *P.L);
   if (!P.L) abort();
   while (!gs_over(&P.S.s)) {
-    if (gs_decider(&P.S.s) != P.human) {
+    if (!session_humans_turn(&P.S)) {
       apply_computer(&P);
       continue;
     }
+    take_seat(&P);
     gs_legal(P.sc, &P.S.s, P.L);
     char prompt[96], mp[16] = "";
     if (P.S.s.turn.phase == PH_MOVE) snprintf(mp, sizeof mp, ", %d MP", P.S.s.play.mp);
     snprintf(prompt, sizeof prompt, "[turn %d, %s%s] %s> ", P.S.s.turn.number,
-             phase_name(P.S.s.turn.phase), mp, side_name(P.human));
+             phase_name(P.S.s.turn.phase), mp,
+             P.seated ? army_name(P.seat) : side_name(P.human));
     char *line = read_cmd(prompt);
     if (!line) break;
     int stop = prompt_line(&P, line);

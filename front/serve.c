@@ -52,7 +52,7 @@ static void *ai_thread(void *arg) {
   Session *S = &G->S;
   pthread_mutex_lock(&G->mu);
   for (;;) {
-    while (!G->quit && (gs_over(&S->s) || gs_decider(&S->s) == S->human)) pthread_cond_wait(&G->cv, &G->mu);
+    while (!G->quit && (gs_over(&S->s) || session_humans_turn(S))) pthread_cond_wait(&G->cv, &G->mu);
     if (G->quit) break;
     State s = S->s;
     int at = S->g.n;
@@ -259,15 +259,77 @@ static int level_ok(const char *l) {
   return 0;
 }
 
-static cJSON *game_view(Game *G, int since) {   /* game lock held */
-  cJSON *v = session_view(&G->S, since);
+/* the view of a seat (-1: the game's own view) */
+static cJSON *game_view(Game *G, int since, int seat) {   /* game lock held */
+  cJSON *v = session_view_seat(&G->S, since, seat);
   cJSON_AddStringToObject(v, "id", G->id);
-  int thinking = !gs_over(&G->S.s) && gs_decider(&G->S.s) != G->S.human;
+  int thinking = !gs_over(&G->S.s) && !session_humans_turn(&G->S);
   cJSON_AddBoolToObject(v, "thinking", thinking);
   cJSON *t = cJSON_AddObjectToObject(v, "think");
   cJSON_AddNumberToObject(t, "seconds", thinking && G->thinking ? clock_wall() - G->think_start : 0);
   cJSON_AddNumberToObject(t, "longest", G->think_longest);
   return v;
+}
+
+/* ---------------------------------------------------------------- seats and their tokens */
+/* A game made with seats gives every human seat a secret token (its link: /#ID/TOKEN).  A
+ * request speaks for a seat with the X-Seat-Token header (or token=): it is answered with that
+ * seat's view only, and may act only when that seat decides.  Without a token a request is
+ * served as the game's own view when people sit on one side only (the game's id is then the
+ * capability, as before seats); a game with people on both sides needs a token. */
+#define SEAT_REFUSED (-2)
+static int request_seat(struct MHD_Connection *c, const Session *S) {
+  const char *t = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "X-Seat-Token");
+  if (!t) t = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "token");
+  if (!t || !*t) return S->human == SESSION_BOTH_SIDES ? SEAT_REFUSED : -1;
+  int k = seats_by_token(&S->seats, t);
+  return k >= 0 ? k : SEAT_REFUSED;
+}
+
+/* 0 when the request's seat may decide now, else the refusal sent */
+static int seat_decides(struct MHD_Connection *c, const Session *S, int seat, enum MHD_Result *ret) {
+  int k = gs_seat(S->sc, &S->s);
+  if (seat < 0 || k == seat) return 0;
+  char msg[120];
+  snprintf(msg, sizeof msg, "not your seat's decision: the %s seat decides now", k >= 0 ? seat_name(k) : "no");
+  *ret = send_err(c, 403, msg);
+  return -1;
+}
+
+/* a whole number in [lo, hi] (a JSON number, never cast before the check) */
+static int json_whole(const cJSON *x, double lo, double hi, long *out) {
+  if (!cJSON_IsNumber(x)) return -1;
+  double v = x->valuedouble;
+  if (!(v >= lo && v <= hi) || v != (double)(long)v) return -1;
+  *out = (long)v;
+  return 0;
+}
+
+static void tokens_json(cJSON *o, const Seats *t) {
+  cJSON *x = cJSON_AddObjectToObject(o, "tokens");
+  for (int k = 0; k < SEAT_COUNT; k++)
+    if (t->token[k][0]) cJSON_AddStringToObject(x, seat_name(k), t->token[k]);
+}
+
+/* the first seat with a token, -1 when none */
+static int first_token_seat(const Seats *t) {
+  for (int k = 0; k < SEAT_COUNT; k++)
+    if (t->token[k][0]) return k;
+  return -1;
+}
+
+/* "seats": {"french": "human" | LEVEL, ...} into the text form; 0, or -1 with msg */
+static int seats_body(const cJSON *o, char *text, size_t len, char *msg, size_t mlen) {
+  size_t n = 0;
+  text[0] = 0;
+  if (!cJSON_IsObject(o)) return snprintf(msg, mlen, "seats: an object {french, british, prussian}"), -1;
+  for (const cJSON *x = o->child; x; x = x->next) {
+    const char *who = cJSON_IsString(x) ? x->valuestring : "";
+    if (seat_parse(x->string ? x->string : "") < 0 || (strcmp(who, "human") && !level_ok(who)))
+      return snprintf(msg, mlen, "seats: each of french, british, prussian is human or a level"), -1;
+    n += (size_t)snprintf(text + n, n < len ? len - n : 0, "%s%s=%s", n ? "," : "", x->string, who);
+  }
+  return n < len ? 0 : (snprintf(msg, mlen, "seats: too long"), -1);
 }
 
 /* ---------------------------------------------------------------- autosave and resume */
@@ -293,6 +355,12 @@ static void autosave(Game *G) {   /* game lock held */
   cJSON_AddStringToObject(o, "id", G->id);
   cJSON_AddStringToObject(o, "side", S->human == FRENCH ? "french" : "allied");
   cJSON_AddStringToObject(o, "level", S->level);
+  if (first_token_seat(&S->seats) >= 0) {   /* the seats and their links survive a restart */
+    char st[160];
+    seats_text(&S->seats, st, sizeof st);
+    cJSON_AddStringToObject(o, "seats", st);
+    tokens_json(o, &S->seats);
+  }
   cJSON_AddStringToObject(o, "scenario", S->sc->scen_name);
   cJSON_AddStringToObject(o, "variants", S->sc->variant_names);
   cJSON_AddNumberToObject(o, "turn", S->s.turn.number);
@@ -352,7 +420,9 @@ static enum MHD_Result api_autosaves(struct MHD_Connection *c) {
   return send_json(c, 200, o);
 }
 
+/* a new game's first view: with its seats' tokens to the one who made it (not on a resume) */
 static enum MHD_Result new_game_reply(struct MHD_Connection *c, Session *S, const char *id) {
+  int seat = id ? -1 : first_token_seat(&S->seats);
   Game *G = game_add(S, id);
   if (!G) {
     session_free(S);
@@ -360,7 +430,8 @@ static enum MHD_Result new_game_reply(struct MHD_Connection *c, Session *S, cons
   }
   pthread_mutex_lock(&G->mu);
   autosave(G);
-  cJSON *v = game_view(G, 0);
+  cJSON *v = game_view(G, 0, seat);
+  if (seat >= 0) tokens_json(v, &G->S.seats);
   pthread_cond_broadcast(&G->cv);
   pthread_mutex_unlock(&G->mu);
   game_put(G);
@@ -390,9 +461,17 @@ static enum MHD_Result api_new(struct MHD_Connection *c, const cJSON *b) {
   if (!level_ok(level)) return send_err(c, 400, "level: easy, normal, hard, expert, heuristic or random");
   if (strcmp(scen, "short") && strcmp(scen, "long")) return send_err(c, 400, "scenario: short or long");
   if (!word_ok(vars, 60)) return send_err(c, 400, "variants: names separated by commas");
+  const cJSON *seats = cJSON_GetObjectItemCaseSensitive(b, "seats");
+  char st[200], msg[200];
+  if (seats && seats_body(seats, st, sizeof st, msg, sizeof msg)) return send_err(c, 400, msg);
   Session S;
   char err[1024];
   if (session_new(&S, scen, vars, seed, side_of(side), level, err, sizeof err)) return send_err(c, 400, err);
+  if (seats && session_set_seats(&S, st, err, sizeof err)) {
+    session_free(&S);
+    return send_err(c, 400, err);
+  }
+  if (seats) seats_new_tokens(&S.seats);
   return new_game_reply(c, &S, NULL);
 }
 
@@ -406,15 +485,24 @@ static enum MHD_Result api_load(struct MHD_Connection *c, const cJSON *b) {
   struct stat st;
   if (stat(path, &st) != 0) return send_err(c, 404, "no saved game by that name");
   if (st.st_size > 4 << 20) return send_err(c, 400, "saved game too large");
+  const cJSON *seats = cJSON_GetObjectItemCaseSensitive(b, "seats");
+  char stx[200], msg[1200];
+  if (seats && seats_body(seats, stx, sizeof stx, msg, sizeof msg)) return send_err(c, 400, msg);
   Session S;
   char err[1024];
   if (session_load(&S, path, side_of(side), level, err, sizeof err)) {
     /* the message names the file inside the saves folder only */
-    char msg[1200];
     const char *p = strstr(err, path) == err ? err + strlen(saves_dir) + 1 : err;
     snprintf(msg, sizeof msg, "cannot load: %s", p);
     return send_err(c, 400, msg);
   }
+  /* the seats asked for, else (no side asked for either) the saved game's own */
+  const char *use = seats ? stx : !cJSON_GetObjectItem(b, "side") && S.g.seats[0] ? S.g.seats : NULL;
+  if (use && session_set_seats(&S, use, err, sizeof err)) {
+    session_free(&S);
+    return send_err(c, 400, err);
+  }
+  if (use) seats_new_tokens(&S.seats);
   return new_game_reply(c, &S, NULL);
 }
 
@@ -426,21 +514,40 @@ static enum MHD_Result api_resume(struct MHD_Connection *c, const cJSON *b) {
   Game *G = game_get(id);
   if (G) {
     pthread_mutex_lock(&G->mu);
-    cJSON *v = game_view(G, 0);
+    int seat = request_seat(c, &G->S);
+    cJSON *v = seat == SEAT_REFUSED ? NULL : game_view(G, 0, seat);
     pthread_mutex_unlock(&G->mu);
     game_put(G);
-    return send_json(c, 200, v);
+    return v ? send_json(c, 200, v) : send_err(c, 403, "this game needs your seat's link (token)");
   }
   cJSON *info = auto_info(id);
   if (!info) return send_err(c, 404, "no kept game by that id");
-  char side[16], level[32], path[4400], err[1024];
+  char side[16], level[32], path[4400], err[1024], st[160];
   snprintf(side, sizeof side, "%s", jstr(info, "side", ""));
   snprintf(level, sizeof level, "%s", jstr(info, "level", ""));
+  snprintf(st, sizeof st, "%s", jstr(info, "seats", ""));
+  Seats keep;
+  memset(&keep, 0, sizeof keep);
+  const cJSON *tk = cJSON_GetObjectItem(info, "tokens");
+  for (int k = 0; k < SEAT_COUNT; k++) {
+    const char *t = jstr(tk, seat_name(k), "");
+    if (strlen(t) == 32 && strspn(t, "0123456789abcdef") == 32) snprintf(keep.token[k], 33, "%s", t);
+  }
   cJSON_Delete(info);
-  if (side_of(side) < 0 || !level_ok(level)) return send_err(c, 400, "the kept game's side or level is damaged");
+  if ((side_of(side) < 0 && !st[0]) || !level_ok(level)) return send_err(c, 400, "the kept game's side or level is damaged");
   auto_path(path, sizeof path, id, "json");
   Session S;
-  if (session_load(&S, path, side_of(side), level, err, sizeof err)) return send_err(c, 400, "the kept game cannot be read");
+  if (session_load(&S, path, side_of(side) < 0 ? FRENCH : side_of(side), level, err, sizeof err)) return send_err(c, 400, "the kept game cannot be read");
+  if (st[0] && session_set_seats(&S, st, err, sizeof err)) {
+    session_free(&S);
+    return send_err(c, 400, "the kept game's seats are damaged");
+  }
+  for (int k = 0; k < SEAT_COUNT; k++)
+    if (S.seats.human[k]) memcpy(S.seats.token[k], keep.token[k], 33);
+  if (S.human == SESSION_BOTH_SIDES && request_seat(c, &S) == SEAT_REFUSED) {
+    session_free(&S);   /* not brought back for someone without a seat's link */
+    return send_err(c, 403, "this game needs your seat's link (token)");
+  }
   return new_game_reply(c, &S, id);
 }
 
@@ -473,12 +580,16 @@ static int parse_sq(const char *t) {
 
 /* POST /api/games/ID/play: {"action": notation} | {"index": i} | {"move": {unit, to, facing}};
  * optional "at": the number of actions the client saw (409 when the game has moved on) */
-static enum MHD_Result api_play(struct MHD_Connection *c, Game *G, const cJSON *b) {
+static enum MHD_Result api_play(struct MHD_Connection *c, Game *G, const cJSON *b, int seat) {
   Session *S = &G->S;
   const cJSON *at = cJSON_GetObjectItemCaseSensitive(b, "at");
-  if (at && (!cJSON_IsNumber(at) || (int)at->valuedouble != S->g.n)) return send_err(c, 409, "the game has moved on; reload it");
+  long atn = -1, k = -1;
+  if (at && json_whole(at, 0, GAME_MAX_ACTIONS, &atn)) return send_err(c, 400, "at: the number of actions seen (a whole number)");
+  if (at && atn != S->g.n) return send_err(c, 409, "the game has moved on; reload it");
   if (gs_over(&S->s)) return send_err(c, 409, "the game is over");
   if (!session_humans_turn(S)) return send_err(c, 409, "not your decision now: the computer is thinking");
+  enum MHD_Result refused;
+  if (seat_decides(c, S, seat, &refused)) return refused;
   const cJSON *act = cJSON_GetObjectItemCaseSensitive(b, "action");
   const cJSON *idx = cJSON_GetObjectItemCaseSensitive(b, "index");
   const cJSON *mv = cJSON_GetObjectItemCaseSensitive(b, "move");
@@ -490,8 +601,7 @@ static enum MHD_Result api_play(struct MHD_Connection *c, Game *G, const cJSON *
     if (action_parse(S->sc, &S->s, act->valuestring, &a, err, sizeof err)) return send_err(c, 400, err);
     session_apply(S, a, 1);
   } else if (cJSON_IsNumber(idx)) {
-    double k = idx->valuedouble;
-    if (!(k >= 0 && k < MAX_ACTIONS) || session_play_index(S, (long)k, 1))
+    if (json_whole(idx, 0, MAX_ACTIONS - 1, &k) || session_play_index(S, k, 1))
       return send_err(c, 400, "index: not a legal action number");
   } else if (cJSON_IsObject(mv)) {
     int u = scen_unit(S->sc, jstr(mv, "unit", ""));
@@ -505,12 +615,14 @@ static enum MHD_Result api_play(struct MHD_Connection *c, Game *G, const cJSON *
   }
   autosave(G);
   pthread_cond_broadcast(&G->cv);
-  return send_json(c, 200, game_view(G, first_log));
+  return send_json(c, 200, game_view(G, first_log, seat));
 }
 
-static enum MHD_Result api_hint(struct MHD_Connection *c, Game *G, const cJSON *b) {
+static enum MHD_Result api_hint(struct MHD_Connection *c, Game *G, const cJSON *b, int seat) {
   Session *S = &G->S;
   if (!session_humans_turn(S)) return send_err(c, 409, "no decision of yours to hint at");
+  enum MHD_Result refused;
+  if (seat_decides(c, S, seat, &refused)) return refused;
   const char *level = jstr(b, "level", session_hint_level(S));
   if (!level_ok(level)) return send_err(c, 400, "level: easy, normal, hard, expert, heuristic or random");
   char err[256];
@@ -557,6 +669,19 @@ static enum MHD_Result api_reference(struct MHD_Connection *c, const char *what)
   return r ? send_json(c, 200, r) : send_err(c, 404, err);
 }
 
+/* POST /api/games/ID/save {name}: SAVES/name.json (with the seats) */
+static enum MHD_Result api_save(struct MHD_Connection *c, const Session *S, const cJSON *b) {
+  const char *name = jstr(b, "name", "");
+  char path[4400], err[512];
+  if (!name_ok(name)) return send_err(c, 400, "name: 1 to 40 letters, digits, '-' or '_'");
+  snprintf(path, sizeof path, "%s/%s.json", saves_dir, name);
+  mkdir(saves_dir, 0755);
+  if (session_save(S, path, err, sizeof err)) return send_err(c, 500, "could not write the save");
+  cJSON *o = cJSON_CreateObject();
+  cJSON_AddStringToObject(o, "saved", name);
+  return send_json(c, 200, o);
+}
+
 static enum MHD_Result api_game(struct MHD_Connection *c, const char *method, const char *rest,
                                 const cJSON *b) {
   char id[24];
@@ -571,11 +696,14 @@ static enum MHD_Result api_game(struct MHD_Connection *c, const char *method, co
   pthread_mutex_lock(&G->mu);
   Session *S = &G->S;
   int get = !strcmp(method, "GET"), post = !strcmp(method, "POST");
-  if (!*op && get) {
+  int seat = request_seat(c, S);
+  if (seat == SEAT_REFUSED && strcmp(op, "scenario")) {
+    ret = send_err(c, 403, "not a seat of this game: open it with your seat's link (token)");
+  } else if (!*op && get) {
     const char *sn = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "since");
-    long since = sn ? strtol(sn, NULL, 10) : 0;
-    if (since < 0 || since > 1000000) since = 0;
-    ret = send_json(c, 200, game_view(G, (int)since));
+    long since = 0;
+    if (sn && num_long(sn, 0, 1000000, &since)) since = 0;
+    ret = send_json(c, 200, game_view(G, (int)since, seat));
   } else if (!*op && !strcmp(method, "DELETE")) {
     pthread_mutex_unlock(&G->mu);
     pthread_mutex_lock(&table_mu);
@@ -592,34 +720,23 @@ static enum MHD_Result api_game(struct MHD_Connection *c, const char *method, co
     int u = un ? scen_unit(S->sc, un) : -1;
     if (u < 0) ret = send_err(c, 400, "reach: unit=NAME of a unit");
     else if (!session_humans_turn(S) || S->s.turn.phase != PH_MOVE ||
-             unit_side(S->sc, u) != S->human)
+             unit_side(S->sc, u) != gs_decider(&S->s) || (seat >= 0 && gs_seat(S->sc, &S->s) != seat))
       ret = send_err(c, 409, "that unit has no movement now");
     else ret = send_json(c, 200, reach_json(S->sc, &S->s, u));
   } else if (!strcmp(op, "play") && post) {
-    ret = api_play(c, G, b);
+    ret = api_play(c, G, b, seat);
   } else if (!strcmp(op, "undo") && post) {
     if (G->thinking) ret = send_err(c, 409, "the computer is thinking; undo when it is your decision");
+    else if (seat >= 0 && seat_side(seat) != S->human) ret = send_err(c, 403, "not your seat's decision to undo");
     else if (session_undo(S) < 0) ret = send_err(c, 409, "nothing to undo: a card was revealed, chance was drawn or the computer has acted since your last decision");
     else {
       autosave(G);
-      ret = send_json(c, 200, game_view(G, 0));
+      ret = send_json(c, 200, game_view(G, 0, seat));
     }
   } else if (!strcmp(op, "hint") && post) {
-    ret = api_hint(c, G, b);
+    ret = api_hint(c, G, b, seat);
   } else if (!strcmp(op, "save") && post) {
-    const char *name = jstr(b, "name", "");
-    char path[4400], err[512];
-    if (!name_ok(name)) ret = send_err(c, 400, "name: 1 to 40 letters, digits, '-' or '_'");
-    else {
-      snprintf(path, sizeof path, "%s/%s.json", saves_dir, name);
-      mkdir(saves_dir, 0755);
-      if (session_save(S, path, err, sizeof err)) ret = send_err(c, 500, "could not write the save");
-      else {
-        cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "saved", name);
-        ret = send_json(c, 200, o);
-      }
-    }
+    ret = api_save(c, S, b);
   } else if (!strcmp(op, "summary") && get) {
     ret = send_json(c, 200, summary_json(S));
   } else if (!strcmp(op, "record") && get) {
@@ -709,7 +826,12 @@ int cmd_serve(int argc, char **argv) {
                     "Serves the board in a web browser: open the address it prints and play against the\n"
                     "computer.  Loopback only unless --host says otherwise.  Saved games go to DIR/NAME.json\n"
                     "(default ./saves).  The page comes from web/ (or $WATERLOO_WEB); the JSON API is in\n"
-                    "docs/API.md.  Stop it with Ctrl-C.\n");
+                    "docs/API.md.  Stop it with Ctrl-C.\n"
+                    "--host 0.0.0.0 (or this machine's address) lets other devices of a home network play\n"
+                    "(friends at their own seat through its link): plain HTTP without a password, so anyone\n"
+                    "who can reach the port can start games, list the kept ones and open a game by its id\n"
+                    "when people sit on one side only; a seat's link is the key to that seat.  Use it only on\n"
+                    "a network you trust, never on one open to the Internet (docs/API.md, \"Seats\").\n");
   if (rc >= 0) return rc;
   uint64_t port;
   if (opt_u64("serve", "--port", opt_get(argc, argv, "--port", "8815"), &port)) return 2;
@@ -738,11 +860,18 @@ int cmd_serve(int argc, char **argv) {
   Scen *probe = cli_scen("short", "base");
   if (!probe) return 2;
   free(probe);
+  char autodir[4400];   /* what a save killed midway left there (file_write_atomic) */
+  snprintf(autodir, sizeof autodir, "%s/auto", saves_dir);
+  file_clean_stale_temps(saves_dir, NULL);
+  file_clean_stale_temps(autodir, NULL);
   signal(SIGPIPE, SIG_IGN);
   struct MHD_Daemon *d = MHD_start_daemon(
       MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION, (uint16_t)port, NULL, NULL, handler,
       NULL, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr, MHD_OPTION_NOTIFY_COMPLETED, completed, NULL,
-      MHD_OPTION_CONNECTION_LIMIT, (unsigned)64, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)60,
+      /* slow or many clients (issue 22): at most 100 connections, 16 from one address, and a
+       * connection silent for 10 s is closed, so half-open connections cannot hold the server */
+      MHD_OPTION_CONNECTION_LIMIT, (unsigned)100, MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)16,
+      MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)10,
       MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(64 * 1024), MHD_OPTION_END);
   if (!d) {
     fprintf(stderr, "waterloo serve: cannot listen on %s:%" PRIu64 " (%s)\n", host, port, strerror(errno));
@@ -756,6 +885,9 @@ int cmd_serve(int argc, char **argv) {
   sigaction(SIGINT, &sa, NULL);
   sigaction(SIGTERM, &sa, NULL);
   printf("waterloo serve: open http://%s:%u/ in a browser (Ctrl-C stops)\n", host, bound);
+  if (strncmp(host, "127.", 4))
+    fprintf(stderr, "waterloo serve: listening beyond this machine (%s): anyone who reaches the port "
+                    "can play; see serve --help\n", host);
   fflush(stdout);
   while (!stop_flag) pause();
   MHD_stop_daemon(d);

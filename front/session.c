@@ -36,6 +36,7 @@ const char *session_hint_level(const Session *S) {
 static int session_begin(Session *S, int human, const char *level, char *err, size_t len) {
   S->human = human;
   snprintf(S->level, sizeof S->level, "%s", level && *level ? level : "normal");
+  seats_classic(&S->seats, S->sc, human, S->level);
   if (human == SESSION_NO_HUMAN) return 0;
   if (!(S->ai = session_player(S, S->level, S->seed * 7919u + 1, err, len))) {
     session_free(S);
@@ -121,11 +122,14 @@ int session_load(Session *S, const char *path, int human, const char *level, cha
 }
 
 int session_save(const Session *S, const char *path, char *err, size_t len) {
-  return game_save(S->sc, &S->g, &S->s, path, err, len);
+  GameRec g = S->g; /* with the seats as they are now */
+  if (S->human != SESSION_NO_HUMAN) seats_text(&S->seats, g.seats, sizeof g.seats);
+  return game_save(S->sc, &g, &S->s, path, err, len);
 }
 
 void session_free(Session *S) {
   if (S->ai) player_free(S->ai);
+  seats_free(&S->seats);
   gamerec_free(&S->g);
   free(S->log);
   free(S->sc);
@@ -309,7 +313,7 @@ void session_apply(Session *S, Action a, int by_human) {
   /* undo stays within the human's own decisions: never past the computer's action, a random
    * event, a new turn or a card of the other side seen (without a human side: no barrier) */
   if (S->human == SESSION_NO_HUMAN) {
-  } else if (before.turn.decider != S->human ||
+  } else if (before.turn.decider != S->human || !by_human ||
              memcmp(&before.rng, &after->rng, sizeof before.rng) ||
              before.turn.number != after->turn.number ||
              (after->cards.seen & ~before.cards.seen & side_cards_mask(sc, !S->human)))
@@ -431,7 +435,7 @@ Action session_computer_choice(const Session *S, const State *s) {
   ActList *L = malloc(sizeof *L);
   if (!L) abort();
   gs_legal(S->sc, s, L);
-  Action a = L->n == 1 ? L->a[0] : player_act(S->ai, s);
+  Action a = L->n == 1 ? L->a[0] : player_act(session_seat_ai(S, s), s);
   free(L);
   return a;
 }
@@ -441,11 +445,12 @@ Action session_computer_think(const Session *S, const State *s, char *why, size_
   ActList *L = malloc(sizeof *L);
   if (!L) abort();
   int forced = gs_legal(S->sc, s, L) == 1;
-  Action a = forced ? L->a[0] : player_act(S->ai, s);
+  Player *ai = session_seat_ai(S, s);
+  Action a = forced ? L->a[0] : player_act(ai, s);
   free(L);
   if (forced) return a;
   Candidate c[4];
-  int n = player_analyze(S->ai, s, c, 4), k = -1;
+  int n = player_analyze(ai, s, c, 4), k = -1;
   for (int i = 0; i < n; i++)
     if (!memcmp(&c[i].a, &a, sizeof a)) k = i;
   if (k > 0) { Candidate t = c[0]; c[0] = c[k]; c[k] = t; }
@@ -1129,10 +1134,14 @@ cJSON *battle_json(const Scen *sc, const BattleRec *b) {
   return o;
 }
 
-cJSON *session_view(const Session *S, int since) {
+cJSON *session_view(const Session *S, int since) { return session_view_seat(S, since, -1); }
+
+cJSON *session_view_seat(const Session *S, int since, int seat) {
   const Scen *sc = S->sc;
+  int side = seat >= 0 ? seat_side(seat) : session_view_side(S);
+  int yours = session_humans_turn(S) && (seat < 0 || gs_seat(sc, &S->s) == seat);
   cJSON *o = cJSON_CreateObject();
-  cJSON_AddStringToObject(o, "human", side_name(S->human));
+  cJSON_AddStringToObject(o, "human", side_name(side));
   cJSON_AddStringToObject(o, "level", S->level);
   cJSON_AddStringToObject(o, "scenario", sc->scen_name);
   cJSON_AddStringToObject(o, "variants", sc->variant_names);
@@ -1140,11 +1149,12 @@ cJSON *session_view(const Session *S, int since) {
   snprintf(num, sizeof num, "%" PRIu64, S->seed);
   cJSON_AddStringToObject(o, "seed", num);
   cJSON_AddNumberToObject(o, "actions", S->g.n);
-  cJSON_AddBoolToObject(o, "your_turn", session_humans_turn(S));
+  cJSON_AddBoolToObject(o, "your_turn", yours);
   /* can undo: some human decision after the barrier */
   cJSON_AddBoolToObject(o, "can_undo", S->nlog > 0 && S->g.n > S->barrier);
-  cJSON_AddItemToObject(o, "observation", observation_json(sc, &S->s, S->human));
-  cJSON_AddItemToObject(o, "legal", session_humans_turn(S) ? legal_json(sc, &S->s) : cJSON_CreateArray());
+  cJSON_AddItemToObject(o, "observation", observation_json(sc, &S->s, side));
+  cJSON_AddItemToObject(o, "legal", yours ? legal_json(sc, &S->s) : cJSON_CreateArray());
+  seats_view_json(S, o, seat);
   cJSON_AddItemToObject(o, "last_battle", battle_json(sc, &S->battle));
   cJSON_AddNumberToObject(o, "log_size", S->nlog);
   cJSON_AddItemToObject(o, "log", log_json(S, since));

@@ -10,6 +10,7 @@
 
 #include "../ai/player.h"
 #include "../engine/engine.h"
+#include "seats.h"
 
 typedef struct {
   int index;              /* 0-based action index in the game record                  */
@@ -51,6 +52,10 @@ typedef struct Session {
   int bat_base_att, bat_base_def; /* base totals at the declaration of the battle in progress */
   BattleRec battle;       /* the last battle revealed */
   int in_move;            /* >0 while session_move_to plays a path: steps after the first */
+  /* who sits where (front/seats.h): people and computer players per seat.  human above is the
+   * side with people, SESSION_BOTH_SIDES when people sit on both (then the log is the public
+   * view and undo is off: one side could take back after learning the other's move) */
+  Seats seats;
 } Session;
 
 #define SESSION_NO_HUMAN (-1) /* no human side: the caller decides for both, undo is one action */
@@ -101,10 +106,25 @@ void session_note_why(Session *S, const char *why);
 /* the human moves unit u to square sq facing f (a destination move): the path's actions are
  * played until the move ends or another decision interrupts it.  0 ok, -1 (message in err). */
 int session_move_to(Session *S, int u, int sq, int f, char *err, size_t len);
-/* the human's side to decide? */
+/* a person decides now (the seat gs_seat names is human)? */
 static inline int session_humans_turn(const Session *S) {
-  return S->human != SESSION_NO_HUMAN && !gs_over(&S->s) && gs_decider(&S->s) == S->human;
+  if (S->human == SESSION_NO_HUMAN || gs_over(&S->s)) return 0;
+  int k = gs_seat(S->sc, &S->s);
+  return k >= 0 && S->seats.human[k];
 }
+/* the seats from their text form (front/seats.h) over the game's: computer seats get players of
+ * their level, people sit on the others; undo stays after this point.  0 or -1 with err. */
+int session_set_seats(Session *S, const char *text, char *err, size_t len);
+/* the player of the computer seat deciding in s */
+Player *session_seat_ai(const Session *S, const State *s);
+/* the view of one seat (session_view's fields for that seat's side: its observation, legal
+ * actions only when that seat decides) plus seat, seats and deciding_seat; seat -1: the
+ * session's own view (the human side; with people on both sides, the deciding human seat's) */
+cJSON *session_view_seat(const Session *S, int since, int seat);
+/* the side whose view session_view shows (front/session_seats.c) */
+int session_view_side(const Session *S);
+/* the seat fields of a view: seat (the viewer's, when one), seats, deciding_seat */
+void seats_view_json(const Session *S, cJSON *view, int seat);
 
 /* what action a caused, in plain sentences, as `viewer` may know it: bids and battle cards
  * revealed with the totals before cards, Napoleon's-health discards (their cards only to the

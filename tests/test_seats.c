@@ -229,3 +229,126 @@ Test(rules, R_1_2_seats_player_list) {
   cr_assert_neq(player_spec_check("heuristic+random+random", err, sizeof err), 0);
   cr_assert_neq(player_spec_check("heuristic+bogus", err, sizeof err), 0);
 }
+
+/* ---------------------------------------------------------------- seats in a session */
+#include "../front/session.h"
+
+/* a long game with a person at the British seat only: the person is asked exactly the British
+ * seat's decisions, the computer players (French, and the Prussian ally) every other one, and
+ * never one of the person's; the game ends; the save keeps the seats */
+Test(seats, session_computer_ally_plays_only_its_seat) {
+  for (int v = 0; v < 2; v++) {
+    Session S;
+    char err[512];
+    cr_assert_eq(session_new(&S, "long", RULES[v], 5, ALLIED, "random", err, sizeof err), 0, "%s", err);
+    cr_assert_eq(session_set_seats(&S, "french=random,british=human,prussian=heuristic", err, sizeof err), 0, "%s", err);
+    cr_assert_eq(S.human, ALLIED);
+    int asked = 0, ally = 0;
+    uint64_t pick = 12345;
+    while (!gs_over(&S.s)) {
+      int seat = gs_seat(S.sc, &S.s);
+      if (session_humans_turn(&S)) {
+        cr_assert_eq(seat, SEAT_BRITISH);
+        asked++;
+        ActList L;
+        gs_legal(S.sc, &S.s, &L);
+        pick = pick * 6364136223846793005ull + 1442695040888963407ull;
+        cr_assert_eq(session_play_index(&S, (long)((pick >> 33) % (uint64_t)L.n), 1), 0);
+      } else {
+        cr_assert_neq(seat, SEAT_BRITISH, "the computer decided for the person");
+        ally += seat == SEAT_PRUSSIAN;
+        session_apply(&S, session_computer_choice(&S, &S.s), 0);
+      }
+    }
+    cr_assert_gt(asked, 0);
+    cr_assert_gt(ally, 0, "the Prussian ally played its decisions");
+    char dir[256], path[300];
+    th_tmpdir(dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/g.json", dir);
+    cr_assert_eq(session_save(&S, path, err, sizeof err), 0, "%s", err);
+    Session L;
+    cr_assert_eq(session_load(&L, path, FRENCH, "normal", err, sizeof err), 0, "%s", err);
+    cr_assert_str_eq(L.g.seats, "french=random,british=human,prussian=heuristic");
+    cr_assert_eq(session_set_seats(&L, L.g.seats, err, sizeof err), 0, "%s", err);
+    cr_assert(L.seats.human[SEAT_BRITISH] && !L.seats.human[SEAT_PRUSSIAN] && !L.seats.human[SEAT_FRENCH]);
+    session_free(&L);
+    session_free(&S);
+    th_rmdir(dir);
+  }
+}
+
+/* people on both sides: the log is the public view (no secret choice named to anyone), a seat's
+ * view holds its side's hand only, and undo is off */
+Test(seats, session_people_on_both_sides_see_only_their_side) {
+  Session S;
+  char err[512];
+  cr_assert_eq(session_new(&S, "long", "base", 9, FRENCH, "random", err, sizeof err), 0, "%s", err);
+  cr_assert_eq(session_set_seats(&S, "french=human,british=random,prussian=human", err, sizeof err), 0, "%s", err);
+  cr_assert_eq(S.human, SESSION_BOTH_SIDES);
+  int n = 0;
+  while (!gs_over(&S.s) && n++ < 3000) {
+    if (session_humans_turn(&S)) {
+      int seat = gs_seat(S.sc, &S.s);
+      cJSON *me = session_view_seat(&S, 0, seat), *other = session_view_seat(&S, 0, seat == SEAT_FRENCH ? SEAT_PRUSSIAN : SEAT_FRENCH);
+      char *a = cJSON_PrintUnformatted(me), *b = cJSON_PrintUnformatted(other);
+      cr_assert(strstr(a, "\"your_turn\":true") && strstr(b, "\"your_turn\":false"));
+      cr_assert_null(strstr(b, "\"legal\":[{"), "the other seat gets no legal actions");
+      /* the other side's view names none of the deciding side's hand */
+      uint64_t mine = S.s.cards.hand & side_cards_mask(S.sc, seat_side(seat));
+      for (uint64_t m = mine; m; m &= m - 1) {
+        char q[16];
+        snprintf(q, sizeof q, "\"%s\"", S.sc->card[__builtin_ctzll(m)].id);
+        const cJSON *hand = cJSON_GetObjectItem(cJSON_GetObjectItem(other, "observation"), "hand");
+        char *h = cJSON_PrintUnformatted(hand);
+        cr_assert_null(strstr(h, q), "card %s of the deciding side in the other side's hand", q);
+        free(h);
+      }
+      free(a);
+      free(b);
+      cJSON_Delete(me);
+      cJSON_Delete(other);
+      cr_assert_eq(session_play_index(&S, 0, 1), 0);
+      cr_assert_lt(session_undo(&S), 0, "no undo with people on both sides");
+    } else {
+      session_apply(&S, session_computer_choice(&S, &S.s), 0);
+    }
+  }
+  for (int i = 0; i < S.nlog; i++)
+    if (S.log[i].phase == PH_BID || S.log[i].phase == PH_B_ATTCARDS || S.log[i].phase == PH_B_DEFCARDS)
+      if (strncmp(S.log[i].text, "bid none", 8) && strncmp(S.log[i].text, "battle done", 11))
+        cr_assert_str_eq(S.log[i].text, "(a secret choice)", "log entry %d names a secret: %s", i,
+                         S.log[i].text);
+  session_free(&S);
+}
+
+Test(seats, seats_text_refused_with_one_line) {
+  Session S;
+  char err[512];
+  cr_assert_eq(session_new(&S, "short", "base", 1, FRENCH, "random", err, sizeof err), 0);
+  const char *bad[] = {"french=human,prussian=human", "french=human,british=bogus", "french=random,british=random",
+                       "french=human,french=human", "spain=human", "french"};
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    cr_assert_neq(session_set_seats(&S, bad[i], err, sizeof err), 0, "%s accepted", bad[i]);
+    cr_assert_null(strchr(err, '\n'));
+    cr_assert(strncmp(err, "seats:", 6) == 0, "%s", err);
+  }
+  session_free(&S);
+}
+
+/* play --seats in the terminal and the engine protocol's seat, state SEAT and genmove ... SEAT */
+Test(seats, play_and_engine_protocol_take_seats) {
+  static char out[1 << 16];
+  int rc = th_sh("printf 'pass\\nquit\\n' | ./waterloo play --scenario long --seed 3 --no-color "
+                 "--seats french=human,british=random,prussian=human", out, sizeof out);
+  cr_assert_eq(rc, 0, "%s", out);
+  cr_assert_not_null(strstr(out, "Seats: french=human,british=random,prussian=human."), "%s", out);
+  cr_assert_not_null(strstr(out, "French> "), "%s", out);
+  rc = th_sh("./waterloo play --scenario short --seats french=human,prussian=human 2>&1", out, sizeof out);
+  cr_assert_eq(rc, 2);
+  cr_assert_not_null(strstr(out, "no prussian seat"), "%s", out);
+  th_sh("printf 'new long seed 3\\nseat\\ngenmove heuristic prussian\\nstate british\\nquit\\n' | ./waterloo engine",
+        out, sizeof out);
+  cr_assert_not_null(strstr(out, "= french\n"), "%s", out);
+  cr_assert_not_null(strstr(out, "? the prussian seat does not decide now (french does)"), "%s", out);
+  cr_assert_not_null(strstr(out, "\"side\":\"Allied\""), "%s", out);
+}
