@@ -4,7 +4,7 @@
 CC      ?= gcc
 CFLAGS  ?= -O2 -g
 override CFLAGS += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -fopenmp -MMD -MP
-LDLIBS  += -linih -lcjson -lreadline -lm
+LDLIBS  += -linih -lcjson -lreadline -lgsl -lgslcblas -lm
 # ---- web front end (issue 9): ./waterloo serve, libmicrohttpd
 LDLIBS  += -lmicrohttpd -lpthread
 BUILD   := build
@@ -15,7 +15,7 @@ LIBOBJ  := $(LIBSRC:%.c=$(BUILD)/%.o)
 TESTSRC := $(wildcard tests/*.c tests/rules/*.c)
 TESTOBJ := $(TESTSRC:%.c=$(BUILD)/%.o)
 PKGS    := build-essential libinih-dev libcjson-dev libreadline-dev libcriterion-dev pkg-config
-PKGS    += libmicrohttpd-dev
+PKGS    += libmicrohttpd-dev libgsl-dev
 MPIPKGS := libopenmpi-dev openmpi-bin
 STAMP   := $(BUILD)/.deps-ok
 
@@ -35,7 +35,7 @@ fi
 endef
 
 # ---- set-up: install what is missing (root) or say exactly what to install
-$(STAMP):
+$(STAMP): Makefile
 	@mkdir -p $(BUILD)
 	@$(call install_pkgs,$(PKGS))
 	@touch $@

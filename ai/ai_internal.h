@@ -3,6 +3,7 @@
 #define WATERLOO_AI_INTERNAL_H
 #include <stdint.h>
 #include "../engine/engine.h"
+#include "fit.h"
 #include "player.h"
 
 #define AI_INF 250          /* unreachable distance */
@@ -36,9 +37,17 @@ extern const char *const FIT_NAMES[FIT_NF];
 uint64_t fit_fingerprint(const Scen *sc);
 void fit_features(const AiCtx *c, const State *s, double *f);
 double fit_eval(const double *w, const double *f);
-int fit_path(const Scen *sc, char *out, size_t len);
+/* (fit_path, the weights file of a scenario: fit.h) */
 /* weights of scenarios/eval-<scenario>.ini when it matches sc's data; else -1 and why */
 int fit_load(const Scen *sc, double *w, char *why, size_t wl);
+/* a position of `train`: its features, the game's French result (1, 0.5, 0) and the hand-written
+ * evaluation, the game it came from */
+typedef struct { double f[FIT_NF]; float y, hand; int game; } FitSample;
+/* Newton's method on the L2-regularised log-loss of fit_eval over n samples (penalty lambda * n,
+ * the bias not penalised), each step's system solved by GSL's Cholesky decomposition (fit_train.c);
+ * w gets FIT_NF weights.  0, or -1 when a step's system was not positive definite (w holds the
+ * weights before it) */
+int fit_logistic(const FitSample *S, long n, double lambda, double *w);
 /* the evaluation a cut-off rollout uses: the fitted one when the context has it */
 static inline double ai_eval_cut(const AiCtx *c, const State *s) {
   if (c->use_fit && !gs_over(s) && !s->score.result) {

@@ -1,100 +1,15 @@
-/* ./waterloo train: fit the evaluation to game outcomes (logistic regression, Texel style). */
-#include <inttypes.h>
-#include <math.h>
+/* ./waterloo train: the options; the fitting itself (games, logistic regression, the weights
+ * file) is ai/fit_train.c. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "cli.h"
-#include "../ai/ai_internal.h"
+#include "../ai/fit.h"
 #include "../ai/player.h"
 
-typedef struct { double f[FIT_NF]; float y, hand; int game; } Sample;
-
-static double logloss1(double p, double y) {
-  if (p < 1e-6) p = 1e-6;
-  if (p > 1 - 1e-6) p = 1 - 1e-6;
-  return -(y * log(p) + (1 - y) * log(1 - p));
-}
-
-/* solve A x = b (n x n, Gaussian elimination with partial pivoting); 0 ok */
-static int solve(int n, double A[FIT_NF][FIT_NF], double *b, double *x) {
-  for (int c = 0; c < n; c++) {
-    int p = c;
-    for (int r = c + 1; r < n; r++)
-      if (fabs(A[r][c]) > fabs(A[p][c])) p = r;
-    if (fabs(A[p][c]) < 1e-12) return -1;
-    if (p != c) {
-      for (int k = 0; k < n; k++) { double t = A[c][k]; A[c][k] = A[p][k]; A[p][k] = t; }
-      double t = b[c]; b[c] = b[p]; b[p] = t;
-    }
-    for (int r = c + 1; r < n; r++) {
-      double m = A[r][c] / A[c][c];
-      for (int k = c; k < n; k++) A[r][k] -= m * A[c][k];
-      b[r] -= m * b[c];
-    }
-  }
-  for (int c = n - 1; c >= 0; c--) {
-    double s = b[c];
-    for (int k = c + 1; k < n; k++) s -= A[c][k] * x[k];
-    x[c] = s / A[c][c];
-  }
-  return 0;
-}
-
-/* Newton's method on the L2-regularised log-loss (the bias is not penalised) */
-static void fit_newton(const Sample *S, long n, double lambda, double *w) {
-  memset(w, 0, sizeof(double) * FIT_NF);
-  for (int it = 0; it < 30; it++) {
-    double H[FIT_NF][FIT_NF], g[FIT_NF], d[FIT_NF];
-    memset(H, 0, sizeof H);
-    memset(g, 0, sizeof g);
-    for (long i = 0; i < n; i++) {
-      double p = fit_eval(w, S[i].f);
-      double e = p - S[i].y, v = p * (1 - p);
-      for (int a = 0; a < FIT_NF; a++) {
-        g[a] += e * S[i].f[a];
-        for (int b = 0; b <= a; b++) H[a][b] += v * S[i].f[a] * S[i].f[b];
-      }
-    }
-    for (int a = 0; a < FIT_NF; a++) {
-      for (int b = 0; b < a; b++) H[b][a] = H[a][b];
-      if (a) { H[a][a] += lambda * n; g[a] += lambda * n * w[a]; }
-      H[a][a] += 1e-9 * n;
-    }
-    if (solve(FIT_NF, H, g, d)) break;
-    double step = 0;
-    for (int a = 0; a < FIT_NF; a++) { w[a] -= d[a]; step += fabs(d[a]); }
-    if (step < 1e-7) break;
-  }
-}
-
-/* one run of `train`: the options, the positions collected and the fit */
-typedef struct {
-  Scen *sc;
-  const char *spec, *out;
-  uint64_t games, seed;
-  double hold, lambda;
-  int dry;
-  char defpath[512];
-  Sample *S;                 /* the positions, game by game */
-  long n, cap, ntrain;       /* positions; the first ntrain are for the fit */
-  long res[4];               /* results of the games */
-  double t0;                 /* CPU seconds at the start */
-  double w[FIT_NF];          /* the fitted weights */
-} Train;
-
-/* the held-out measures: log-losses and calibration bins (k 0: the fit, 1: hand-written) */
-typedef struct {
-  double ll_fit, ll_hand, ll_base, ll_train;
-  long nt;
-  long bc[2][10];
-  double bp[2][10], by[2][10];
-} TrainEval;
-
 /* the options into *T: -1 to run, else the exit code (after --help or bad input) */
-static int train_options(Train *T, int argc, char **argv) {
+static int train_options(FitTrainOpts *T, Scen **scp, char *defpath, size_t dl, int argc, char **argv) {
   int rc = cli_args(argc, argv, "train", "--scenario --variant --games --seed --players --holdout --lambda --out --dry-run!",
                     "usage: waterloo train --scenario short|long [--variant V] [--games N] [--seed S]\n"
                     "                      [--players SPEC] [--holdout F] [--lambda L] [--out FILE] [--dry-run]\n"
@@ -112,7 +27,7 @@ static int train_options(Train *T, int argc, char **argv) {
   if (rc >= 0) return rc;
   const char *scen = opt_get(argc, argv, "--scenario", "short");
   const char *var = opt_get(argc, argv, "--variant", "base");
-  T->sc = cli_scen(scen, var);
+  T->sc = *scp = cli_scen(scen, var);
   if (!T->sc) return 2;
   if (opt_u64("train", "--games", opt_get(argc, argv, "--games", "6000"), &T->games) ||
       opt_u64("train", "--seed", opt_get(argc, argv, "--seed", "1"), &T->seed))
@@ -129,189 +44,22 @@ static int train_options(Train *T, int argc, char **argv) {
   T->spec = opt_get(argc, argv, "--players", "light:eps=0.1");
   char err[512];
   if (player_spec_check(T->spec, err, sizeof err)) { fprintf(stderr, "train: %s\n", err); return 2; }
-  fit_path(T->sc, T->defpath, sizeof T->defpath);
-  T->out = opt_get(argc, argv, "--out", T->defpath);
+  fit_path(T->sc, defpath, dl);
+  T->out = opt_get(argc, argv, "--out", defpath);
   T->dry = opt_has(argc, argv, "--dry-run");
   return -1;
 }
 
-/* game g: the position at every round start, labelled with the game's French result; 0, or
- * the exit code */
-static int train_game(Train *T, AiCtx *ctx, uint64_t g) {
-  const Scen *sc = T->sc;
-  char err[512];
-  Player *p[2];
-  for (int side = 0; side < 2; side++) {
-    p[side] = player_new(sc, T->spec, T->seed * 1000003ULL + g * 2 + (uint64_t)side, err, sizeof err);
-    if (!p[side]) { fprintf(stderr, "train: %s\n", err); return 2; }
-  }
-  State s;
-  gs_init(sc, &s, T->seed, g);
-  long first = T->n;
-  int steps = 0;
-  while (!gs_over(&s) && steps < 100000) {
-    if (s.turn.phase == PH_ROUND && s.turn.ncards == 0) {
-      if (T->n == T->cap) {
-        T->cap *= 2;
-        Sample *R = realloc(T->S, (size_t)T->cap * sizeof *T->S);
-        if (!R) { fprintf(stderr, "train: out of memory\n"); return 1; }
-        T->S = R;
-      }
-      Sample *x = &T->S[T->n];
-      fit_features(ctx, &s, x->f);
-      x->hand = (float)ai_eval_french(ctx, &s);
-      x->game = (int)g;
-      T->n++;
-    }
-    gs_apply(sc, &s, player_act(p[s.turn.decider], &s));
-    steps++;
-  }
-  double y = s.score.result == 1 ? 1.0 : s.score.result == 3 ? 0.5 : 0.0;
-  T->res[s.score.result & 3]++;
-  for (long i = first; i < T->n; i++) T->S[i].y = (float)y;
-  player_free(p[0]);
-  player_free(p[1]);
-  return 0;
-}
-
-/* the log-losses of the fit on its own positions and of the fit, the hand-written evaluation
- * and the base rate on the held-out ones, and the calibration bins */
-static void train_measure(const Train *T, TrainEval *E) {
-  const Sample *S = T->S;
-  long n = T->n, ntrain = T->ntrain;
-  double base = 0;
-  for (long i = 0; i < ntrain; i++) { base += S[i].y; E->ll_train += logloss1(fit_eval(T->w, S[i].f), S[i].y); }
-  base /= (double)ntrain;
-  E->nt = n - ntrain;
-  for (long i = ntrain; i < n; i++) {
-    double pf = fit_eval(T->w, S[i].f), ph = S[i].hand;
-    E->ll_fit += logloss1(pf, S[i].y);
-    E->ll_hand += logloss1(ph, S[i].y);
-    E->ll_base += logloss1(base, S[i].y);
-    for (int k = 0; k < 2; k++) {
-      double p = k ? ph : pf;
-      int b = (int)(p * 10);
-      if (b > 9) b = 9;
-      if (b < 0) b = 0;
-      E->bc[k][b]++;
-      E->bp[k][b] += p;
-      E->by[k][b] += S[i].y;
-    }
-  }
-  E->ll_fit /= (double)E->nt;
-  E->ll_hand /= (double)E->nt;
-  E->ll_base /= (double)E->nt;
-  E->ll_train /= (double)ntrain;
-}
-
-/* the summary printed and kept in the file: games, positions, log-losses, calibration */
-static void train_summary(const Train *T, const TrainEval *E, char *summary, size_t len) {
-  int sl = snprintf(summary, len,
-                    "%" PRIu64 " games of %s (%s, %s): French %ld, Allied %ld, draws %ld; %ld positions "
-                    "(round starts), %ld for the fit, %ld held out (the last %.0f%% of the games); %.1f CPU s\n"
-                    "log-loss on the held-out positions: fit %.4f, hand-written evaluation %.4f, base "
-                    "rate %.4f (fit on its own positions %.4f)\n"
-                    "calibration on the held-out positions (French win rate):\n"
-                    "| predicted | fit: positions | fit: mean predicted | fit: actual | hand: positions | hand: mean predicted | hand: actual |\n"
-                    "|---|---:|---:|---:|---:|---:|---:|\n",
-                    T->games, T->spec, T->sc->scen_name, T->sc->variant_names, T->res[1], T->res[2],
-                    T->res[3], T->n, T->ntrain, E->nt, T->hold * 100, clock_cpu() - T->t0, E->ll_fit,
-                    E->ll_hand, E->ll_base, E->ll_train);
-  for (int b = 0; b < 10 && sl < (int)len; b++) {
-    sl += snprintf(summary + sl, len - (size_t)sl, "| %.1f-%.1f |", b / 10.0, (b + 1) / 10.0);
-    for (int k = 0; k < 2 && sl < (int)len; k++) {
-      if (E->bc[k][b])
-        sl += snprintf(summary + sl, len - (size_t)sl, " %ld | %.3f | %.3f |", E->bc[k][b],
-                       E->bp[k][b] / E->bc[k][b], E->by[k][b] / E->bc[k][b]);
-      else
-        sl += snprintf(summary + sl, len - (size_t)sl, " 0 | - | - |");
-    }
-    if (sl < (int)len) sl += snprintf(summary + sl, len - (size_t)sl, "\n");
-  }
-}
-
-/* inih (the Debian library that reads the file back) takes lines of at most 200 bytes, and a
- * longer comment spills over as a bad line: comments are wrapped at 96 characters, at a space
- * where there is one, and the informational values of [fit] are clipped */
-#define TRAIN_LINE 96
-static void put_comment(FILE *f, const char *text, size_t n) {
-  do {
-    size_t k = n;
-    if (k > TRAIN_LINE) {
-      k = TRAIN_LINE;
-      while (k > TRAIN_LINE / 2 && text[k] != ' ') k--;
-      if (text[k] != ' ') k = TRAIN_LINE;
-    }
-    fprintf(f, "; %.*s\n", (int)k, text);
-    while (k < n && text[k] == ' ') k++;
-    text += k;
-    n -= k;
-  } while (n > 0);
-}
-
-/* the weights file, written to FILE.tmp and renamed: the command, the summary, the weights */
-static int train_write(const Train *T, const TrainEval *E, const char *summary, int argc,
-                       char **argv) {
-  const Scen *sc = T->sc;
-  char cmd[1024] = "./waterloo train";
-  for (int i = 1; i < argc; i++)
-    snprintf(cmd + strlen(cmd), sizeof cmd - strlen(cmd), " %s", argv[i]);
-  char tmp[600];
-  snprintf(tmp, sizeof tmp, "%s.tmp", T->out);
-  FILE *f = fopen(tmp, "w");
-  if (!f) { fprintf(stderr, "train: cannot write %s\n", tmp); return 1; }
-  fprintf(f, "; The fitted evaluation of the %s game (ai/fit.c): P(French win) = 1/(1+exp(-sum w*feature)).\n", sc->scen_name);
-  char repro[1100];
-  snprintf(repro, sizeof repro, "Reproduce with: %s", cmd);
-  put_comment(f, repro, strlen(repro));
-  fprintf(f, "; Used only when the fingerprint matches the scenario data (map, units, cards, parameters,\n"
-             "; variants); otherwise the players warn and fall back to the hand-written evaluation.\n;\n");
-  for (const char *line = summary; *line;) {
-    const char *nl = strchr(line, '\n');
-    put_comment(f, line, nl ? (size_t)(nl - line) : strlen(line));
-    if (!nl) break;
-    line = nl + 1;
-  }
-  fprintf(f, "\n[fit]\nscenario = %s\nvariants = %.150s\nfingerprint = %016llx\ngames = %" PRIu64 "\nplayers = %.150s\n"
-             "positions = %ld\nheldout_logloss = %.4f\nhand_logloss = %.4f\nbase_logloss = %.4f\n\n[weights]\n",
-          sc->scen_name, sc->variant_names, (unsigned long long)fit_fingerprint(sc), T->games, T->spec,
-          T->n, E->ll_fit, E->ll_hand, E->ll_base);
-  for (int i = 0; i < FIT_NF; i++) fprintf(f, "%s = %.6f\n", FIT_NAMES[i], T->w[i]);
-  if (fclose(f) || rename(tmp, T->out)) { fprintf(stderr, "train: cannot write %s\n", T->out); remove(tmp); return 1; }
-  printf("wrote %s\n", T->out);
-  return 0;
-}
-
 int cmd_train(int argc, char **argv) {
-  Train T;
-  memset(&T, 0, sizeof T);
-  int rc = train_options(&T, argc, argv);
-  if (rc >= 0) return rc;
-  AiCtx ctx;
-  ai_ctx_init(&ctx, T.sc);
-  T.cap = 1 << 16;
-  T.S = malloc((size_t)T.cap * sizeof *T.S);
-  if (!T.S) { fprintf(stderr, "train: out of memory\n"); return 1; }
-  T.t0 = clock_cpu();
-  for (uint64_t g = 0; g < T.games; g++)
-    if ((rc = train_game(&T, &ctx, g))) return rc;
-  uint64_t gsplit = (uint64_t)((1.0 - T.hold) * (double)T.games);
-  while (T.ntrain < T.n && (uint64_t)T.S[T.ntrain].game < gsplit) T.ntrain++;
-  if (T.ntrain == 0 || T.ntrain == T.n) { fprintf(stderr, "train: too few positions to split\n"); return 1; }
-  fit_newton(T.S, T.ntrain, T.lambda, T.w);
-  TrainEval E;
-  memset(&E, 0, sizeof E);
-  train_measure(&T, &E);
-  char summary[4096];
-  train_summary(&T, &E, summary, sizeof summary);
-  fputs(summary, stdout);
-  printf("weights:");
-  for (int i = 0; i < FIT_NF; i++) printf(" %s=%.4f", FIT_NAMES[i], T.w[i]);
-  printf("\n");
-  if (T.dry) return 0;
-  rc = train_write(&T, &E, summary, argc, argv);
-  if (rc) return rc;
-  free(T.S);
-  free(T.sc);
-  return 0;
+  FitTrainOpts o;
+  memset(&o, 0, sizeof o);
+  Scen *sc = NULL;
+  char defpath[512], cmd[1024] = "./waterloo train";
+  int rc = train_options(&o, &sc, defpath, sizeof defpath, argc, argv);
+  if (rc >= 0) { free(sc); return rc; }
+  for (int i = 1; i < argc; i++) snprintf(cmd + strlen(cmd), sizeof cmd - strlen(cmd), " %s", argv[i]);
+  o.cmd = cmd;
+  rc = fit_train(&o);
+  free(sc);
+  return rc;
 }

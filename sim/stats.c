@@ -1,7 +1,12 @@
-/* Statistics: Wilson intervals, McNemar, paired differences, Elo, SPRT. */
+/* Statistics: Wilson intervals, McNemar, paired differences, Elo, SPRT; the distributions and
+ * the linear algebra from GSL. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_linalg.h>
 
 #include "sim.h"
 
@@ -22,39 +27,11 @@ Interval wilson(long k, long n, double z) {
   return r;
 }
 
-/* Acklam's rational approximation refined by one Halley step: |error| < 1e-15 */
+/* the standard normal quantile (GSL) */
 double norm_quantile(double p) {
   if (p <= 0) return -INFINITY;
   if (p >= 1) return INFINITY;
-  static const double a[] = {-3.969683028665376e+01, 2.209460984245205e+02,
-                             -2.759285104469687e+02, 1.383577518672690e+02,
-                             -3.066479806614716e+01, 2.506628277459239e+00};
-  static const double b[] = {-5.447609879822406e+01, 1.615858368580409e+02,
-                             -1.556989798598866e+02, 6.680131188771972e+01,
-                             -1.328068155288572e+01};
-  static const double c[] = {-7.784894002430293e-03, -3.223964580411365e-01,
-                             -2.400758277161838e+00, -2.549732539343734e+00,
-                             4.374664141464968e+00, 2.938163982698783e+00};
-  static const double d[] = {7.784695709041462e-03, 3.224671290700398e-01,
-                             2.445134137142996e+00, 3.754408661907416e+00};
-  double q, r, x;
-  if (p < 0.02425) {
-    q = sqrt(-2 * log(p));
-    x = (((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) /
-        ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1);
-  } else if (p > 1 - 0.02425) {
-    q = sqrt(-2 * log(1 - p));
-    x = -(((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) /
-        ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1);
-  } else {
-    q = p - 0.5;
-    r = q * q;
-    x = (((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q /
-        (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1);
-  }
-  double e = 0.5 * erfc(-x / sqrt(2.0)) - p;
-  double u = e * sqrt(2 * M_PI) * exp(x * x / 2);
-  return x - u / (1 + x * u / 2);
+  return gsl_cdf_ugaussian_Pinv(p);
 }
 
 double mcnemar_p(long b, long c, double *chi2) {
@@ -66,12 +43,8 @@ double mcnemar_p(long b, long c, double *chi2) {
   }
   if (n == 0) return 1.0;
   long k = b < c ? b : c;
-  /* P(X <= k), X ~ Bin(n, 1/2), summed in log space */
-  double lp0 = -(double)n * log(2.0), sum = 0.0;
-  double lg_n = lgamma((double)n + 1);
-  for (long i = 0; i <= k; i++)
-    sum += exp(lg_n - lgamma((double)i + 1) - lgamma((double)(n - i) + 1) + lp0);
-  double p = 2 * sum;
+  /* twice P(X <= k), X ~ Bin(n, 1/2): GSL's binomial tail */
+  double p = 2 * gsl_cdf_binomial_P((unsigned)k, 0.5, (unsigned)n);
   return p > 1 ? 1 : p;
 }
 
@@ -159,59 +132,14 @@ double sprt_llr(long w, long l, long d, double elo0, double elo1) {
 }
 
 /* ---------------------------------------------------------------- Student t */
-/* continued fraction of the regularized incomplete beta (modified Lentz) */
-static double beta_cf(double a, double b, double x) {
-  const double tiny = 1e-300;
-  double qab = a + b, qap = a + 1, qam = a - 1, c = 1, d = 1 - qab * x / qap;
-  if (fabs(d) < tiny) d = tiny;
-  d = 1 / d;
-  double h = d;
-  for (int m = 1; m <= 400; m++) {
-    int m2 = 2 * m;
-    double aa = m * (b - m) * x / ((qam + m2) * (a + m2));
-    d = 1 + aa * d; if (fabs(d) < tiny) d = tiny;
-    c = 1 + aa / c; if (fabs(c) < tiny) c = tiny;
-    d = 1 / d;
-    h *= d * c;
-    aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2));
-    d = 1 + aa * d; if (fabs(d) < tiny) d = tiny;
-    c = 1 + aa / c; if (fabs(c) < tiny) c = tiny;
-    d = 1 / d;
-    double del = d * c;
-    h *= del;
-    if (fabs(del - 1) < 1e-15) break;
-  }
-  return h;
-}
-
-static double inc_beta(double a, double b, double x) {
-  if (x <= 0) return 0;
-  if (x >= 1) return 1;
-  double lbt = lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log(1 - x);
-  if (x < (a + 1) / (a + b + 2)) return exp(lbt) * beta_cf(a, b, x) / a;
-  return 1 - exp(lbt) * beta_cf(b, a, 1 - x) / b;
-}
-
-double t_cdf(double t, double df) {
-  double x = df / (df + t * t);
-  double tail = 0.5 * inc_beta(df / 2, 0.5, x); /* P(T > |t|) */
-  return t >= 0 ? 1 - tail : tail;
-}
+/* GSL's t distribution (its incomplete beta) */
+double t_cdf(double t, double df) { return gsl_cdf_tdist_P(t, df); }
 
 double t_quantile(double p, double df) {
   if (p <= 0) return -INFINITY;
   if (p >= 1) return INFINITY;
   if (df <= 0) return NAN;
-  if (p < 0.5) return -t_quantile(1 - p, df);
-  /* bracket, then bisection: the cdf is monotone; 200 halvings reach double precision */
-  double lo = 0, hi = 1;
-  while (t_cdf(hi, df) < p && hi < 1e12) hi *= 2;
-  for (int i = 0; i < 200; i++) {
-    double mid = 0.5 * (lo + hi);
-    if (t_cdf(mid, df) < p) lo = mid; else hi = mid;
-    if (hi - lo < 1e-13 * (1 + hi)) break;
-  }
-  return 0.5 * (lo + hi);
+  return gsl_cdf_tdist_Pinv(p, df);
 }
 
 Interval mean_t(double sum, double sum2, long n, double conf) {
@@ -338,33 +266,24 @@ double mean_games_needed(double sd, double delta, double alpha, double power) {
 }
 
 /* ---------------------------------------------------------------- Bradley-Terry */
-/* solve A x = b in place (n x n, row-major), Gaussian elimination with partial pivoting;
- * on success A holds nothing useful and inv (when not NULL) gets A^-1.  -1 when singular. */
+/* the inverse of the n x n matrix A (row-major) into inv by GSL's LU decomposition (partial
+ * pivoting); A is left as it was.  -1 when singular. */
 static int solve_inv(int n, double *A, double *inv) {
-  double *M = malloc(sizeof(double) * (size_t)n * (size_t)(2 * n));
-  if (!M) return -1;
-  for (int i = 0; i < n; i++)
-    for (int j = 0; j < 2 * n; j++) M[i * 2 * n + j] = j < n ? A[i * n + j] : (j - n == i);
-  for (int c = 0; c < n; c++) {
-    int piv = c;
-    for (int r = c + 1; r < n; r++)
-      if (fabs(M[r * 2 * n + c]) > fabs(M[piv * 2 * n + c])) piv = r;
-    if (fabs(M[piv * 2 * n + c]) < 1e-300) { free(M); return -1; }
-    if (piv != c)
-      for (int j = 0; j < 2 * n; j++) { double t = M[c * 2 * n + j]; M[c * 2 * n + j] = M[piv * 2 * n + j]; M[piv * 2 * n + j] = t; }
-    double dv = M[c * 2 * n + c];
-    for (int j = 0; j < 2 * n; j++) M[c * 2 * n + j] /= dv;
-    for (int r = 0; r < n; r++) {
-      if (r == c) continue;
-      double f = M[r * 2 * n + c];
-      if (f == 0) continue;
-      for (int j = 0; j < 2 * n; j++) M[r * 2 * n + j] -= f * M[c * 2 * n + j];
-    }
+  gsl_matrix *M = gsl_matrix_alloc((size_t)n, (size_t)n);
+  gsl_permutation *perm = gsl_permutation_alloc((size_t)n);
+  int rc = -1, sign;
+  if (M && perm) {
+    memcpy(M->data, A, sizeof(double) * (size_t)n * (size_t)n);
+    gsl_matrix_view I = gsl_matrix_view_array(inv, (size_t)n, (size_t)n);
+    gsl_error_handler_t *old = gsl_set_error_handler_off();
+    if (!gsl_linalg_LU_decomp(M, perm, &sign) && fabs(gsl_linalg_LU_det(M, sign)) > 0 &&
+        !gsl_linalg_LU_invert(M, perm, &I.matrix))
+      rc = 0;
+    gsl_set_error_handler(old);
   }
-  for (int i = 0; i < n; i++)
-    for (int j = 0; j < n; j++) inv[i * n + j] = M[i * 2 * n + n + j];
-  free(M);
-  return 0;
+  gsl_matrix_free(M);
+  gsl_permutation_free(perm);
+  return rc;
 }
 
 int bt_fit(int np, int nm, const BTMatch *m, int anchor, double prior_draws, double *elo,
