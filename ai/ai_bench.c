@@ -111,32 +111,32 @@ static void bench_position(const Scen *sc, State *s) {
   player_free(h);
 }
 
-/* a bench search: the tree search's normal level (normal-v1) plus opts, one budget for every decision; iters, or a time
- * limit in ms when ms > 0 */
-static Mcts *bench_mcts(const Scen *sc, const AiCtx *ctx, const char *opts, int iters, int ms,
-                        int threads) {
+/* a bench search: a level of the tree search with one budget for every decision (iters, or
+ * a time cap in ms when ms > 0) on `trees` trees run by `threads` threads */
+static Mcts *bench_mcts(const Scen *sc, const AiCtx *ctx, const char *level, int iters, int ms,
+                        int trees, int threads) {
   MctsOpts o;
-  char err[160];
-  mcts_level_opts("normal-v1", &o);
-  if (opts && *opts && mcts_parse_opts(opts, &o, err, sizeof err)) return NULL;
+  mcts_level_opts(level, &o);
   o.iters = iters;
   o.time_ms = ms;
+  o.trees = trees;
   o.threads = threads;
-  o.scale_small = 0;
+  o.reuse = 0;
   return mcts_new(sc, ctx, &o, 1);
 }
 
-static double time_search(const Scen *sc, const AiCtx *ctx, const State *s, const char *opts,
-                          int iters, int threads, Action *a, long *done) {
-  Mcts *m = bench_mcts(sc, ctx, opts, iters, 0, threads);
+/* the wall time of one search of `iters` (best of 3: the machine may be shared) */
+static double time_search(const Scen *sc, const AiCtx *ctx, const State *s, int iters, int trees,
+                          int threads, long *done) {
+  Mcts *m = bench_mcts(sc, ctx, "normal", iters, 0, trees, threads);
   if (!m) return -1;
   int it = 0;
   mcts_decide(m, s, &it); /* warm-up: arena allocation, caches */
   double t = 1e30;
-  for (int rep = 0; rep < 3; rep++) { /* best of 3: the machine may be shared */
-    mcts_set_iters(m, iters, 0);      /* forget the last search: search again */
+  for (int rep = 0; rep < 3; rep++) {
+    mcts_forget(m);
     double t0 = omp_get_wtime();
-    *a = mcts_decide(m, s, &it);
+    mcts_decide(m, s, &it);
     double dt = omp_get_wtime() - t0;
     if (dt < t) t = dt;
   }
@@ -145,15 +145,14 @@ static double time_search(const Scen *sc, const AiCtx *ctx, const State *s, cons
   return t;
 }
 
-/* the same search with a time limit: every thread searches for the whole time, so the rate
- * counts the work both cores do (no waiting for the slower tree).  Best of 3 rates. */
-static double rate_timed(const Scen *sc, const AiCtx *ctx, const State *s, const char *opts,
-                         int ms, int threads) {
-  Mcts *m = bench_mcts(sc, ctx, opts, 400, ms, threads);
+/* iterations per wall second of a time-capped search (1 s) on `threads` trees and threads */
+static double rate_timed(const Scen *sc, const AiCtx *ctx, const State *s, int threads) {
+  Mcts *m = bench_mcts(sc, ctx, "normal", 10000000, 1000, threads, threads);
   if (!m) return -1;
   int it = 0;
   double best = 0;
   for (int rep = 0; rep < 3; rep++) {
+    mcts_forget(m);
     double t0 = omp_get_wtime();
     mcts_decide(m, s, &it);
     double dt = omp_get_wtime() - t0;
@@ -163,77 +162,50 @@ static double rate_timed(const Scen *sc, const AiCtx *ctx, const State *s, const
   return best;
 }
 
+/* the signature: the shipped levels (mcts:sim, mcts:easy and flat:sim, every decision at its
+ * level's budget) through a few decisions of the fixed position, chosen actions and visits */
+static uint64_t bench_signature(const Scen *sc, const State *s, uint64_t h) {
+  static const char *const specs[] = {"mcts:sim", "mcts:easy,trees=2", "flat:sim"};
+  for (size_t k = 0; k < sizeof specs / sizeof *specs; k++) {
+    char err[160];
+    Player *p = player_new(sc, specs[k], 42, err, sizeof err);
+    if (!p) continue;
+    State t = *s;
+    for (int d = 0; d < 4 && !gs_over(&t); d++) {
+      Candidate c[4];
+      int n = player_analyze(p, &t, c, 4);
+      Action a = player_act(p, &t);
+      h = ai_hash_bytes(&a, sizeof a, h);
+      for (int i = 0; i < n; i++) h = ai_hash_bytes(&c[i].visits, sizeof c[i].visits, h);
+      gs_apply(sc, &t, a);
+    }
+    player_free(p);
+  }
+  return h;
+}
+
 static void bench_one(const Scen *sc, FILE *out, uint64_t *sig) {
   AiCtx ctx;
   ai_ctx_init(&ctx, sc);
+  char why[600];
+  if (fit_load(sc, ctx.fit_w, why, sizeof why) == 0) ctx.use_fit = 1;
   State s;
   bench_position(sc, &s);
   char desc[160];
   gs_describe(sc, &s, desc, sizeof desc);
   fprintf(out, "mcts %-5s  position: %s\n", sc->scen_name, desc);
-  Action a1, a2;
   long d1, d2;
-  /* the cut-off rollout: 2 rounds, then the evaluation function */
-  const int N = 4000;
-  double t1 = time_search(sc, &ctx, &s, "cut=2", N, 1, &a1, &d1);
-  double t2 = time_search(sc, &ctx, &s, "cut=2", 2 * N, 2, &a2, &d2);
-  fprintf(out, "mcts %-5s  cut-off rollout (cut=2), 1 thread:  %ld iterations in %.3f s = %.0f iterations/s/thread\n",
+  const int N = 3200;
+  double t1 = time_search(sc, &ctx, &s, N, 1, 1, &d1);
+  double t2 = time_search(sc, &ctx, &s, N, 2, 2, &d2);
+  fprintf(out, "mcts %-5s  normal's search (light rollouts, 6 rounds, fitted evaluation), 1 tree, 1 thread: %ld iterations in %.3f s = %.0f iterations/s\n",
           sc->scen_name, d1, t1, d1 / t1);
-  fprintf(out, "mcts %-5s  cut-off rollout (cut=2), 2 threads: %ld iterations in %.3f s = %.0f iterations/s/thread\n",
-          sc->scen_name, d2, t2, d2 / t2 / 2);
-  fprintf(out, "mcts %-5s  1->2 thread speedup of one search, fixed iterations (waits for the slower tree): %.2fx\n",
-          sc->scen_name, (d2 / t2) / (d1 / t1));
-  /* the same search under a time limit, as `time=` players search: 2 s per search */
-  double r1 = rate_timed(sc, &ctx, &s, "cut=2", 2000, 1);
-  double r2 = rate_timed(sc, &ctx, &s, "cut=2", 2000, 2);
-  fprintf(out, "mcts %-5s  time-limited search (2 s, cut=2): 1 thread %.0f iterations/s, 2 threads %.0f iterations/s\n",
-          sc->scen_name, r1, r2);
-  fprintf(out, "mcts %-5s  1->2 thread speedup of one search, time-limited: %.2fx\n", sc->scen_name,
-          r1 > 0 ? r2 / r1 : 0.0);
-  /* the playing levels' rollout */
-  MctsOpts lv;
-  mcts_level_opts("normal-v1", &lv);
-  if (lv.cut < 0) lv.cut = sc->scenario == SC_SHORT ? 0 : 12;
-  char lvo[32];
-  snprintf(lvo, sizeof lvo, "cut=%d", lv.cut);
-  double t3 = time_search(sc, &ctx, &s, lvo, 400, 1, &a1, &d1);
-  fprintf(out, "mcts %-5s  normal-v1 rollout (cut=%d%s), 1 thread: %ld iterations in %.3f s = %.0f iterations/s\n",
-          sc->scen_name, lv.cut, lv.cut ? " rounds" : ": to the end", d1, t3, d1 / t3);
-  /* the flat levels (issue 8): playouts per second of normal and of the sim preset */
-  for (int k = 0; k < 2; k++) {
-    MctsOpts fo;
-    mcts_level_opts(k ? "sim" : "normal", &fo);
-    fo.scale_small = 0;
-    Mcts *m = mcts_new(sc, &ctx, &fo, 1);
-    int it = 0;
-    double t0 = omp_get_wtime();
-    mcts_decide(m, &s, &it);
-    double dt = omp_get_wtime() - t0;
-    fprintf(out, "mcts %-5s  flat search, level %s (light rollouts, cut after %d rounds): %d playouts in %.3f s = %.0f playouts/s\n",
-            sc->scen_name, k ? "sim" : "normal", fo.cut, it, dt, dt > 0 ? it / dt : 0.0);
-    mcts_free(m);
-  }
-  /* signature: fixed small searches, 1 and 2 threads */
-  uint64_t h = *sig;
-  for (int th = 1; th <= 2; th++) {
-    MctsOpts o;
-    mcts_level_opts("normal-v1", &o);
-    o.iters = 600;
-    o.threads = th;
-    o.scale_small = 0;
-    Mcts *m = mcts_new(sc, &ctx, &o, 42);
-    State t = s;
-    for (int k = 0; k < 4 && !gs_over(&t); k++) {
-      Action a = mcts_decide(m, &t, NULL);
-      RootStat rs[4];
-      int n = mcts_root(m, rs, 4);
-      h = ai_hash_bytes(&a, sizeof a, h);
-      for (int i = 0; i < n; i++) h = ai_hash_bytes(&rs[i].visits, sizeof rs[i].visits, h);
-      gs_apply(sc, &t, a);
-    }
-    mcts_free(m);
-  }
-  *sig = h;
+  fprintf(out, "mcts %-5s  the same on 2 trees, 2 threads: %ld iterations in %.3f s = %.0f iterations/s (%.2fx)\n",
+          sc->scen_name, d2, t2, d2 / t2, (d2 / t2) / (d1 / t1));
+  double r1 = rate_timed(sc, &ctx, &s, 1), r2 = rate_timed(sc, &ctx, &s, 2);
+  fprintf(out, "mcts %-5s  time-capped search (1 s): 1 thread %.0f iterations/s, 2 threads %.0f iterations/s: %.2fx\n",
+          sc->scen_name, r1, r2, r1 > 0 ? r2 / r1 : 0.0);
+  *sig = bench_signature(sc, &s, *sig);
 }
 
 void ai_bench(const Scen *sc, FILE *out) {

@@ -114,45 +114,76 @@ static inline Action ai_key_act(uint32_t k) {
 
 uint64_t ai_hash_bytes(const void *p, size_t n, uint64_t h);
 
-/* ---------------- MCTS */
-typedef struct {
-  int iters;          /* total iterations per full decision (split over threads)        */
-  int time_ms;        /* >0: time limit per full decision instead of iterations            */
-  int threads;
-  double c;           /* UCB exploration constant                                          */
-  int rollout;        /* 0 random, 1 heuristic                                             */
-  double eps;         /* epsilon of the heuristic rollout                                  */
-  int cut;            /* rollout cut-off in rounds (0: play to the end)                    */
-  int max_roll;       /* hard cap on rollout actions                                       */
-  int topk;           /* candidate actions per tree node (0 all)                           */
-  int mem_mb;         /* arena limit                                                       */
-  int scale_small;    /* 1: smaller budgets for small decisions                            */
-  int cheat;          /* search the true state                                             */
-  double pb;          /* progressive bias: weight of the heuristic prior (/ (n+1))         */
-  int movesearch;     /* 1: search unit movement steps too; 0: the heuristic moves units   */
-  int algo;           /* MCTS_TREE (ISMCTS) or MCTS_FLAT (sequential halving at the root)  */
-  int kh, kl;         /* flat: candidates = the heuristic's best kh + the light rule's best kl */
-  double early;       /* flat: stop halving when the leader is this far ahead (0 never)    */
-  int eval;           /* cut-off rollouts scored by 0 the hand-written, 1 the fitted evaluation */
-  double mscale, sscale; /* flat: budget share of a movement step / a small decision (0: the
-                            heuristic decides alone)                                        */
-} MctsOpts;
-enum { MCTS_TREE = 0, MCTS_FLAT = 1 };
+/* the small decisions (loss, advance, attacker loss, evasion, leader, second rally unit): the
+ * searches give them a smaller share of a full decision's budget */
+static inline int ai_small_phase(int ph) {
+  return ph == PH_EVADE || ph == PH_LEADER || ph == PH_B_LOSS || ph == PH_B_ADVANCE ||
+         ph == PH_B_ATTLOSS || ph == PH_RALLY2;
+}
 
+/* ---------------------------------------------------------------- the tree search (mcts.c) */
+/* Every knob of the search in one struct (the `mcts` player's option table, ai/player.c). */
+typedef struct {
+  int iters;          /* iterations per full decision, all trees together                   */
+  int trees;          /* root-parallel trees: results depend on it, not on threads          */
+  int threads;        /* threads that run the trees (at most `trees` are used)              */
+  int time_ms;        /* >0: wall-time cap per decision (not reproducible)                  */
+  int play_ms;        /* the level's cap for interactive play (player_set_interactive)      */
+  double c;           /* UCB exploration constant                                           */
+  double pb;          /* progressive bias: weight of the prior / (n + 1)                    */
+  double pwc, pwa;    /* progressive widening: 1 + pwc * n^pwa children                     */
+  int rollout;        /* ROLL_*                                                             */
+  double eps;         /* random-move share of the rollout policy                            */
+  int cut;            /* rollout cut-off in rounds (0: play to the end)                     */
+  int max_roll;       /* cap on rollout actions                                             */
+  int eval;           /* cut-off rollouts scored by 0 the hand-written, 1 the fitted evaluation */
+  double mscale, sscale; /* budget share of a movement step / of a small decision           */
+  int reuse;          /* 1: keep the chosen subtree for the same side's next decision        */
+  int mem_mb;         /* arena cap, all trees together                                      */
+  int cheat;          /* search the true state (the labelled cheating player)               */
+} MctsOpts;
 
 typedef struct Mcts Mcts;
 Mcts *mcts_new(const Scen *sc, const AiCtx *ctx, const MctsOpts *o, uint64_t seed);
 void mcts_free(Mcts *m);
-/* search the decision of s (honest unless o->cheat); returns the chosen action.  Root
- * statistics of the search are kept for mcts_root. */
+/* search the decision of s (honest unless o->cheat); returns the chosen action.  The root
+ * statistics are kept for mcts_root. */
 Action mcts_decide(Mcts *m, const State *s, int *iters_done);
 int mcts_root(const Mcts *m, RootStat *out, int max);
-void mcts_set_iters(Mcts *m, int iters, int threads);
-
+long mcts_last_iters(const Mcts *m);
+/* a new budget (and threads when >= 1); forgets the last search and the kept subtrees */
+void mcts_set_budget(Mcts *m, int iters, int time_ms, int threads);
+void mcts_forget(Mcts *m);
+/* the level's cap in play when no time= was given; the cap in ms (0 none) */
+int mcts_interactive(Mcts *m);
+/* the share of a full decision's budget a decision of this phase gets */
+double mcts_phase_share(const MctsOpts *o, int phase);
 void mcts_default_opts(MctsOpts *o);
 int mcts_level_opts(const char *level, MctsOpts *o);   /* 0 ok */
 /* options on top of *o: "normal*2,iters=300,cut=0" (a level resets *o first); 0 ok */
 int mcts_parse_opts(const char *opts, MctsOpts *o, char *err, size_t errlen);
+
+/* ---------------------------------------------------------------- the flat levels (halving.c) */
+/* The levels of before the tree search (`flat:normal` ...): sequential halving over the
+ * heuristic's best kh and the light rule's best kl actions. */
+typedef struct {
+  int iters;          /* playouts per full decision                                         */
+  int rollout;
+  double eps;
+  int cut, max_roll;
+  int kh, kl;         /* candidates from the heuristic and from the light rule              */
+  double early;       /* stop halving when the leader is this far ahead (0 never)           */
+  int eval;
+  double mscale, sscale;
+  int cheat;
+} HalvOpts;
+typedef struct Halving Halving;
+void halving_default_opts(HalvOpts *o);
+int halving_level_opts(const char *level, HalvOpts *o);
+Halving *halving_new(const Scen *sc, const AiCtx *ctx, const HalvOpts *o, uint64_t seed);
+void halving_free(Halving *f);
+Action halving_decide(Halving *f, const State *s);
+int halving_root(const Halving *f, RootStat *out, int max);
 
 /* ---------------------------------------------------------------- flat Monte Carlo baseline */
 typedef struct {
@@ -169,6 +200,5 @@ Flat *flat_new(const Scen *sc, const AiCtx *ctx, const FlatOpts *o, uint64_t see
 void flat_free(Flat *f);
 Action flat_decide(Flat *f, const State *s);
 int flat_root(const Flat *f, RootStat *out, int max);
-long flat_last_playouts(const Flat *f);
 
 #endif

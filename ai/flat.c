@@ -48,8 +48,6 @@ void flat_free(Flat *f) { free(f); }
 
 int flat_root(const Flat *f, RootStat *out, int max) { return ai_root_copy(f->root, f->nroot, out, max); }
 
-long flat_last_playouts(const Flat *f) { return f->last_playouts; }
-
 /* a rollout from w to the end (or the cut-off): French win probability */
 double ai_rollout(const Scen *sc, const AiCtx *ctx, State *w, Rng *r, int policy, double eps,
                   int cut, int max_roll) {

@@ -50,28 +50,42 @@ typedef struct {
 
 #define MO(f) offsetof(MctsOpts, f)
 static const OptDef MCTS_OPTS[] = {
-    {"iters", OPT_INT, MO(iters), 1, MAX_ITERS, NULL, "iterations per full decision"},
-    {"time", OPT_INT, MO(time_ms), 0, MAX_TIME_MS, NULL, "time limit per decision in ms (0: use iters)"},
-    {"threads", OPT_INT, MO(threads), 1, 64, NULL, "search threads (root parallel)"},
+    {"iters", OPT_INT, MO(iters), 1, MAX_ITERS, NULL, "iterations per full decision (all trees)"},
+    {"trees", OPT_INT, MO(trees), 1, 64, NULL, "root-parallel trees (the result depends on it)"},
+    {"threads", OPT_INT, MO(threads), 1, 64, NULL, "threads running the trees (not the result)"},
+    {"time", OPT_INT, MO(time_ms), 0, MAX_TIME_MS, NULL, "wall-time cap per decision in ms (0 none)"},
+    {"playtime", OPT_INT, MO(play_ms), 0, MAX_TIME_MS, NULL, "the cap in interactive play (ms)"},
     {"c", OPT_REAL, MO(c), 0, 100, NULL, "UCB exploration constant"},
+    {"pb", OPT_REAL, MO(pb), 0, 100, NULL, "progressive bias weight of the prior"},
+    {"pwc", OPT_REAL, MO(pwc), 0, 1000, NULL, "progressive widening: 1 + pwc * n^pwa children"},
+    {"pwa", OPT_REAL, MO(pwa), 0, 1, NULL, "progressive widening exponent"},
     {"rollout", OPT_CHOICE, MO(rollout), 0, 2, "random heuristic light", "rollout policy"},
-    {"eps", OPT_REAL, MO(eps), 0, 1, NULL, "random-move share of the heuristic rollout"},
-    {"cut", OPT_INT, MO(cut), -1, 1000, NULL, "rollout cut-off in rounds (0 to the end, -1 auto)"},
+    {"eps", OPT_REAL, MO(eps), 0, 1, NULL, "random-move share of the rollout policy"},
+    {"cut", OPT_INT, MO(cut), 0, 1000, NULL, "rollout cut-off in rounds (0 to the end)"},
     {"maxroll", OPT_INT, MO(max_roll), 1, 1000000, NULL, "cap on rollout actions"},
-    {"topk", OPT_INT, MO(topk), 0, MAX_ACTIONS, NULL, "candidate actions per node (0 all)"},
-    {"mem", OPT_INT, MO(mem_mb), 1, 4096, NULL, "tree memory per thread in MB"},
-    {"scale", OPT_INT, MO(scale_small), 0, 1, NULL, "1: smaller budgets for small decisions"},
-    {"pb", OPT_REAL, MO(pb), 0, 100, NULL, "progressive bias weight of the heuristic prior"},
-    {"movesearch", OPT_INT, MO(movesearch), 0, 1, NULL, "1: search unit steps; 0: heuristic moves"},
-    {"algo", OPT_CHOICE, MO(algo), 0, 1, "tree flat", "tree: ISMCTS; flat: sequential halving at the root"},
-    {"kh", OPT_INT, MO(kh), 0, MAX_ACTIONS, NULL, "flat: candidates from the heuristic"},
-    {"kl", OPT_INT, MO(kl), 0, MAX_ACTIONS, NULL, "flat: candidates from the light rule"},
-    {"mscale", OPT_REAL, MO(mscale), 0, 1, NULL, "flat: budget share of a movement step (0: heuristic)"},
-    {"sscale", OPT_REAL, MO(sscale), 0, 1, NULL, "flat: budget share of a small decision (0: heuristic)"},
     {"eval", OPT_CHOICE, MO(eval), 0, 1, "hand fit", "evaluation of cut-off rollouts (fit: scenarios/eval-*.ini)"},
-    {"early", OPT_REAL, MO(early), 0, 1, NULL, "flat: stop halving when the leader is this far ahead"},
+    {"mscale", OPT_REAL, MO(mscale), 0, 1, NULL, "budget share of a movement step"},
+    {"sscale", OPT_REAL, MO(sscale), 0, 1, NULL, "budget share of a small decision"},
+    {"reuse", OPT_INT, MO(reuse), 0, 1, NULL, "1: keep the subtree for the same side's next decision"},
+    {"mem", OPT_INT, MO(mem_mb), 1, 4096, NULL, "tree memory in MB (all trees)"},
 };
 #undef MO
+
+#define HO(f) offsetof(HalvOpts, f)
+static const OptDef HALV_OPTS[] = {
+    {"iters", OPT_INT, HO(iters), 1, MAX_ITERS, NULL, "playouts per full decision"},
+    {"kh", OPT_INT, HO(kh), 0, MAX_ACTIONS, NULL, "candidates from the heuristic"},
+    {"kl", OPT_INT, HO(kl), 0, MAX_ACTIONS, NULL, "candidates from the light rule"},
+    {"rollout", OPT_CHOICE, HO(rollout), 0, 2, "random heuristic light", "rollout policy"},
+    {"eps", OPT_REAL, HO(eps), 0, 1, NULL, "random-move share of the rollout policy"},
+    {"cut", OPT_INT, HO(cut), 0, 1000, NULL, "rollout cut-off in rounds (0 to the end)"},
+    {"maxroll", OPT_INT, HO(max_roll), 1, 1000000, NULL, "cap on rollout actions"},
+    {"eval", OPT_CHOICE, HO(eval), 0, 1, "hand fit", "evaluation of cut-off rollouts"},
+    {"mscale", OPT_REAL, HO(mscale), 0, 1, NULL, "budget share of a movement step (0: heuristic)"},
+    {"sscale", OPT_REAL, HO(sscale), 0, 1, NULL, "budget share of a small decision (0: heuristic)"},
+    {"early", OPT_REAL, HO(early), 0, 1, NULL, "stop halving when the leader is this far ahead"},
+};
+#undef HO
 
 typedef struct { double eps; } HeurOpts;
 static const OptDef HEUR_OPTS[] = {
@@ -93,9 +107,11 @@ static void heur_defaults(void *o) { ((HeurOpts *)o)->eps = 0; }
 static void none_defaults(void *o) { (void)o; }
 static void mcts_defaults(void *o) { mcts_level_opts("normal", o); }
 static int mcts_level(const char *name, void *o) { return mcts_level_opts(name, o); }
+static void halv_defaults(void *o) { halving_level_opts("normal", o); }
+static int halv_level(const char *name, void *o) { return halving_level_opts(name, o); }
 
 /* the options of any kind */
-typedef union { MctsOpts mcts; HeurOpts heur; FlatOpts flat; } AnyOpts;
+typedef union { MctsOpts mcts; HeurOpts heur; FlatOpts flat; HalvOpts halv; } AnyOpts;
 
 /* ---------------------------------------------------------------- the kinds' behaviour */
 struct Player {
@@ -107,6 +123,7 @@ struct Player {
   double eps;        /* heuristic player: randomness */
   Mcts *mcts;
   Flat *flat;
+  Halving *halv;
   Player *ally;      /* a seated Allied spec "BRITISH+PRUSSIAN": the Prussian seat's player */
 };
 
@@ -154,18 +171,22 @@ static int root_flat(Player *p, const State *s, RootStat *out, int max) {
 }
 static void fini_flat(Player *p) { flat_free(p->flat); }
 
+/* eval=fit: the fitted weights of these data, or one loud warning and the hand-written ones */
+static void use_fit(Player *p) {
+  char why[600];
+  if (fit_load(p->sc, p->ctx.fit_w, why, sizeof why) == 0) {
+    p->ctx.use_fit = 1;
+    return;
+  }
+  /* loud, once per process: the player goes on with the hand-written evaluation */
+  static int warned;
+  if (!__atomic_exchange_n(&warned, 1, __ATOMIC_RELAXED))
+    fprintf(stderr, "warning: fitted evaluation not used: %s\n", why);
+}
+
 static int init_search(Player *p, const void *opts, uint64_t seed, int cheat) {
   MctsOpts o = *(const MctsOpts *)opts;
-  if (o.eval == 1) {
-    char why[600];
-    if (fit_load(p->sc, p->ctx.fit_w, why, sizeof why) == 0) p->ctx.use_fit = 1;
-    else {
-      /* loud, once per process: the player goes on with the hand-written evaluation */
-      static int warned;
-      if (!__atomic_exchange_n(&warned, 1, __ATOMIC_RELAXED))
-        fprintf(stderr, "warning: fitted evaluation not used: %s\n", why);
-    }
-  }
+  if (o.eval == 1) use_fit(p);
   o.cheat = cheat;
   p->mcts = mcts_new(p->sc, &p->ctx, &o, seed);
   return p->mcts ? 0 : -1;
@@ -179,7 +200,19 @@ static int root_mcts(Player *p, const State *s, RootStat *out, int max) {
 }
 static void fini_mcts(Player *p) { mcts_free(p->mcts); }
 
-enum { K_RANDOM, K_HEURISTIC, K_LIGHT, K_BASELINE, K_MCTS, K_CHEAT, NKINDS };
+static int init_halv(Player *p, const void *opts, uint64_t seed) {
+  if (((const HalvOpts *)opts)->eval == 1) use_fit(p);
+  p->halv = halving_new(p->sc, &p->ctx, opts, seed);
+  return p->halv ? 0 : -1;
+}
+static Action act_halv(Player *p, const State *s) { return halving_decide(p->halv, s); }
+static int root_halv(Player *p, const State *s, RootStat *out, int max) {
+  halving_decide(p->halv, s);
+  return halving_root(p->halv, out, max);
+}
+static void fini_halv(Player *p) { halving_free(p->halv); }
+
+enum { K_RANDOM, K_HEURISTIC, K_LIGHT, K_BASELINE, K_FLAT, K_MCTS, K_CHEAT, NKINDS };
 
 #define NOPTS(t) ((int)(sizeof t / sizeof t[0]))
 static const KindDef KINDS[NKINDS] = {
@@ -194,11 +227,14 @@ static const KindDef KINDS[NKINDS] = {
     [K_BASELINE] = {"baseline", "reference yardstick: determinized flat Monte Carlo, sequential halving (honest)",
                     "", FLAT_OPTS, NOPTS(FLAT_OPTS), NULL, sizeof(FlatOpts), flat_defaults, NULL,
                     init_flat, act_flat, root_flat, fini_flat},
-    [K_MCTS] = {"mcts", "information-set MCTS on sampled worlds (honest)", "easy normal hard expert sim easy-v1 normal-v1 hard-v1 expert-v1",
+    [K_FLAT] = {"flat", "the levels of before the tree search: sequential halving over 8 pre-chosen candidates (honest)",
+                "easy normal hard expert sim", HALV_OPTS, NOPTS(HALV_OPTS), "iters", sizeof(HalvOpts),
+                halv_defaults, halv_level, init_halv, act_halv, root_halv, fini_halv},
+    [K_MCTS] = {"mcts", "information-set Monte Carlo tree search on sampled worlds (honest): the levels", "easy normal hard expert sim",
                 MCTS_OPTS, NOPTS(MCTS_OPTS), "iters", sizeof(MctsOpts), mcts_defaults, mcts_level,
                 init_mcts, act_mcts, root_mcts, fini_mcts},
     [K_CHEAT] = {"cheat", "the same search on the true state: labelled cheating, never a level",
-                 "easy normal hard expert sim easy-v1 normal-v1 hard-v1 expert-v1", MCTS_OPTS, NOPTS(MCTS_OPTS), "iters", sizeof(MctsOpts),
+                 "easy normal hard expert sim", MCTS_OPTS, NOPTS(MCTS_OPTS), "iters", sizeof(MctsOpts),
                  mcts_defaults, mcts_level,
                  init_cheat, act_mcts, root_mcts, fini_mcts},
 };
@@ -484,6 +520,12 @@ Player *player_new(const Scen *sc, const char *spec, uint64_t seed, char *err, s
 Action player_act(Player *p, const State *s) {
   if (p->ally) p = seat_player(p, s);
   return p->kind->act(p, s);
+}
+
+int player_set_interactive(Player *p) {
+  int ms = p->ally ? player_set_interactive(p->ally) : 0;
+  if (p->mcts) ms = mcts_interactive(p->mcts);
+  return ms;
 }
 
 const char *player_name(const Player *p) { return p->name; }

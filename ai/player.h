@@ -30,6 +30,10 @@ Player *player_new(const Scen *sc, const char *spec, uint64_t seed, char *err, s
  * gs_observe / gs_determinize. */
 Action player_act(Player *p, const State *s);
 const char *player_name(const Player *p);   /* the spec it was made from */
+/* for a person waiting at a front end (play, serve, engine genmove): a search level without
+ * its own `time=` gets its level's cap per decision (`playtime`); sim, match and strength never
+ * call this, so their games stay reproducible.  Returns the cap in ms (0: none). */
+int player_set_interactive(Player *p);
 void player_free(Player *p);
 
 /* Seats (R-1.2).  A seated Allied spec "BRITISH+PRUSSIAN" is two players: the second plays the

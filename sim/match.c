@@ -33,6 +33,9 @@ typedef struct {
    * end in the short game.  mpairs = 0: not recorded (an old journal line). */
   long mpairs;
   double msum, msum2;
+  double cpu_a, cpu_b;         /* thread CPU seconds of A's and of B's decisions (this run's
+                                  games only: not journalled)                              */
+  long cpu_games;
 } MatchRes;
 
 /* the French margin of one finished game (see MatchRes) */
@@ -111,6 +114,9 @@ static int match_range(const Scen *sc, const char *A, const char *B, long from, 
 #pragma omp critical(match_progress)
     {
       done++;
+      r->cpu_a += g.cpu_side[j % 2 ? ALLIED : FRENCH];
+      r->cpu_b += g.cpu_side[j % 2 ? FRENCH : ALLIED];
+      r->cpu_games++;
       double t = clock_wall();
       if (progress && tty && (t - last > 0.2 || done == n)) {
         last = t;
@@ -351,6 +357,9 @@ static void match_print(const MatchOpts *o, const Scen *sc, const MatchRes *rp, 
   if (!o->quiet)
     fprintf(stderr, "match: %.1f s wall, %.1f CPU s (%.2f CPU s/game)\n", r.seconds, r.cpu,
             r.cpu / (r.games > 0 ? r.games : 1));
+  if (r.cpu_games > 0)
+    printf("CPU per game of each player's decisions: %s %.2f s, %s %.2f s (%ld games played "
+           "in this run)\n", A, r.cpu_a / r.cpu_games, B, r.cpu_b / r.cpu_games, r.cpu_games);
 }
 
 /* --players french=A,british=B,prussian=C: every game with these seats (seed indices 0..N-1,

@@ -102,7 +102,9 @@ static Action run_choose(void *ctx, const State *s, const ActList *L) {
   RunCtx *r = ctx;
   log_headers(r, s);
   int side = gs_decider(s) ? ALLIED : FRENCH;
+  double c0 = clock_thread_cpu();
   Action a = player_act(r->pl[side], s);
+  r->f->cpu_side[side] += (float)(clock_thread_cpu() - c0);
   if (r->log) {
     char buf[160];
     action_format(r->sc, s, a, buf, sizeof buf);

@@ -59,6 +59,7 @@ typedef struct {
   /* not a result: thread CPU seconds of the game (both players), 0 when not known (a journal of
    * an older build); kept in the journal, never in games.csv or in the fingerprints */
   float cpu;
+  float cpu_side[2];          /* not a result: thread CPU seconds of each side's decisions   */
 } GameFacts;
 /* the bytes of a GameFacts that are results (the fingerprints hash these) */
 #define FACTS_RESULT_BYTES offsetof(GameFacts, cpu)

@@ -55,8 +55,9 @@ def fixed_sessions():
                      "new short base,no-bidding", "turn", "quit"]
     kinds = ["random", "heuristic", "light", "heuristic:eps=0.5", "light:eps=0.3",
              "baseline:n=12", "baseline:n=8,k=3,rollout=heuristic", "mcts:iters=24",
-             "mcts:easy,iters=24", "mcts:algo=tree,iters=30", "mcts:algo=tree,iters=30,topk=0",
-             "mcts:iters=20,eval=hand", "mcts:sim,iters=20", "mcts:normal-v1,iters=30",
+             "mcts:easy,iters=24", "mcts:iters=30,trees=2", "mcts:iters=30,pwc=4,reuse=0",
+             "mcts:iters=20,eval=hand", "mcts:sim,iters=20", "flat:normal,iters=30",
+             "flat:sim", "mcts:iters=30,cut=0,rollout=heuristic",
              "mcts:easy*0.01", "cheat:iters=24", "cheat:easy,iters=24",
              "heuristic,eps=0.5", "baseline:n=0", "mcts:iters=24,nosuch=1"]
     for scen, seed in (("short", 21), ("long", 22)):

@@ -549,7 +549,7 @@ Test(sim_run, replay_reproduces_the_csv_row, .init = mk_tmp, .fini = rm_tmp, .ti
   GameFacts f1, f2;
   cr_assert_eq(run_game_specs(sc, "random", "heuristic", 7, 3, &f1, NULL, err, sizeof err), 0);
   cr_assert_eq(run_game_specs(sc, "random", "heuristic", 7, 3, &f2, NULL, err, sizeof err), 0);
-  cr_assert(!memcmp(&f1, &f2, sizeof f1));
+  cr_assert(!memcmp(&f1, &f2, FACTS_RESULT_BYTES)); /* results; the CPU seconds differ */
   cr_assert(f1.result >= 1 && f1.result <= 2);
   free(sc);
 }
