@@ -81,6 +81,13 @@ static int match_range(const Scen *sc, const char *A, const char *B, long from, 
                        size_t errlen);
 
 
+/* the CPU seconds of a game's decisions: A played side a_side */
+static void add_cpu(MatchRes *r, const GameFacts *g, int a_side) {
+  r->cpu_a += g->cpu_side[a_side];
+  r->cpu_b += g->cpu_side[a_side ^ 1];
+  r->cpu_games++;
+}
+
 /* plays seeds [from, to): game j of the range has seed index from + j/2; even j: A French,
  * odd j: B French (sides swapped on the same seed).  Adds to *r. */
 static int match_range(const Scen *sc, const char *A, const char *B, long from, long to,
@@ -114,9 +121,7 @@ static int match_range(const Scen *sc, const char *A, const char *B, long from, 
 #pragma omp critical(match_progress)
     {
       done++;
-      r->cpu_a += g.cpu_side[j % 2 ? ALLIED : FRENCH];
-      r->cpu_b += g.cpu_side[j % 2 ? FRENCH : ALLIED];
-      r->cpu_games++;
+      add_cpu(r, &g, j % 2 ? ALLIED : FRENCH);
       double t = clock_wall();
       if (progress && tty && (t - last > 0.2 || done == n)) {
         last = t;
