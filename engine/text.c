@@ -298,9 +298,10 @@ void board_print(const Scen *sc, const State *s, FILE *f, int col) {
     }
     fprintf(f, "\n");
   }
-  fprintf(f, "Squares: . clear, w woods, v village, C castle, h hill; N Napoleon, W Wellington; "
-             "*a/*f victory square held by Allies/French.\n"
-             "Units: F/f French infantry/cavalry, B/b British, P/p Prussian; digit = battle points; "
-             "^ > v < facing, + infantry in a castle (all sides).\n"
+  /* the legend in lines no wider than the board (95 columns) */
+  fprintf(f, "Squares: . clear, w woods, v village, C castle, h hill; N Napoleon, W Wellington;\n"
+             "         *a/*f victory square held by the Allies/the French.\n"
+             "Units: F/f French infantry/cavalry, B/b British, P/p Prussian; digit = battle points;\n"
+             "       ^ > v < facing, + infantry in a castle (all sides).\n"
              "Edges: ---- or | ridge, ~ stream, = bridge, : road, # pond.\n");
 }

@@ -24,6 +24,8 @@ typedef struct {
   int seated;         /* --seats (or a saved game's seats): seat names at the prompt */
   int color;
   FILE *log;          /* optional log file */
+  StUnits seen;       /* the units as the board last shown drew them */
+  int computer_acted; /* the computer has acted since the human's last prompt */
   ActList *L;         /* the legal actions at the prompt, as `legal` numbers them */
 } Play;
 
@@ -37,13 +39,14 @@ static void show_hand(Play *P) {
   int armies[2] = {P->human == FRENCH ? ARMY_FR : ARMY_BR, ARMY_PR};
   int n = P->human == FRENCH ? 1 : (sc->p.prussians ? 2 : 1);
   for (int i = 0; i < n; i++) {
-    printf("%s hand:", army_name(armies[i]));
+    printf("%s hand:\n", army_name(armies[i]));
     for (uint64_t m = P->S.s.cards.hand & sc->army_cards[armies[i]]; m; m &= m - 1) {
       const CardDef *c = &sc->card[__builtin_ctzll(m)];
-      printf("  %s(%d/%d%s%s)", c->id, c->mp, c->bp, c->action ? " " : "",
-             c->action ? action_kind_name(c->action) : "");
+      char act[48] = "";
+      if (c->action == ACT_COMMAND) snprintf(act, sizeof act, ", command +%d/+%d", c->cmd_att, c->cmd_def);
+      else if (c->action) snprintf(act, sizeof act, ", %s", action_kind_name(c->action));
+      printf("  %s %-34s MP %d  BP %d%s\n", c->id, c->name, c->mp, c->bp, act);
     }
-    printf("\n");
   }
   printf("opponent cards in hand: %d\n",
          P->human == FRENCH ? hand_count(sc, &P->S.s, ARMY_BR) + hand_count(sc, &P->S.s, ARMY_PR)
@@ -51,6 +54,7 @@ static void show_hand(Play *P) {
 }
 
 static void show(Play *P) {
+  P->seen = P->S.s.units;
   session_board(&P->S, stdout, P->color);
   printf("\n");
   show_hand(P);
@@ -140,6 +144,7 @@ static void apply_computer(Play *P) {
   session_apply(&P->S, a, 0);
   session_note_why(&P->S, why);
   print_entries(P, P->S.nlog - 1);
+  P->computer_acted = 1;
 }
 
 /* your units and the enemy's, one line each */
@@ -289,8 +294,14 @@ static void play_line(Play *P, const char *cmd) {
   else {
     printf("  %s\n", err);
     if (derr[0]) printf("  %s\n", derr);
-    else if (nearest_action(P->sc, &P->S.s, cmd, near, sizeof near) >= 0 && near[0])
-      printf("  nearest legal action: %s\n", near);
+    else {
+      /* a suggestion only when it is near what was typed, else where to look */
+      int d = nearest_action(P->sc, &P->S.s, cmd, near, sizeof near);
+      int k = (int)strlen(cmd);
+      if (d >= 0 && near[0] && d <= (k / 3 > 2 ? k / 3 : 2)) printf("  nearest legal action: %s\n", near);
+      else printf("  `legal` lists your actions now, `help` the commands\n");
+    }
+    return;
   }
   if (P->S.s.turn.phase == PH_ROUND && gs_decider(&P->S.s) == P->human && P->S.s.turn.ncards == 0)
     show(P);
@@ -432,6 +443,9 @@ int cmd_play(int argc, char **argv) {
       continue;
     }
     take_seat(&P);
+    /* the computer moved, turned or hit something since the board was drawn: draw it again */
+    if (P.computer_acted && memcmp(&P.seen, &P.S.s.units, sizeof P.seen)) show(&P);
+    P.computer_acted = 0;
     gs_legal(P.sc, &P.S.s, P.L);
     char prompt[96], mp[16] = "";
     if (P.S.s.turn.phase == PH_MOVE) snprintf(mp, sizeof mp, ", %d MP", P.S.s.play.mp);
