@@ -208,12 +208,13 @@ Test(web, engine_state_side_hides_the_other_hand_and_play_answers_events) {
 
 Test(web, play_destination_move_units_and_typo_suggestion) {
   static char out[1 << 17];
-  int rc = th_sh("printf 'play F01 move\\nmove fr-4/I K5\\nunits\\nplay F01 moev\\nundo\\nquit\\n'"
+  int rc = th_sh("printf 'play F01 moev\\nplay F01 move\\nmove fr-4/I K5\\nunits\\nfoo\\nundo\\nquit\\n'"
               " | ./waterloo play --side french --level heuristic --no-color --seed 4", out, sizeof out);
   cr_assert_eq(rc, 0);
   cr_assert_not_null(strstr(out, "French (you): move fr-4/I K5 N"), "the destination move's last step: %s", out);
   cr_assert_not_null(strstr(out, "[turn 1, move, 3 MP]"), "MP left in the prompt");
   cr_assert_not_null(strstr(out, "  fr-4/I         K5   N  BP 3 inf moved"), "unit list");
-  cr_assert_not_null(strstr(out, "nearest legal action: "), "typo suggestion");
+  cr_assert_not_null(strstr(out, "nearest legal action: play F01 move"), "typo suggestion");
+  cr_assert_not_null(strstr(out, "`legal` lists your actions now"), "no suggestion far from every action");
   cr_assert_not_null(strstr(out, "undone to action 1"), "undo takes back the whole destination move");
 }
