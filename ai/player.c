@@ -391,6 +391,14 @@ int player_is_kind(const char *spec) {
   return spec && spec_kind(spec, &text, NULL, 0) != NULL;
 }
 
+void player_level_spec(const char *level, char *spec, size_t len) {
+  if (!level || !*level) level = "normal";
+  if (player_is_kind(level))
+    snprintf(spec, len, "%s", level);
+  else
+    snprintf(spec, len, "mcts:%s", level);
+}
+
 int player_spec_check(const char *spec, char *err, size_t errlen) {
   AnyOpts o;
   char e[256], a[256], b[256];

@@ -16,6 +16,9 @@ int player_spec_canonical(const char *spec, char *out, size_t len, char *err, si
 void player_help(FILE *f);
 /* 1 if spec starts with a kind's name ("mcts", "heuristic:eps=0.1"); 0 for a bare level */
 int player_is_kind(const char *spec);
+/* a difficulty level (easy normal hard expert; NULL or "" is normal) or a full player spec, as
+ * a player spec ("mcts:easy", "heuristic") */
+void player_level_spec(const char *level, char *spec, size_t len);
 /* a hash of the fitted evaluation weights the search players (eval=fit) would use on these
  * data, 0 when none matches; a simulator's journal records it so that a resumed run never mixes
  * games of two evaluations */

@@ -20,25 +20,6 @@ int opt_check(int argc, char **argv, const char *cmd, const char *known);
  *   int rc = cli_args(argc, argv, "NAME", "--opt --flag!", "usage: ...");
  *   if (rc >= 0) return rc; */
 int cli_args(int argc, char **argv, const char *cmd, const char *known, const char *usage);
-#define CLI_MAX_LINE 65536        /* longest protocol / command line */
-long cli_read_line(FILE *f, char **buf, size_t *cap, size_t max);
-void cli_level_spec(const char *level, char *spec, size_t len);
-
-/* A text command table (the engine protocol, play's prompt): one row per command word, ended by
- * a row whose name is NULL.  run gets the front end's context and the arguments; it returns 1
- * to end the session.  A row without CMD_ARGS matches only its word alone on the line. */
-enum { CMD_GAME = 1 /* needs a game */, CMD_ARGS = 2 /* takes arguments */ };
-typedef struct {
-  const char *name;
-  int flags;
-  int (*run)(void *ctx, char *args);
-} CmdDef;
-/* cuts a command line in place: returns its first word (split at a space or tab; NULL for a
- * blank line) and in *args the rest, leading white space skipped */
-char *cmd_split(char *line, char **args);
-/* the row of t for word and args, or NULL */
-const CmdDef *cmd_find(const CmdDef *t, const char *word, const char *args);
-
 /* show --data: the scenario data as transcription tables (cli/show_data.c) */
 void show_data(const Scen *sc, FILE *f);
 int cmd_engine(int argc, char **argv);

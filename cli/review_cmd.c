@@ -51,7 +51,7 @@ static int review_options(ReviewOpts *o, int argc, char **argv) {
                     "--level --side --out --seed --threads --evals --resume! --overwrite! --quiet!", REVIEW_USAGE);
   if (rc >= 0) return rc;
   char err[300];
-  cli_level_spec(opt_get(argc, argv, "--level", "normal*4"), o->spec, sizeof o->spec);
+  player_level_spec(opt_get(argc, argv, "--level", "normal*4"), o->spec, sizeof o->spec);
   if (player_spec_check(o->spec, err, sizeof err)) {
     fprintf(stderr, "waterloo review: --level: %s\n", err);
     return 2;

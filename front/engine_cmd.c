@@ -9,6 +9,9 @@
 
 #include "../ai/player.h"
 #include "../cli/cli.h"
+#include "cmd.h"
+#include "json.h"
+#include "parse.h"
 #include "session.h"
 #include "../engine/num.h"
 
@@ -356,9 +359,9 @@ int cmd_engine(int argc, char **argv) {
   char *line = NULL;
   size_t cap = 0;
   long len;
-  /* a line is read whole, however long; one over CLI_MAX_LINE or with a NUL byte is refused
+  /* a line is read whole, however long; one over CMD_MAX_LINE or with a NUL byte is refused
    * whole (one '?' answer): no part of it is ever run as a command */
-  while ((len = cli_read_line(stdin, &line, &cap, CLI_MAX_LINE)) != -1) {
+  while ((len = cmd_read_line(stdin, &line, &cap, CMD_MAX_LINE)) != -1) {
     if (len == -2) fail("line too long (at most 65536 bytes); ignored");
     else if (len == -3) fail("line contains a NUL byte; ignored");
     else if (engine_line(&S, line)) break;

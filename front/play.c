@@ -13,6 +13,9 @@
 
 #include "../ai/player.h"
 #include "../cli/cli.h"
+#include "cmd.h"
+#include "json.h"
+#include "parse.h"
 #include "session.h"
 #include "../ai/review.h"
 
@@ -176,8 +179,8 @@ static void units(Play *P) {
 static char *read_cmd(const char *prompt) {
   if (isatty(0)) {
     char *l = readline(prompt);
-    if (l && strlen(l) > CLI_MAX_LINE) {
-      printf("  line too long (at most %d bytes); ignored\n", CLI_MAX_LINE);
+    if (l && strlen(l) > CMD_MAX_LINE) {
+      printf("  line too long (at most %d bytes); ignored\n", CMD_MAX_LINE);
       l[0] = 0;
     }
     if (l && *l) add_history(l);
@@ -187,7 +190,7 @@ static char *read_cmd(const char *prompt) {
   static size_t cap;
   fputs(prompt, stdout);
   fflush(stdout);
-  long n = cli_read_line(stdin, &buf, &cap, CLI_MAX_LINE);
+  long n = cmd_read_line(stdin, &buf, &cap, CMD_MAX_LINE);
   if (n == -1) {
     free(buf);
     buf = NULL, cap = 0;

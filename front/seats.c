@@ -6,7 +6,7 @@
 #include <sys/random.h>
 #include <time.h>
 
-#include "../cli/cli.h"
+#include "../engine/engine.h"
 
 void seats_classic(Seats *t, const Scen *sc, int human_side, const char *level) {
   memset(t, 0, sizeof *t);
@@ -44,7 +44,7 @@ static int seats_one(Seats *t, const char *item, char *err, size_t len) {
     t->human[k] = 1;
     return 0;
   }
-  cli_level_spec(who, spec, sizeof spec);
+  player_level_spec(who, spec, sizeof spec);
   if (!*who || strlen(who) >= sizeof t->level[k] || player_spec_check(spec, perr, sizeof perr)) {
     snprintf(err, len, "seats: %s=%.40s: %s", seat_name(k), who,
              *who ? perr : "human, or a level (easy, normal, hard, expert, heuristic, random)");
@@ -98,7 +98,7 @@ int seats_start(Seats *t, const Scen *sc, uint64_t seed, char *err, size_t len) 
   for (int k = 0; k < SEAT_COUNT; k++) {
     if (!t->present[k] || t->human[k] || t->ai[k]) continue;
     char spec[96];
-    cli_level_spec(t->level[k], spec, sizeof spec);
+    player_level_spec(t->level[k], spec, sizeof spec);
     t->ai[k] = player_new(sc, spec, seed * 7919u + 1 + (uint64_t)k * 0x9e3779b9u, err, len);
     if (!t->ai[k]) return -1;
   }

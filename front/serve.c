@@ -21,6 +21,7 @@
 
 #include "../cli/cli.h"
 #include "reference.h"
+#include "json.h"
 #include "session.h"
 #include "../ai/review.h"
 #include "../engine/util.h"

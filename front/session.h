@@ -2,12 +2,10 @@
  * log of what happened as the human may see it, the computer player.  `play` (terminal) and
  * `serve` (browser) hold a session with a human side against the computer; the `engine`
  * protocol holds one without a human side (SESSION_NO_HUMAN: its caller applies every action,
- * undo takes back exactly one, no computer plays by itself).  The JSON forms (scenario data,
- * one side's observation, structured legal actions) are the protocol of docs/API.md. */
+ * undo takes back exactly one, no computer plays by itself).  Its JSON forms (the protocol of
+ * docs/API.md) are in front/json.h, the parsing of typed text in front/parse.h. */
 #ifndef WATERLOO_SESSION_H
 #define WATERLOO_SESSION_H
-#include <cjson/cJSON.h>
-
 #include "../ai/player.h"
 #include "../engine/engine.h"
 #include "seats.h"
@@ -117,43 +115,13 @@ static inline int session_humans_turn(const Session *S) {
 int session_set_seats(Session *S, const char *text, char *err, size_t len);
 /* the player of the computer seat deciding in s */
 Player *session_seat_ai(const Session *S, const State *s);
-/* the view of one seat (session_view's fields for that seat's side: its observation, legal
- * actions only when that seat decides) plus seat, seats and deciding_seat; seat -1: the
- * session's own view (the human side; with people on both sides, the deciding human seat's) */
-cJSON *session_view_seat(const Session *S, int since, int seat);
 /* the side whose view session_view shows (front/session_seats.c) */
 int session_view_side(const Session *S);
-/* the seat fields of a view: seat (the viewer's, when one), seats, deciding_seat */
-void seats_view_json(const Session *S, cJSON *view, int seat);
 
 /* what action a caused, in plain sentences, as `viewer` may know it: bids and battle cards
  * revealed with the totals before cards, Napoleon's-health discards (their cards only to the
  * French), then gs_event_text, a new turn, the result.  Returns 0 when there is nothing. */
 int action_events(const Scen *sc, const State *before, Action a, const State *after, int viewer,
                   char *buf, size_t len);
-/* "move UNIT SQUARE [FACING]" (also "moveto ...") as a destination move of the unit: the
- * path's actions into path[] (at most REACH_PATH); returns how many, or -1 with a message.
- * Without a facing: the cheapest, the unit's own facing on a tie. */
-int destination_parse(const Scen *sc, const State *s, const char *text, Action *path, char *err,
-                      size_t len);
-/* the legal action whose notation is nearest to text (edit distance), for "did you mean" */
-int nearest_action(const Scen *sc, const State *s, const char *text, char *out, size_t len);
 
-/* JSON forms (cJSON trees the caller deletes) */
-cJSON *scen_json(const Scen *sc);
-/* what `side` sees of s: built from gs_observe only, so it never holds the other side's hand,
- * undrawn cards or secret commitments */
-cJSON *observation_json(const Scen *sc, const State *s, int side);
-/* one action in structured form, with its notation */
-cJSON *action_json(const Scen *sc, const State *s, Action a);
-cJSON *legal_json(const Scen *sc, const State *s);
-cJSON *reach_json(const Scen *sc, const State *s, int u);
-cJSON *log_json(const Session *S, int since);
-cJSON *battle_json(const Scen *sc, const BattleRec *b);
-/* the full view the page needs (observation of the human, legal actions when the human
- * decides, score, log since `since`) */
-cJSON *session_view(const Session *S, int since);
-/* the game turn by turn, replayed from its record (public facts only: castles and objectives
- * the French hold, VP, units lost, battles fought by each side as attacker), the result */
-cJSON *summary_json(const Session *S);
 #endif

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "json.h"
 #include "session.h"
 
 int session_set_seats(Session *S, const char *text, char *err, size_t len) {

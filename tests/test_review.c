@@ -7,6 +7,7 @@
 
 #include "../ai/review.h"
 #include "../sim/review.h"
+#include "../front/json.h"
 #include "../front/session.h"
 #include "helpers.h"
 

@@ -231,6 +231,7 @@ Test(rules, R_1_2_seats_player_list) {
 }
 
 /* ---------------------------------------------------------------- seats in a session */
+#include "../front/json.h"
 #include "../front/session.h"
 
 /* a long game with a person at the British seat only: the person is asked exactly the British

@@ -3,6 +3,7 @@
  * stays within the human's own decisions. */
 #include <cjson/cJSON.h>
 
+#include "../front/json.h"
 #include "../front/session.h"
 #include "helpers.h"
 
