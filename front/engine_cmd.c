@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "../ai/player.h"
-#include "../cli/cli.h"
+#include "front.h"
 #include "cmd.h"
 #include "json.h"
 #include "parse.h"
@@ -327,33 +327,7 @@ static int engine_line(Session *S, char *line) {
   return 0;
 }
 
-int cmd_engine(int argc, char **argv) {
-  int rc = cli_args(argc, argv, "engine", NULL,
-                    "usage: waterloo engine\n"
-                    "Reads one command per line on stdin; answers '= ...' and a blank line, or '? message'.\n"
-                    "Commands:\n"
-                    "  new short|long [VARIANT ...] [seed N]   start a game\n"
-                    "  load FILE / save FILE                   a whole game (JSON)\n"
-                    "  show            the board and the position\n"
-                    "  legal           the legal actions of the side to decide, one per line\n"
-                    "  legaljson       the legal actions in structured form (JSON, docs/API.md)\n"
-                    "  play ACTION     play one (notation as printed by legal); answers what it caused\n"
-                    "                  (bids and battle cards revealed, totals, losses, squares taken)\n"
-                    "  play move UNIT SQUARE [N|E|S|W]   a destination move (its steps and turns)\n"
-                    "  reach UNIT      where UNIT can move with the card's MP left, at what cost (JSON)\n"
-                    "  state           the position as JSON (everything: both hands, the deck)\n"
-                    "  state SIDE      what french or allied sees (JSON, never the other side's cards)\n"
-                    "  scenario        map, units, cards and parameters (JSON)\n"
-                    "  position        the position as one line of text (KEY=VALUE fields)\n"
-                    "  setposition SCENARIO VARIANTS KEY=VALUE ...   start from a position text (the\n"
-                    "                  set-up with the fields given written over it; see HACKING.md)\n"
-                    "  turn            turn, round, phase and who decides\n"
-                    "  result          running, French win, Allied win or draw (with VP)\n"
-                    "  undo            take back the last action\n"
-                    "  genmove [LEVEL] the AI chooses and plays an action (easy normal hard expert, or a spec)\n"
-                    "  analyze [LEVEL] the AI's top candidates with visit share and win rate\n"
-                    "  quit\n");
-  if (rc >= 0) return rc;
+int engine_run(FILE *in) {
   Session S;
   memset(&S, 0, sizeof S);
   char *line = NULL;
@@ -361,7 +335,7 @@ int cmd_engine(int argc, char **argv) {
   long len;
   /* a line is read whole, however long; one over CMD_MAX_LINE or with a NUL byte is refused
    * whole (one '?' answer): no part of it is ever run as a command */
-  while ((len = cmd_read_line(stdin, &line, &cap, CMD_MAX_LINE)) != -1) {
+  while ((len = cmd_read_line(in, &line, &cap, CMD_MAX_LINE)) != -1) {
     if (len == -2) fail("line too long (at most 65536 bytes); ignored");
     else if (len == -3) fail("line contains a NUL byte; ignored");
     else if (engine_line(&S, line)) break;

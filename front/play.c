@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "../ai/player.h"
-#include "../cli/cli.h"
+#include "front.h"
 #include "cmd.h"
 #include "json.h"
 #include "parse.h"
@@ -324,45 +324,32 @@ static int prompt_line(Play *P, const char *line) {
 }
 
 /* the session from the command line: a new game or a saved one; 0 ok, 2 bad options */
-static int play_open(Play *P, int argc, char **argv) {
-  const char *side = opt_get(argc, argv, "--side", "french");
-  if (strcmp(side, "french") && strcmp(side, "allied")) {
-    fprintf(stderr, "waterloo play: --side is french or allied, not '%s'\n", side);
-    return 2;
-  }
-  P->human = !strcmp(side, "french") ? FRENCH : ALLIED;
+static int play_open(Play *P, const PlayOpts *o) {
+  P->human = o->human;
   P->seat = -1;
-  const char *level = opt_get(argc, argv, "--level", "normal");
-  P->color = isatty(1) && !opt_has(argc, argv, "--no-color");
+  P->color = o->color;
   char err[2048];
-  const char *load = opt_get(argc, argv, "--load", NULL);
-  if (load) {
-    if (session_load(&P->S, load, P->human, level, err, sizeof err)) {
+  if (o->load) {
+    if (session_load(&P->S, o->load, P->human, o->level, err, sizeof err)) {
       fprintf(stderr, "waterloo play: %s\n", err);
       return 2;
     }
-  } else {
-    uint64_t seed;
-    if (opt_u64("play", "--seed", opt_get(argc, argv, "--seed", "1"), &seed)) return 2;
-    const char *scen = opt_get(argc, argv, "--scenario", "short"), *var = opt_get(argc, argv, "--variant", "base");
-    if (session_new(&P->S, scen, var, seed, P->human, level, err, sizeof err)) {
-      fprintf(stderr, "waterloo play: %s\n", err);
-      return 2;
-    }
+  } else if (session_new(&P->S, o->scenario, o->variant, o->seed, P->human, o->level, err, sizeof err)) {
+    fprintf(stderr, "waterloo play: %s\n", err);
+    return 2;
   }
   P->sc = P->S.sc;
   /* the seats asked for; else a saved game's own, unless a side was asked for */
-  const char *seats = opt_get(argc, argv, "--seats", NULL);
-  if (!seats && load && !opt_has(argc, argv, "--side") && P->S.g.seats[0]) seats = P->S.g.seats;
+  const char *seats = o->seats;
+  if (!seats && o->load && !o->side_given && P->S.g.seats[0]) seats = P->S.g.seats;
   if (seats && session_set_seats(&P->S, seats, err, sizeof err)) {
     fprintf(stderr, "waterloo play: --seats: %s\n", err);
     session_free(&P->S);
     return 2;
   }
   P->seated = seats != NULL;
-  const char *logpath = opt_get(argc, argv, "--log", NULL);
-  if (logpath && !(P->log = fopen(logpath, "a"))) {
-    fprintf(stderr, "waterloo play: cannot open log %s\n", logpath);
+  if (o->log && !(P->log = fopen(o->log, "a"))) {
+    fprintf(stderr, "waterloo play: cannot open log %s\n", o->log);
     session_free(&P->S);
     return 2;
   }
@@ -411,21 +398,10 @@ static void take_seat(Play *P) {
   if (first || side != was_side) show(P);
 }
 
-int cmd_play(int argc, char **argv) {
-  int rc = cli_args(argc, argv, "play", "--side --level --seats --scenario --variant --seed --load --log --no-color!",
-                    "usage: waterloo play [--side french|allied] [--level easy|normal|hard|expert|heuristic]\n"
-                    "                     [--seats SEAT=WHO,...] [--scenario short|long] [--variant V[,V...]]\n"
-                    "                     [--seed S] [--load FILE] [--log FILE] [--no-color]\n"
-                    "A game against the computer. Type `help` at the prompt for the commands.\n"
-                    "--seats french=human,british=normal,prussian=human: who sits where (R-1.2): each seat\n"
-                    "human or a level; friends share the terminal (the hand is shown to the player whose\n"
-                    "decision it is, after the others look away); the short game has no Prussian seat.\n"
-                    "A saved game keeps its seats (--load restores them unless --side or --seats is given).\n"
-                    "The computer plays honestly: it never sees your hand or the deck.\n");
-  if (rc >= 0) return rc;
+int play_run(const PlayOpts *o) {
   Play P;
   memset(&P, 0, sizeof P);
-  if (play_open(&P, argc, argv)) return 2;
+  if (play_open(&P, o)) return 2;
   if (P.seated) {
     char st[200];
     seats_text(&P.S.seats, st, sizeof st);

@@ -19,7 +19,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../cli/cli.h"
+#include "../engine/num.h"
+#include "front.h"
 #include "reference.h"
 #include "json.h"
 #include "session.h"
@@ -397,7 +398,7 @@ static int newer_first(const void *a, const void *b) {
 }
 
 /* GET /api/autosaves: the kept games, newest first (at most 30) */
-static enum MHD_Result api_autosaves(struct MHD_Connection *c) {
+static enum MHD_Result api_autosaves(struct MHD_Connection *c, const cJSON *b) {
   char dir[4400];
   snprintf(dir, sizeof dir, "%s/auto", saves_dir);
   cJSON *items[200];
@@ -552,7 +553,7 @@ static enum MHD_Result api_resume(struct MHD_Connection *c, const cJSON *b) {
   return new_game_reply(c, &S, id);
 }
 
-static enum MHD_Result api_saves(struct MHD_Connection *c) {
+static enum MHD_Result api_saves(struct MHD_Connection *c, const cJSON *b) {
   cJSON *o = cJSON_CreateObject(), *a = cJSON_AddArrayToObject(o, "saves");
   DIR *d = opendir(saves_dir);
   if (d) {
@@ -653,7 +654,7 @@ static enum MHD_Result api_hint(struct MHD_Connection *c, Game *G, const cJSON *
 }
 
 /* GET /api/games/ID/record: the game's record (the save format), from its autosave */
-static enum MHD_Result api_record(struct MHD_Connection *c, Game *G) {
+static enum MHD_Result api_record(struct MHD_Connection *c, Game *G, const cJSON *b, int seat) {
   char path[4400], err[300];
   auto_path(path, sizeof path, G->id, "json");
   size_t n;
@@ -662,8 +663,11 @@ static enum MHD_Result api_record(struct MHD_Connection *c, Game *G) {
   return send_text(c, 200, "application/json", t, n);
 }
 
-static enum MHD_Result api_reference(struct MHD_Connection *c, const char *what) {
-  if (!strcmp(what, "variants")) return send_json(c, 200, variants_json());
+static enum MHD_Result api_variants(struct MHD_Connection *c, const cJSON *b) {
+  return send_json(c, 200, variants_json());
+}
+
+static enum MHD_Result api_rules(struct MHD_Connection *c, const cJSON *b) {
   char path[4400], err[200];
   snprintf(path, sizeof path, "%s/RULES.md", docs_dir);
   cJSON *r = rules_json(path, err, sizeof err);
@@ -671,7 +675,8 @@ static enum MHD_Result api_reference(struct MHD_Connection *c, const char *what)
 }
 
 /* POST /api/games/ID/save {name}: SAVES/name.json (with the seats) */
-static enum MHD_Result api_save(struct MHD_Connection *c, const Session *S, const cJSON *b) {
+static enum MHD_Result api_save(struct MHD_Connection *c, Game *G, const cJSON *b, int seat) {
+  const Session *S = &G->S;
   const char *name = jstr(b, "name", "");
   char path[4400], err[512];
   if (!name_ok(name)) return send_err(c, 400, "name: 1 to 40 letters, digits, '-' or '_'");
@@ -683,6 +688,83 @@ static enum MHD_Result api_save(struct MHD_Connection *c, const Session *S, cons
   return send_json(c, 200, o);
 }
 
+/* ---------------------------------------------------------------- the requests of one game */
+/* a game route's handler: called with the game's lock held (unless ROUTE_UNLOCKED) and the
+ * seat of the request (request_seat: a seat, or -1 for the session's own view) */
+typedef enum MHD_Result (*GameFn)(struct MHD_Connection *c, Game *G, const cJSON *b, int seat);
+
+static enum MHD_Result api_view(struct MHD_Connection *c, Game *G, const cJSON *b, int seat) {
+  const char *sn = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "since");
+  long since = 0;
+  if (sn && num_long(sn, 0, 1000000, &since)) since = 0;
+  return send_json(c, 200, game_view(G, (int)since, seat));
+}
+
+static enum MHD_Result api_delete(struct MHD_Connection *c, Game *G, const cJSON *b, int seat) {
+  pthread_mutex_lock(&table_mu);   /* without the game's lock: the table's comes first */
+  G->gone = 1;
+  pthread_mutex_unlock(&table_mu);
+  cJSON *o = cJSON_CreateObject();
+  cJSON_AddBoolToObject(o, "deleted", 1);
+  return send_json(c, 200, o);
+}
+
+static enum MHD_Result api_scenario(struct MHD_Connection *c, Game *G, const cJSON *b, int seat) {
+  return send_json(c, 200, scen_json(G->S.sc));
+}
+
+static enum MHD_Result api_reach(struct MHD_Connection *c, Game *G, const cJSON *b, int seat) {
+  Session *S = &G->S;
+  const char *un = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "unit");
+  int u = un ? scen_unit(S->sc, un) : -1;
+  if (u < 0) return send_err(c, 400, "reach: unit=NAME of a unit");
+  if (!session_humans_turn(S) || S->s.turn.phase != PH_MOVE ||
+      unit_side(S->sc, u) != gs_decider(&S->s) || (seat >= 0 && gs_seat(S->sc, &S->s) != seat))
+    return send_err(c, 409, "that unit has no movement now");
+  return send_json(c, 200, reach_json(S->sc, &S->s, u));
+}
+
+static enum MHD_Result api_undo(struct MHD_Connection *c, Game *G, const cJSON *b, int seat) {
+  Session *S = &G->S;
+  if (G->thinking) return send_err(c, 409, "the computer is thinking; undo when it is your decision");
+  if (seat >= 0 && seat_side(seat) != S->human) return send_err(c, 403, "not your seat's decision to undo");
+  if (session_undo(S) < 0)
+    return send_err(c, 409, "nothing to undo: a card was revealed, chance was drawn or the computer "
+                            "has acted since your last decision");
+  autosave(G);
+  return send_json(c, 200, game_view(G, 0, seat));
+}
+
+static enum MHD_Result api_summary(struct MHD_Connection *c, Game *G, const cJSON *b, int seat) {
+  return send_json(c, 200, summary_json(&G->S));
+}
+
+static enum MHD_Result api_log(struct MHD_Connection *c, Game *G, const cJSON *b, int seat) {
+  cJSON *o = cJSON_CreateObject();
+  cJSON_AddItemToObject(o, "log", log_json(&G->S, 0));
+  return send_json(c, 200, o);
+}
+
+/* The routes of /api/games/ID[/OP]: method, OP ("" for the game itself), handler. */
+enum { ROUTE_UNLOCKED = 1 /* called without the game's lock */ };
+static const struct {
+  const char *method, *op;
+  GameFn run;
+  int flags;
+} GAME_ROUTES[] = {
+    {"GET", "", api_view, 0},
+    {"DELETE", "", api_delete, ROUTE_UNLOCKED},
+    {"GET", "scenario", api_scenario, 0},
+    {"GET", "reach", api_reach, 0},
+    {"POST", "play", api_play, 0},
+    {"POST", "undo", api_undo, 0},
+    {"POST", "hint", api_hint, 0},
+    {"POST", "save", api_save, 0},
+    {"GET", "summary", api_summary, 0},
+    {"GET", "record", api_record, 0},
+    {"GET", "log", api_log, 0},
+};
+
 static enum MHD_Result api_game(struct MHD_Connection *c, const char *method, const char *rest,
                                 const cJSON *b) {
   char id[24];
@@ -693,65 +775,50 @@ static enum MHD_Result api_game(struct MHD_Connection *c, const char *method, co
   const char *op = rest[k] == '/' ? rest + k + 1 : "";
   Game *G = game_get(id);
   if (!G) return send_err(c, 404, "no such game (the server may have restarted)");
+  size_t r = 0, nr = sizeof GAME_ROUTES / sizeof GAME_ROUTES[0];
+  while (r < nr && (strcmp(GAME_ROUTES[r].op, op) || strcmp(GAME_ROUTES[r].method, method))) r++;
   enum MHD_Result ret;
   pthread_mutex_lock(&G->mu);
-  Session *S = &G->S;
-  int get = !strcmp(method, "GET"), post = !strcmp(method, "POST");
-  int seat = request_seat(c, S);
-  if (seat == SEAT_REFUSED && strcmp(op, "scenario")) {
+  int seat = request_seat(c, &G->S), locked = 1;
+  int get_or_post = !strcmp(method, "GET") || !strcmp(method, "POST");
+  if (seat == SEAT_REFUSED && strcmp(op, "scenario")) {   /* the scenario is anyone's to read */
     ret = send_err(c, 403, "not a seat of this game: open it with your seat's link (token)");
-  } else if (!*op && get) {
-    const char *sn = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "since");
-    long since = 0;
-    if (sn && num_long(sn, 0, 1000000, &since)) since = 0;
-    ret = send_json(c, 200, game_view(G, (int)since, seat));
-  } else if (!*op && !strcmp(method, "DELETE")) {
-    pthread_mutex_unlock(&G->mu);
-    pthread_mutex_lock(&table_mu);
-    G->gone = 1;
-    pthread_mutex_unlock(&table_mu);
-    game_put(G);
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddBoolToObject(o, "deleted", 1);
-    return send_json(c, 200, o);
-  } else if (!strcmp(op, "scenario") && get) {
-    ret = send_json(c, 200, scen_json(S->sc));
-  } else if (!strcmp(op, "reach") && get) {
-    const char *un = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "unit");
-    int u = un ? scen_unit(S->sc, un) : -1;
-    if (u < 0) ret = send_err(c, 400, "reach: unit=NAME of a unit");
-    else if (!session_humans_turn(S) || S->s.turn.phase != PH_MOVE ||
-             unit_side(S->sc, u) != gs_decider(&S->s) || (seat >= 0 && gs_seat(S->sc, &S->s) != seat))
-      ret = send_err(c, 409, "that unit has no movement now");
-    else ret = send_json(c, 200, reach_json(S->sc, &S->s, u));
-  } else if (!strcmp(op, "play") && post) {
-    ret = api_play(c, G, b, seat);
-  } else if (!strcmp(op, "undo") && post) {
-    if (G->thinking) ret = send_err(c, 409, "the computer is thinking; undo when it is your decision");
-    else if (seat >= 0 && seat_side(seat) != S->human) ret = send_err(c, 403, "not your seat's decision to undo");
-    else if (session_undo(S) < 0) ret = send_err(c, 409, "nothing to undo: a card was revealed, chance was drawn or the computer has acted since your last decision");
-    else {
-      autosave(G);
-      ret = send_json(c, 200, game_view(G, 0, seat));
-    }
-  } else if (!strcmp(op, "hint") && post) {
-    ret = api_hint(c, G, b, seat);
-  } else if (!strcmp(op, "save") && post) {
-    ret = api_save(c, S, b);
-  } else if (!strcmp(op, "summary") && get) {
-    ret = send_json(c, 200, summary_json(S));
-  } else if (!strcmp(op, "record") && get) {
-    ret = api_record(c, G);
-  } else if (!strcmp(op, "log") && get) {
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddItemToObject(o, "log", log_json(S, 0));
-    ret = send_json(c, 200, o);
+  } else if (r == nr) {
+    ret = send_err(c, get_or_post ? 404 : 405, "no such request");
   } else {
-    ret = send_err(c, get || post ? 404 : 405, "no such request");
+    if (GAME_ROUTES[r].flags & ROUTE_UNLOCKED) pthread_mutex_unlock(&G->mu), locked = 0;
+    ret = GAME_ROUTES[r].run(c, G, b, seat);
   }
-  pthread_mutex_unlock(&G->mu);
+  if (locked) pthread_mutex_unlock(&G->mu);
   game_put(G);
   return ret;
+}
+
+/* The routes of /api/NAME; /api/games/ID... goes to GAME_ROUTES. */
+static const struct {
+  const char *method, *name;
+  enum MHD_Result (*run)(struct MHD_Connection *c, const cJSON *b);
+} API_ROUTES[] = {
+    {"POST", "games", api_new},
+    {"POST", "load", api_load},
+    {"GET", "saves", api_saves},
+    {"HEAD", "saves", api_saves},
+    {"GET", "autosaves", api_autosaves},
+    {"HEAD", "autosaves", api_autosaves},
+    {"POST", "resume", api_resume},
+    {"GET", "rules", api_rules},
+    {"HEAD", "rules", api_rules},
+    {"GET", "variants", api_variants},
+    {"HEAD", "variants", api_variants},
+};
+
+static enum MHD_Result api_route(struct MHD_Connection *c, const char *method, const char *api,
+                                 const cJSON *b) {
+  for (size_t i = 0; i < sizeof API_ROUTES / sizeof API_ROUTES[0]; i++)
+    if (!strcmp(API_ROUTES[i].name, api) && !strcmp(API_ROUTES[i].method, method))
+      return API_ROUTES[i].run(c, b);
+  if (!strncmp(api, "games/", 6)) return api_game(c, method, api + 6, b);
+  return send_err(c, 404, "no such request");
 }
 
 static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *url, const char *method,
@@ -791,16 +858,7 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *
     }
   }
   if (!b) b = cJSON_CreateObject();
-  const char *api = url + 5;
-  enum MHD_Result ret;
-  if (!strcmp(api, "games") && !strcmp(method, "POST")) ret = api_new(c, b);
-  else if (!strcmp(api, "load") && !strcmp(method, "POST")) ret = api_load(c, b);
-  else if (!strcmp(api, "saves") && get) ret = api_saves(c);
-  else if (!strcmp(api, "autosaves") && get) ret = api_autosaves(c);
-  else if (!strcmp(api, "resume") && !strcmp(method, "POST")) ret = api_resume(c, b);
-  else if ((!strcmp(api, "rules") || !strcmp(api, "variants")) && get) ret = api_reference(c, api);
-  else if (!strncmp(api, "games/", 6)) ret = api_game(c, method, api + 6, b);
-  else ret = send_err(c, 404, "no such request");
+  enum MHD_Result ret = api_route(c, method, url + 5, b);
   cJSON_Delete(b);
   return ret;
 }
@@ -816,41 +874,31 @@ static void completed(void *cls, struct MHD_Connection *c, void **con_cls, enum 
 
 static void on_signal(int sig) { stop_flag = 1; }
 
+/* the scenario data loads (a game could start): else one line "waterloo: error", 0 */
+static int data_probe(void) {
+  char err[2048];
+  Scen *sc = malloc(sizeof *sc);
+  if (!sc) abort();
+  int ok = scen_load(sc, scen_default_dir(), "short", "base", err, sizeof err) == 0;
+  if (!ok) fprintf(stderr, "waterloo: %s\n", err);
+  free(sc);
+  return ok;
+}
+
 static void find_web_dir(void) {
   data_dir("WATERLOO_WEB", "web", "index.html", web_dir, sizeof web_dir);
   data_dir("WATERLOO_DOCS", "docs", "RULES.md", docs_dir, sizeof docs_dir);
 }
 
-int cmd_serve(int argc, char **argv) {
-  int rc = cli_args(argc, argv, "serve", "--port --host --saves",
-                    "usage: waterloo serve [--port 8815] [--host 127.0.0.1] [--saves DIR]\n"
-                    "Serves the board in a web browser: open the address it prints and play against the\n"
-                    "computer.  Loopback only unless --host says otherwise.  Saved games go to DIR/NAME.json\n"
-                    "(default ./saves).  The page comes from web/ (or $WATERLOO_WEB); the JSON API is in\n"
-                    "docs/API.md.  Stop it with Ctrl-C.\n"
-                    "--host 0.0.0.0 (or this machine's address) lets other devices of a home network play\n"
-                    "(friends at their own seat through its link): plain HTTP without a password, so anyone\n"
-                    "who can reach the port can start games, list the kept ones and open a game by its id\n"
-                    "when people sit on one side only; a seat's link is the key to that seat.  Use it only on\n"
-                    "a network you trust, never on one open to the Internet (docs/API.md, \"Seats\").\n");
-  if (rc >= 0) return rc;
-  uint64_t port;
-  if (opt_u64("serve", "--port", opt_get(argc, argv, "--port", "8815"), &port)) return 2;
-  if (port > 65535) {
-    fprintf(stderr, "waterloo serve: --port is 0..65535, not %" PRIu64 "\n", port);
-    return 2;
-  }
-  const char *host = opt_get(argc, argv, "--host", "127.0.0.1");
-  if (!strcmp(host, "localhost")) host = "127.0.0.1";
+int serve_run(const ServeOpts *o) {
   struct sockaddr_in addr;
   memset(&addr, 0, sizeof addr);
   addr.sin_family = AF_INET;
-  addr.sin_port = htons((uint16_t)port);
-  if (inet_pton(AF_INET, host, &addr.sin_addr) != 1) {
-    fprintf(stderr, "waterloo serve: --host '%s' is not an IPv4 address\n", host);
-    return 2;
-  }
-  snprintf(saves_dir, sizeof saves_dir, "%s", opt_get(argc, argv, "--saves", "saves"));
+  addr.sin_port = htons((uint16_t)o->port);
+  if (inet_pton(AF_INET, o->host, &addr.sin_addr) != 1) return 2;   /* checked by cli/front.c */
+  const char *host = o->host;
+  unsigned port = o->port;
+  snprintf(saves_dir, sizeof saves_dir, "%s", o->saves);
   find_web_dir();
   char idx[4400];
   snprintf(idx, sizeof idx, "%s/index.html", web_dir);
@@ -858,9 +906,7 @@ int cmd_serve(int argc, char **argv) {
     fprintf(stderr, "waterloo serve: %s: not found (run from the project folder or set WATERLOO_WEB)\n", idx);
     return 2;
   }
-  Scen *probe = cli_scen("short", "base");
-  if (!probe) return 2;
-  free(probe);
+  if (!data_probe()) return 2;
   char autodir[4400];   /* what a save killed midway left there (file_write_atomic) */
   snprintf(autodir, sizeof autodir, "%s/auto", saves_dir);
   file_clean_stale_temps(saves_dir, NULL);
@@ -875,7 +921,7 @@ int cmd_serve(int argc, char **argv) {
       MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)10,
       MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(64 * 1024), MHD_OPTION_END);
   if (!d) {
-    fprintf(stderr, "waterloo serve: cannot listen on %s:%" PRIu64 " (%s)\n", host, port, strerror(errno));
+    fprintf(stderr, "waterloo serve: cannot listen on %s:%u (%s)\n", host, port, strerror(errno));
     return 1;
   }
   const union MHD_DaemonInfo *info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);

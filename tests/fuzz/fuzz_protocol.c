@@ -1,10 +1,10 @@
-/* libFuzzer target: the engine protocol loop (cmd_engine) on arbitrary input.  Sandboxed: a
+/* libFuzzer target: the engine protocol loop (engine_run) on arbitrary input.  Sandboxed: a
  * `save` line is pointed at a private folder, and genmove/analyze use the quick heuristic
  * player, so the fuzzer never writes outside that folder nor waits on a search. */
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../../cli/cli.h"
+#include "../../front/front.h"
 #include "fuzz_common.h"
 
 static char dir[256];
@@ -45,8 +45,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *d, size_t n) {
   if (!f) abort();
   FILE *old = stdin;
   stdin = f;
-  char *argv[] = {"engine", NULL};
-  cmd_engine(1, argv);
+  engine_run(stdin);
   stdin = old;
   fclose(f);
   free(in);
