@@ -19,7 +19,7 @@ PKGS    += libmicrohttpd-dev libgsl-dev
 MPIPKGS := libopenmpi-dev openmpi-bin
 STAMP   := $(BUILD)/.deps-ok
 
-.PHONY: all deps run check test bench mpi clean rule-coverage web-test func-length
+.PHONY: all deps run check test bench mpi clean rule-coverage web-test func-length install uninstall install-test
 
 all: waterloo
 
@@ -68,12 +68,40 @@ check: mpi waterloo
 	tests/mpi_check.sh
 	$(MAKE) func-length
 	$(MAKE) test
+	$(MAKE) install-test
 	$(MAKE) sanitize
 	$(MAKE) web-test
 	@echo "make check: all tests passed"
 
 bench: waterloo
 	./waterloo bench
+
+# ---- install (issue 20 item 6): the program in PREFIX/bin, its data (scenarios, the web page,
+# the rules reference the page shows) in PREFIX/share/waterloo, where the installed program finds
+# them from its own location (engine/load.c, data_dir); the manual page in PREFIX/share/man/man1.
+# DESTDIR stages the whole tree elsewhere (packaging, tests/install_check.sh).
+PREFIX  ?= /usr/local
+BINDIR  := $(PREFIX)/bin
+DATADIR := $(PREFIX)/share/waterloo
+MANDIR  := $(PREFIX)/share/man/man1
+install: waterloo
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(DATADIR)/scenarios/variants \
+	  $(DESTDIR)$(DATADIR)/web $(DESTDIR)$(DATADIR)/docs
+	install -m 755 waterloo $(DESTDIR)$(BINDIR)/waterloo
+	install -m 644 scenarios/*.ini scenarios/*.txt scenarios/README.md $(DESTDIR)$(DATADIR)/scenarios/
+	install -m 644 scenarios/variants/*.ini $(DESTDIR)$(DATADIR)/scenarios/variants/
+	install -m 644 web/* $(DESTDIR)$(DATADIR)/web/
+	install -m 644 docs/RULES.md $(DESTDIR)$(DATADIR)/docs/
+	install -m 644 docs/waterloo.1 $(DESTDIR)$(MANDIR)/waterloo.1
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/waterloo $(DESTDIR)$(MANDIR)/waterloo.1
+	rm -rf $(DESTDIR)$(DATADIR)
+
+# install into a temporary DESTDIR, play a game with the installed program from another folder,
+# uninstall (a few seconds)
+install-test: waterloo
+	tests/install_check.sh
 
 # ---- web front end (issue 9): `./waterloo serve` in a real browser (headless chromium driven
 # through chromium-driver and python3-selenium, Debian's python) and its JSON API; about a

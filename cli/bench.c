@@ -22,8 +22,7 @@ static Action sig_choose(void *ctx, const State *s, const ActList *L) {
   return L->a[rng_below(&c->pol, (uint32_t)L->n)];
 }
 
-/* FNV-1a over the legal-action lists of fixed random games: changes only when behaviour does */
-static uint64_t signature(const Scen *sc, int games, long *legal_total, long *decisions) {
+uint64_t bench_signature(const Scen *sc, int games, long *legal_total, long *decisions) {
   SigCtx c = {.h = FNV1A_OFFSET};
   GameHooks hk = {.choose = sig_choose, .ctx = &c, .want_legal = 1, .legal_total = legal_total};
   for (int g = 0; g < games; g++) {
@@ -88,9 +87,9 @@ int cmd_bench(int argc, char **argv) {
     printf("%-5s legal-action generation: %.0f ns per call (%.1f actions per list)\n", scens[k],
            dt * 1e9 / (double)calls, (double)acts / (double)calls);
     long lt = 0, nd = 0;
-    uint64_t sig = signature(sc, 50, &lt, &nd);
-    printf("%-5s signature: %016" PRIx64 " (%ld legal actions over %ld decisions of 50 seeded games)\n",
-           scens[k], sig, lt, nd);
+    uint64_t sig = bench_signature(sc, BENCH_SIG_GAMES, &lt, &nd);
+    printf("%-5s signature: %016" PRIx64 " (%ld legal actions over %ld decisions of %d seeded games)\n",
+           scens[k], sig, lt, nd, BENCH_SIG_GAMES);
     if (k == 1 && !opt_has(argc, argv, "--engine-only")) ai_bench(sc, stdout);
     free(L);
     free(sc);

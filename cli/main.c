@@ -162,6 +162,7 @@ static const Cmd CMDS[] = {
     {"show", cmd_show, "print the board, units, decks and parameters"},
     {"random", cmd_random, "play random games to the end"},
     {"bench", cmd_bench, "benchmarks: state size, playouts/s, legal-move time, AI and sim speed"},
+    {"version", cmd_version, "the version, rules signature and data fingerprint (also --version)"},
     {"help", cmd_help, "this list"},
 };
 
@@ -175,6 +176,7 @@ static int cmd_help(int argc, char **argv) {
 
 int main(int argc, char **argv) {
   if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) return cmd_help(argc, argv);
+  if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) return cmd_version(argc - 1, argv + 1);
   for (size_t i = 0; i < sizeof CMDS / sizeof CMDS[0]; i++)
     if (!strcmp(argv[1], CMDS[i].name)) {
       return CMDS[i].fn(argc - 1, argv + 1);

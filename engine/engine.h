@@ -7,6 +7,7 @@
  * Every function takes the Scen it needs; nothing is global, so everything is re-entrant. */
 #ifndef WATERLOO_ENGINE_H
 #define WATERLOO_ENGINE_H
+#define WATERLOO_VERSION "1.0" /* the program's version (waterloo --version, the engine protocol) */
 
 #include <stddef.h>
 #include <stdint.h>
@@ -426,10 +427,11 @@ int scen_load(Scen *sc, const char *dir, const char *scenario, const char *varia
 int scen_load_user(Scen *sc, const char *dir, const char *scenario, const char *variants,
                    char *err, size_t errlen);
 /* directory that holds the scenario files: $WATERLOO_DATA, else ./scenarios, else the one
- * beside the executable */
+ * beside the executable, else the installed one (PREFIX/share/waterloo/scenarios) */
 const char *scen_default_dir(void);
 /* a folder of the program's files: $ENV_VAR, else ./NAME when it holds PROBE, else NAME beside
- * the executable (also used for the web page's folder) */
+ * the executable when it holds PROBE, else EXEDIR/../share/waterloo/NAME when that does (where
+ * `make install` puts it), else NAME beside the executable (also the web page's and docs') */
 void data_dir(const char *env_var, const char *name, const char *probe, char *out, size_t len);
 int scen_square(const Scen *sc, const char *name);   /* "F5" or a place name; -1 if none */
 void sq_name(int sq, char out[4]);                    /* 0 -> "A1"                         */

@@ -790,15 +790,23 @@ void data_dir(const char *env_var, const char *name, const char *probe, char *ou
     snprintf(out, len, "%s", name);
     return;
   }
+  /* beside the program (a build in the source tree), else where `make install` put it: the
+   * program in PREFIX/bin, the data in PREFIX/share/waterloo (Makefile, install) */
   char exe[4096];
   ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
   char *slash = n > 0 ? (exe[n] = 0, strrchr(exe, '/')) : NULL;
-  if (slash) {
-    *slash = 0;
-    snprintf(out, len, "%s/%s", exe, name);
-  } else {
+  if (!slash) {
     snprintf(out, len, "%s", name);
+    return;
   }
+  *slash = 0;
+  char beside[4400], installed[4400];
+  snprintf(beside, sizeof beside, "%s/%s/%s", exe, name, probe);
+  snprintf(installed, sizeof installed, "%s/../share/waterloo/%s/%s", exe, name, probe);
+  if (access(beside, R_OK) != 0 && access(installed, R_OK) == 0)
+    snprintf(out, len, "%s/../share/waterloo/%s", exe, name);
+  else
+    snprintf(out, len, "%s/%s", exe, name);
 }
 
 const char *scen_default_dir(void) {

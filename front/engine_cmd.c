@@ -285,7 +285,7 @@ static int c_genmove(void *ctx, char *args) { return engine_ai_seat(ctx, args, 0
 static int c_analyze(void *ctx, char *args) { return engine_ai_seat(ctx, args, 1); }
 static int c_protocol_version(void *ctx, char *args) { return ok("2"), 0; }
 static int c_name(void *ctx, char *args) { return ok("waterloo"), 0; }
-static int c_version(void *ctx, char *args) { return ok("1.0"), 0; }
+static int c_version(void *ctx, char *args) { return ok(WATERLOO_VERSION), 0; }
 static int c_quit(void *ctx, char *args) { return ok(""), 1; }
 static int c_list_commands(void *ctx, char *args);
 
