@@ -149,3 +149,16 @@ Test(tactics, bad_input_one_line_and_exit_2) {
   cr_assert_eq(th_sh("./waterloo tactics --threads 0", out, sizeof out), 2);
   th_rmdir(dir);
 }
+
+/* issue 19's target: every level from easy up solves every position of the suite */
+Test(tactics, levels_from_easy_up_solve_every_position) {
+  TacticSet set = load_suite();
+  const char *specs[] = {"mcts:easy", "mcts:normal"};
+  for (int i = 0; i < set.n; i++)
+    for (int p = 0; p < 2; p++) {
+      TacticAnswer a;
+      tactic_ask(&set.t[i], specs[p], 1 + (uint64_t)i, &a);
+      cr_assert(a.ok, "%s: %s played '%s', not %s", set.t[i].id, specs[p], a.move, set.t[i].accept);
+    }
+  tactics_free(&set);
+}
