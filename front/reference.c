@@ -10,7 +10,7 @@
 #include "../engine/engine.h"
 
 /* one rule: "- **R-x.y** text..." and its indented continuation lines; the id and the text
- * without the markdown bold marks and links to RULINGS.md kept as "[ruling ...]" */
+ * without the markdown bold and italic marks, links to RULINGS.md kept as "[ruling ...]" */
 static void rule_add(cJSON *arr, const char *chapter, const char *id, const char *text) {
   cJSON *x = cJSON_CreateObject();
   cJSON_AddStringToObject(x, "id", id);
@@ -19,7 +19,7 @@ static void rule_add(cJSON *arr, const char *chapter, const char *id, const char
   if (!t) abort();
   size_t n = 0;
   for (const char *p = text; *p; p++) {
-    if (p[0] == '*' && p[1] == '*') { p++; continue; }
+    if (p[0] == '*') continue;   /* bold and italic marks */
     if (!strncmp(p, "(RULINGS.md)", 12)) { p += 11; continue; }
     t[n++] = *p;
   }

@@ -19,7 +19,7 @@ function renderBattle() {
     return;
   }
   if (b) {
-    $('battle-title').textContent = `Battle in progress: ${b.attacker} attack ${b.defender} on ${b.defender_square}${b.kind === 'charge' ? ' (charge)' : ''}`;
+    $('battle-title').textContent = `Battle in progress: ${b.attacker} attack ${unitName(b.defender)} on ${b.defender_square}${b.kind === 'charge' ? ' (charge)' : ''}`;
     const rows = [['', 'attack', 'defence']].concat(breakdown(b.attacker_values, b.defender, b.defender_bp, b.base_defence, b.defender_why));
     rows.push(['total before cards', b.base_attack, b.base_defence]);
     if (b.seen_attack !== undefined) rows.push(['with your committed cards', b.seen_attack, b.seen_defence]);
@@ -29,7 +29,7 @@ function renderBattle() {
   if (lb) {
     const cards = (cs) => cs.length ? cs.map((c) => `${c.card} "${c.name}" ${c.purpose === 'points' ? '+' + c.bp : c.purpose === 'command' ? 'command +' + c.command_attack + '/+' + c.command_defence : 'elite'}`).join('<br>') : 'none';
     const div = h('div', { id: 'last-battle' });
-    div.innerHTML = `<h3 style="font-size:13px;margin:6px 0 2px">Last battle: ${lb.attacker} ${lb.kind === 'charge' ? 'charge' : 'attack'} ${lb.defender} on ${lb.defender_square}</h3>` +
+    div.innerHTML = `<h3 style="font-size:13px;margin:6px 0 2px">Last battle: ${lb.attacker} ${lb.kind === 'charge' ? 'charge' : 'attack'} ${unitName(lb.defender)} on ${lb.defender_square}</h3>` +
       table([['', `attack (${lb.attacker})`, `defence (${lb.attacker === 'French' ? 'Allied' : 'French'})`]]
         .concat(breakdown(lb.attacker_values, lb.defender, lb.defender_bp, lb.base_defence, lb.defender_why)).concat([
         ['total before cards', lb.base_attack, lb.base_defence],
@@ -45,8 +45,8 @@ const signed = (n) => (n >= 0 ? '+' + n : '' + n);
  * rear, charge, leaders, castle) */
 function breakdown(values, defender, defBP, defTotal, defWhy) {
   const why = (w) => (w ? ` <span class="why">(${w.replace(/x(\d)/g, '\u00d7$1').replace(/-(\d)/g, '\u2212$1')})</span>` : '');
-  const rows = (values || []).map((v) => [v.unit, `BP ${v.bp}${v.value !== v.bp ? ' \u2192 ' + v.value : ''}${why(v.why)}`, '']);
-  rows.push([defender, '', `BP ${defBP}${defTotal !== defBP ? ' \u2192 ' + defTotal : ''}${why(defWhy)}`]);
+  const rows = (values || []).map((v) => [unitName(v.unit), `BP ${v.bp}${v.value !== v.bp ? ' \u2192 ' + v.value : ''}${why(v.why)}`, '']);
+  rows.push([unitName(defender), '', `BP ${defBP}${defTotal !== defBP ? ' \u2192 ' + defTotal : ''}${why(defWhy)}`]);
   return rows;
 }
 function table(rows) {

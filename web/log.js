@@ -66,7 +66,7 @@ function renderLog() {
     ol.appendChild(li);
   }
   if (ol && !ol.children.length && box.lastChild) box.lastChild.remove();
-  $('log-count').textContent = shown === total ? `${total} lines` : `${shown} of ${total} lines`;
+  $('log-count').textContent = shown === total ? `${total} line${total === 1 ? '' : 's'}` : `${shown} of ${total} lines`;
   if (atBottom) box.scrollTop = box.scrollHeight;
 }
 $('log-filter').addEventListener('change', () => view && renderLog());

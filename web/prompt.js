@@ -30,7 +30,6 @@ function render() {
     res.className = obs.result === 'draw' ? 'draw' : won ? 'won' : 'lost';
     res.textContent = `${obs.result}: ${obs.result === 'draw' ? 'a draw' : won ? 'you won' : 'you lost'}`;
     res.setAttribute('data-result', obs.result);
-    if (!res.dataset.shown) $('aside').scrollTop = 0;   /* the result and the summary in view */
     res.dataset.shown = '1';
   } else { res.hidden = true; delete res.dataset.shown; }
   drawPieces();
@@ -61,12 +60,12 @@ function renderPrompt() {
   const obs = view.observation, box = $('actions');
   box.innerHTML = '';
   $('prompt').className = 'panel' + (view.your_turn ? '' : ' waiting');
+  renderThink();
   if (obs.over) {
     $('prompt-title').textContent = 'Game over';
     $('prompt-text').textContent = obs.description;
     return;
   }
-  renderThink();
   if (!view.your_turn) {
     $('prompt-title').textContent = 'The computer is thinking\u2026';
     $('prompt-text').textContent = `${obs.decider} to decide (${obs.phase}). Its moves are highlighted on the board when it is done.`;

@@ -18,7 +18,7 @@ async function loadSummary() {
 }
 function renderSummary() {
   const box = $('summary');
-  if (!view || !view.observation.over) { box.hidden = true; return; }
+  if (!view || !view.observation.over) { box.hidden = true; delete box.dataset.shown; return; }
   if (!summary || summary.game !== game) { box.hidden = true; loadSummary(); return; }
   box.hidden = false;
   box.innerHTML = '';
@@ -44,4 +44,6 @@ function renderSummary() {
   p.appendChild(h('a', { href: `/api/games/${game}/record`, download: `waterloo-${game}.json`, id: 'record-link' }, 'Download the game\'s record'));
   p.appendChild(h('span', { class: 'note' }, ` (${summary.actions} actions, seed ${view.seed}; load it with "waterloo play --load" or the Load button after copying it into the saves folder)`));
   box.appendChild(p);
+  if (!box.dataset.shown) requestAnimationFrame(() => $('aside').scrollTo({ top: 0 }));   /* the result in view, once */
+  box.dataset.shown = game;
 }
