@@ -41,4 +41,5 @@ int cmd_merge(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
 int cmd_match(int argc, char **argv);
 int cmd_strength(int argc, char **argv);
+int cmd_scaling(int argc, char **argv);
 #endif

@@ -12,31 +12,9 @@
 #include <unistd.h>
 
 #include "../engine/num.h"
-#include "sim.h"
+#include "match.h"
 #include "../engine/util.h"
 
-typedef struct {
-  long games, w, l, d;         /* from A's point of view                  */
-  long a_fr_games, a_fr_wins;  /* A playing French                        */
-  long a_al_games, a_al_wins;  /* A playing Allied                        */
-  long fr_wins, al_wins, draws;
-  double seconds;
-  double cpu;                  /* CPU seconds of the process while the games ran (getrusage) */
-  int cpu_est;                 /* 1: cpu is wall time x threads (a journal line written before
-                                  the CPU time was measured)                              */
-  /* mirrored pairs: penta[k] = seeds on which A scored k/2 points over its two games (the
-   * pentanomial counts); npenta = 0: not recorded (an old journal line) */
-  long penta[5];
-  /* paired margin: per seed, (French margin when A was French - French margin when B was
-   * French) / 2 -- the seed's and the side's effect cancel.  The French margin is VP(French) -
-   * VP(Allied) in the long game, objectives (castles + Mont St. Jean) held by the French at the
-   * end in the short game.  mpairs = 0: not recorded (an old journal line). */
-  long mpairs;
-  double msum, msum2;
-  double cpu_a, cpu_b;         /* thread CPU seconds of A's and of B's decisions (this run's
-                                  games only: not journalled)                              */
-  long cpu_games;
-} MatchRes;
 
 /* the French margin of one finished game (see MatchRes) */
 static int french_margin(const Scen *sc, const GameFacts *g) {
@@ -46,13 +24,11 @@ static int french_margin(const Scen *sc, const GameFacts *g) {
   return n + ((g->owner >> V_MSJ) & 1);
 }
 
-static const char *margin_unit(const Scen *sc) {
+const char *margin_unit(const Scen *sc) {
   return sc->scenario == SC_SHORT ? "objectives" : "VP";
 }
 
-/* the 95% Student-t half-width of the mean paired margin: inf with one seed, NAN when every
- * seed gave the same value at a small sample (no spread seen: the interval is unknown, not 0) */
-static double margin_half(const MatchRes *r) {
+double margin_half(const MatchRes *r) {
   if (r->mpairs <= 1) return INFINITY;
   Interval iv = mean_t(r->msum, r->msum2, r->mpairs, 0.95);
   double h = (iv.hi - iv.lo) / 2;
@@ -76,83 +52,31 @@ static double margin_lo(const MatchRes *r) {
   return r->msum / r->mpairs - h;
 }
 
-static int match_range(const Scen *sc, const char *A, const char *B, long from, long to,
-                       uint64_t seed, int threads, MatchRes *r, int progress, char *err,
-                       size_t errlen);
 
+/* the games of one match_range call as they finish, and the prefix of seeds already added */
+typedef struct {
+  const Scen *sc;
+  const char *A, *B;
+  long from, n, done, pairs_in;  /* games n = 2 (to - from); whole pairs added so far        */
+  uint8_t *res;                  /* result of game j, 0: not finished                        */
+  int *mar;                      /* its French margin                                        */
+  float (*cpu)[2];               /* its CPU seconds of A's and of B's decisions              */
+  MatchRes base, acc;            /* *r on entry; base + the pairs [0, pairs_in)              */
+  double t0, c0, last;
+  int progress, tty, stop;
+  MatchPrefixFn on_prefix;
+  void *ctx;
+} Range;
 
-/* the CPU seconds of a game's decisions: A played side a_side */
-static void add_cpu(MatchRes *r, const GameFacts *g, int a_side) {
-  r->cpu_a += g->cpu_side[a_side];
-  r->cpu_b += g->cpu_side[a_side ^ 1];
-  r->cpu_games++;
-}
-
-/* plays seeds [from, to): game j of the range has seed index from + j/2; even j: A French,
- * odd j: B French (sides swapped on the same seed).  Adds to *r. */
-static int match_range(const Scen *sc, const char *A, const char *B, long from, long to,
-                       uint64_t seed, int threads, MatchRes *r, int progress, char *err,
-                       size_t errlen) {
-  long n = 2 * (to - from);
-  uint8_t *res = calloc((size_t)n + 1, 1);
-  int *mar = calloc((size_t)n + 1, sizeof *mar);
-  int failed = 0;
-  long done = 0;
-  double t0 = clock_wall(), last = 0, c0 = clock_cpu();
-  int tty = isatty(2);
-  if (threads <= 0) threads = omp_get_max_threads();
-#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
-  for (long j = 0; j < n; j++) {
-    int f;
-#pragma omp atomic read
-    f = failed;
-    if (f) continue;
-    long k = from + j / 2;
-    const char *fr = j % 2 ? B : A, *al = j % 2 ? A : B;
-    GameFacts g;
-    char e[256];
-    if (run_game_specs(sc, fr, al, seed, (uint64_t)k, &g, NULL, e, sizeof e) == -2) {
-#pragma omp critical(match_err)
-      { snprintf(err, errlen, "%s", e); failed = 1; }
-      continue;
-    }
-    res[j] = g.result;
-    mar[j] = french_margin(sc, &g);
-#pragma omp critical(match_progress)
-    {
-      done++;
-      add_cpu(r, &g, j % 2 ? ALLIED : FRENCH);
-      double t = clock_wall();
-      if (progress && tty && (t - last > 0.2 || done == n)) {
-        last = t;
-        double rate = done / (t - t0);
-        fprintf(stderr, "\r  %s vs %s: %ld/%ld games, %.2f games/s, ETA %.0f s   ", A, B,
-                r->games + done, r->games + n, rate, (n - done) / (rate > 0 ? rate : 1));
-        fflush(stderr);
-      }
-    }
-  }
-  if (progress && tty) fprintf(stderr, "\r\033[K");
-  double dt = clock_wall() - t0;
-  r->seconds += dt;
-  r->cpu += clock_cpu() - c0; /* measured, not wall x threads */
-  if (failed) { free(res); free(mar); return -1; }
-  for (long j = 0; j + 1 < n; j += 2) {
-    double d = 0.5 * (mar[j] - mar[j + 1]);
-    r->mpairs++;
-    r->msum += d;
-    r->msum2 += d * d;
-    /* A's points on this seed: game j had A French, game j + 1 had B French */
-    int pts = 0;
-    for (int q = 0; q < 2; q++) {
-      int x = res[j + q], a_fr = q == 0;
-      if (x == 3 || x == 0) pts += 1;
-      else if ((x == 1) == a_fr) pts += 2;
-    }
-    r->penta[pts]++;
-  }
-  for (long j = 0; j < n; j++) {
-    int a_fr = j % 2 == 0, x = res[j];
+/* one finished seed into r: game 0 had A French, game 1 had B French */
+static void add_pair(MatchRes *r, const uint8_t res[2], const int mar[2], const float cpu[2][2]) {
+  double d = 0.5 * (mar[0] - mar[1]);
+  r->mpairs++;
+  r->msum += d;
+  r->msum2 += d * d;
+  int pts = 0; /* A's points on this seed */
+  for (int q = 0; q < 2; q++) {
+    int x = res[q], a_fr = q == 0;
     r->games++;
     if (x == 1) r->fr_wins++;
     else if (x == 2) r->al_wins++;
@@ -164,10 +88,98 @@ static int match_range(const Scen *sc, const char *A, const char *B, long from, 
     else r->d++;
     if (a_fr) { r->a_fr_games++; r->a_fr_wins += a_win; }
     else { r->a_al_games++; r->a_al_wins += a_win; }
+    pts += a_win ? 2 : a_loss ? 0 : 1;
+    r->cpu_a += cpu[q][0];
+    r->cpu_b += cpu[q][1];
+    r->cpu_games++;
   }
-  free(res);
-  free(mar);
+  r->penta[pts]++;
+}
+
+/* under the lock, after game j finished: the pairs now whole at the front are added, and the
+ * longer prefix shown to on_prefix; the progress line */
+static void range_advance(Range *R) {
+  long p0 = R->pairs_in;
+  while (2 * R->pairs_in + 1 < R->n && R->res[2 * R->pairs_in] && R->res[2 * R->pairs_in + 1]) {
+    long j = 2 * R->pairs_in;
+    add_pair(&R->acc, R->res + j, R->mar + j, (const float(*)[2])R->cpu + j);
+    R->pairs_in++;
+  }
+  if (R->pairs_in > p0 && R->on_prefix && !R->stop) {
+    R->acc.seconds = R->base.seconds + (clock_wall() - R->t0);
+    R->acc.cpu = R->base.cpu + (clock_cpu() - R->c0);
+    if (R->on_prefix(R->ctx, R->from + R->pairs_in, &R->acc)) {
+#pragma omp atomic write
+      R->stop = 1;
+    }
+  }
+  double t = clock_wall();
+  if (R->progress && R->tty && (t - R->last > 0.2 || R->done == R->n)) {
+    R->last = t;
+    double rate = R->done / (t - R->t0);
+    fprintf(stderr, "\r  %s vs %s: %ld/%ld games, %.2f games/s, ETA %.0f s   ", R->A, R->B,
+            R->base.games + R->done, R->base.games + R->n,
+            rate, (R->n - R->done) / (rate > 0 ? rate : 1));
+    fflush(stderr);
+  }
+}
+
+/* game j of the range: 0, or -1 with err */
+static int range_game(Range *R, uint64_t seed, long j, char *err, size_t errlen) {
+  long k = R->from + j / 2;
+  const char *fr = j % 2 ? R->B : R->A, *al = j % 2 ? R->A : R->B;
+  GameFacts g;
+  if (run_game_specs(R->sc, fr, al, seed, (uint64_t)k, &g, NULL, err, errlen) == -2) return -1;
+  int a_side = j % 2 ? ALLIED : FRENCH;
+#pragma omp critical(match_progress)
+  {
+    R->res[j] = g.result ? g.result : 3; /* an unfinished game scores as a draw */
+    R->mar[j] = french_margin(R->sc, &g);
+    R->cpu[j][0] = g.cpu_side[a_side];
+    R->cpu[j][1] = g.cpu_side[a_side ^ 1];
+    R->done++;
+    range_advance(R);
+  }
   return 0;
+}
+
+int match_range(const Scen *sc, const char *A, const char *B, long from, long to,
+                uint64_t seed, int threads, MatchRes *r, int progress, MatchPrefixFn on_prefix,
+                void *ctx, char *err, size_t errlen) {
+  Range R = {sc, A, B, from, 2 * (to - from), 0, 0, NULL, NULL, NULL, *r, *r, clock_wall(),
+             clock_cpu(), 0, progress, isatty(2), 0, on_prefix, ctx};
+  R.res = calloc((size_t)R.n + 1, 1);
+  R.mar = calloc((size_t)R.n + 1, sizeof *R.mar);
+  R.cpu = calloc((size_t)R.n + 1, sizeof *R.cpu);
+  int failed = !R.res || !R.mar || !R.cpu;
+  if (failed) snprintf(err, errlen, "out of memory");
+  if (threads <= 0) threads = omp_get_max_threads();
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
+  for (long j = 0; j < R.n; j++) {
+    int f, st;
+#pragma omp atomic read
+    f = failed;
+#pragma omp atomic read
+    st = R.stop;
+    if (f || st) continue;
+    char e[256];
+    if (range_game(&R, seed, j, e, sizeof e)) {
+#pragma omp critical(match_err)
+      { snprintf(err, errlen, "%s", e); failed = 1; }
+    }
+  }
+  if (progress && R.tty) fprintf(stderr, "\r\033[K");
+  if (!failed && R.stop) snprintf(err, errlen, "stopped");
+  failed = failed || R.stop;
+  if (!failed) {
+    *r = R.acc;
+    r->seconds = R.base.seconds + (clock_wall() - R.t0);
+    r->cpu = R.base.cpu + (clock_cpu() - R.c0); /* measured, not wall x threads */
+  }
+  free(R.res);
+  free(R.mar);
+  free(R.cpu);
+  return failed ? -1 : 0;
 }
 
 static void fmt_elo(char *buf, size_t len, double elo, double margin) {
@@ -194,11 +206,11 @@ static void fmt_elo_wld(char *buf, size_t len, long w, long l, long d) {
 }
 
 /* pentanomial counts "0-1-5-2-0" and the Elo and LOS from the pairs */
-static int has_penta(const MatchRes *r) {
+int has_penta(const MatchRes *r) {
   long n = r->penta[0] + r->penta[1] + r->penta[2] + r->penta[3] + r->penta[4];
   return n > 0 && 2 * n == r->games; /* every seed counted (not a match grown from an old line) */
 }
-static void fmt_penta(char *buf, size_t len, const MatchRes *r) {
+void fmt_penta(char *buf, size_t len, const MatchRes *r) {
   if (!has_penta(r)) { snprintf(buf, len, "—"); return; }
   snprintf(buf, len, "%ld-%ld-%ld-%ld-%ld", r->penta[0], r->penta[1], r->penta[2], r->penta[3], r->penta[4]);
 }
@@ -311,7 +323,8 @@ static int match_play(MatchOpts *o, const Scen *sc, MatchRes *r, double *llr, do
   if (isnan(o->sprt0)) o->batch = o->games;
   for (long from = 0; from < o->games / 2;) {
     long to = from + o->batch / 2 < o->games / 2 ? from + o->batch / 2 : o->games / 2;
-    if (match_range(sc, o->A, o->B, from, to, o->seed, o->threads, r, !o->quiet, err, sizeof err)) {
+    if (match_range(sc, o->A, o->B, from, to, o->seed, o->threads, r, !o->quiet, NULL, NULL, err,
+                    sizeof err)) {
       fprintf(stderr, "match: %s\n", err);
       return 2;
     }
@@ -453,15 +466,7 @@ static int player_index(char names[][128], int *n, const char *name) {
   return (*n)++;
 }
 
-/* strength journal: finished matches */
-typedef struct {
-  char scen[16], a[128], b[128];
-  long games;
-  uint64_t seed;
-  uint32_t fp;
-  MatchRes r;
-} JRec;
-
+/* ---------------------------------------------------------------- the match journal */
 static int journal_read(const char *path, JRec **out) {
   FILE *f = fopen(path, "r");
   if (!f) return 0;
@@ -484,12 +489,13 @@ static int journal_read(const char *path, JRec **out) {
     j.seed = strtoull(t[4], NULL, 10);
     j.fp = (uint32_t)strtoul(t[5], NULL, 16);
     MatchRes *r = &j.r;
-    int nf = sscanf(t[6], "%ld %ld %ld %ld %ld %ld %ld %ld %ld %ld %ld %lf %ld %lf %lf %lf %d %ld %ld %ld %ld %ld",
+    int nf = sscanf(t[6], "%ld %ld %ld %ld %ld %ld %ld %ld %ld %ld %ld %lf %ld %lf %lf %lf %d %ld %ld %ld %ld %ld %lf %lf %ld",
                     &r->games, &r->w, &r->l, &r->d, &r->a_fr_games, &r->a_fr_wins, &r->a_al_games,
                     &r->a_al_wins, &r->fr_wins, &r->al_wins, &r->draws, &r->seconds, &r->mpairs,
                     &r->msum, &r->msum2, &r->cpu, &r->cpu_est, &r->penta[0], &r->penta[1],
-                    &r->penta[2], &r->penta[3], &r->penta[4]);
-    if (nf != 12 && nf != 15 && nf != 16 && nf != 22) continue;
+                    &r->penta[2], &r->penta[3], &r->penta[4], &r->cpu_a, &r->cpu_b, &r->cpu_games);
+    if (nf != 12 && nf != 15 && nf != 16 && nf != 22 && nf != 25) continue;
+    if (nf < 25) r->cpu_a = r->cpu_b = 0, r->cpu_games = 0; /* each player's CPU not kept */
     if (nf < 16) r->cpu = -1; /* older line: core time unknown (wall time x threads below) */
     /* a line from before the CPU time was measured: its "cpu" was wall time x threads, and it
      * has no pair counts */
@@ -536,10 +542,7 @@ typedef struct {
   char pa[64][128], pb[64][128];
   char scens[2][16];
   int ns;
-  char jpath[1100];
-  JRec *jr;                 /* the journal's matches (--resume) */
-  int njr;
-  FILE *jf;                 /* the journal, appended to */
+  MatchJournal J;           /* OUT.journal */
   Buf b;                    /* the table */
 } Strength;
 
@@ -665,100 +668,139 @@ static void strength_preamble(Strength *S) {
 /* the journal: one line per finished match; --resume reuses them.  Everything that can fail
  * on the output is checked before the first game: the directory, the journal (never truncated
  * unless --overwrite asks), and that the table itself can be created. */
-static int strength_open_journal(Strength *S) {
-  snprintf(S->jpath, sizeof S->jpath, "%s.journal", S->out);
+int mjournal_open(MatchJournal *J, const char *cmd, const char *out, int resume, int overwrite) {
+  J->cmd = cmd;
+  snprintf(J->path, sizeof J->path, "%s.journal", out);
   char dir[1024];
-  snprintf(dir, sizeof dir, "%s", S->out);
+  snprintf(dir, sizeof dir, "%s", out);
   char *sl = strrchr(dir, '/');
   if (sl) {
     *sl = 0;
     if (*dir && mkdir_p(dir)) {
-      fprintf(stderr, "strength: cannot create the directory %s: %s\n", dir, strerror(errno));
+      fprintf(stderr, "%s: cannot create the directory %s: %s\n", cmd, dir, strerror(errno));
       return 2;
     }
   }
   struct stat jst;
-  if (!S->resume && !S->overwrite && stat(S->jpath, &jst) == 0 && jst.st_size > 0) {
-    fprintf(stderr, "strength: %s holds the matches of an earlier run: add --resume to reuse "
-                    "them, or --overwrite to discard them\n", S->jpath);
+  if (!resume && !overwrite && stat(J->path, &jst) == 0 && jst.st_size > 0) {
+    fprintf(stderr, "%s: %s holds the matches of an earlier run: add --resume to reuse "
+                    "them, or --overwrite to discard them\n", cmd, J->path);
     return 2;
   }
-  if (can_create(S->out)) {
-    fprintf(stderr, "strength: cannot write %s: %s\n", S->out, strerror(errno));
+  if (can_create(out)) {
+    fprintf(stderr, "%s: cannot write %s: %s\n", cmd, out, strerror(errno));
     return 2;
   }
-  if (S->resume) S->njr = journal_read(S->jpath, &S->jr);
-  S->jf = fopen(S->jpath, S->resume ? "a" : "w");
-  if (!S->jf || (S->resume && (fprintf(S->jf, "\n") < 0 || fflush(S->jf) != 0))) {
-    fprintf(stderr, "strength: cannot write %s: %s\n", S->jpath, strerror(errno));
+  if (resume) J->njr = journal_read(J->path, &J->jr);
+  J->f = fopen(J->path, resume ? "a" : "w");
+  if (!J->f || (resume && (fprintf(J->f, "\n") < 0 || fflush(J->f) != 0))) {
+    fprintf(stderr, "%s: cannot write %s: %s\n", cmd, J->path, strerror(errno));
     return 2;
   }
   return 0;
 }
 
-/* one finished match as a journal line; 2 when the journal cannot be written */
-static int strength_journal_match(Strength *S, const char *scen, const Pair *p, long ng,
-                                  uint32_t fp, const MatchRes *q) {
-  int wr = fprintf(S->jf, "M\t%s\t%s\t%s\t%ld\t%" PRIu64 "\t%08x\t%ld %ld %ld %ld %ld %ld %ld %ld %ld %ld %ld %.3f %ld %.17g %.17g %.3f %d %ld %ld %ld %ld %ld\n",
-          scen, p->a, p->b, ng, S->seed, fp, q->games, q->w, q->l, q->d,
+void mjournal_close(MatchJournal *J) {
+  if (J->f) fclose(J->f);
+  free(J->jr);
+  J->f = NULL;
+  J->jr = NULL;
+  J->njr = 0;
+}
+
+/* what a journal line of one (part of a) match names */
+typedef struct {
+  MatchJournal *J;
+  const char *scen, *a, *b;
+  uint32_t fp;
+  int werr;                 /* a prefix could not be journalled: the match stopped */
+} MatchKey;
+
+/* the games of r (of a match with those games) as a journal line; 2 when the journal cannot
+ * be written (said) */
+static int mjournal_write(const MatchKey *k, const MatchRes *q) {
+  MatchJournal *J = k->J;
+  int wr = fprintf(J->f, "M\t%s\t%s\t%s\t%ld\t%" PRIu64 "\t%08x\t%ld %ld %ld %ld %ld %ld %ld %ld %ld %ld %ld %.3f %ld %.17g %.17g %.3f %d %ld %ld %ld %ld %ld %.3f %.3f %ld\n",
+          k->scen, k->a, k->b, q->games, J->seed, k->fp, q->games, q->w, q->l, q->d,
           q->a_fr_games, q->a_fr_wins, q->a_al_games, q->a_al_wins, q->fr_wins, q->al_wins,
           q->draws, q->seconds, q->mpairs, q->msum, q->msum2, q->cpu, q->cpu_est,
-          q->penta[0], q->penta[1], q->penta[2], q->penta[3], q->penta[4]);
-  if (wr < 0 || fflush(S->jf) != 0) {
+          q->penta[0], q->penta[1], q->penta[2], q->penta[3], q->penta[4], q->cpu_a, q->cpu_b,
+          q->cpu_games);
+  if (wr < 0 || fflush(J->f) != 0) {
     /* a journal that cannot be written would lose every later match: stop here */
-    fprintf(stderr, "strength: cannot write the journal %s: %s; the matches journalled "
-                    "so far are kept (rerun with --resume)\n", S->jpath, strerror(errno));
+    fprintf(stderr, "%s: cannot write the journal %s: %s; the matches journalled "
+                    "so far are kept (rerun with --resume)\n", J->cmd, J->path, strerror(errno));
     return 2;
   }
   return 0;
+}
+
+/* match_range's prefix hook: each longer prefix journalled (a killed run loses only the
+ * games under way) */
+static int mjournal_prefix(void *ctx, long seeds, const MatchRes *r) {
+  MatchKey *k = ctx;
+  if (mjournal_write(k, r)) k->werr = 1;
+  return k->werr;
 }
 
 /* a journal match of this pair and seed that was played under another fingerprint is never
  * reused: say so, so that a replay is not a surprise */
-static void strength_stale_note(const Strength *S, const char *scen, const Pair *p, uint32_t fp) {
-  for (int i = S->njr - 1; i >= 0; i--)
-    if (!strcmp(S->jr[i].scen, scen) && !strcmp(S->jr[i].a, p->a) && !strcmp(S->jr[i].b, p->b) &&
-        S->jr[i].seed == S->seed && S->jr[i].fp != fp) {
+static void mjournal_stale_note(const MatchKey *k) {
+  const MatchJournal *J = k->J;
+  for (int i = J->njr - 1; i >= 0; i--)
+    if (!strcmp(J->jr[i].scen, k->scen) && !strcmp(J->jr[i].a, k->a) &&
+        !strcmp(J->jr[i].b, k->b) && J->jr[i].seed == J->seed && J->jr[i].fp != k->fp) {
       fprintf(stderr, "  (the journal's %ld games of this pair were played by a build whose engine, heuristic "
                       "or fitted evaluation plays differently: fingerprint %08x, now %08x; not reused)\n",
-              S->jr[i].games, S->jr[i].fp, fp);
+              J->jr[i].games, J->jr[i].fp, k->fp);
       return;
     }
+}
+
+int mjournal_match(MatchJournal *J, const char *scen, const Scen *sc, uint32_t fp, const char *a,
+                   const char *b, long ng, MatchRes *r, char *err, size_t errlen) {
+  MatchKey key = {J, scen, a, b, fp, 0};
+  long have = journal_find(J->jr, J->njr, scen, a, b, ng, J->seed, fp, r);
+  if (!have) {
+    memset(r, 0, sizeof *r);
+    mjournal_stale_note(&key);
+  } else if (r->cpu < 0) {
+    r->cpu = r->seconds * (J->threads > 0 ? J->threads : omp_get_max_threads());
+    r->cpu_est = 1;
+  }
+  if (have > 0 && have < ng)
+    fprintf(stderr, "  (%ld games from the journal %s; playing %ld more)\n", have, J->path, ng - have);
+  if (have == ng) {
+    fprintf(stderr, "  (from the journal %s)\n", J->path);
+    return 0;
+  }
+  if (match_range(sc, a, b, have / 2, ng / 2, J->seed, J->threads, r, 1,
+                  J->per_pair ? mjournal_prefix : NULL, &key, err, errlen)) {
+    r->games = 0;
+    return key.werr ? 2 : 1;
+  }
+  /* the table uses what the journal keeps (3 decimals), so a table rebuilt from the journal
+   * by --resume is the same to the byte */
+  r->cpu = round(r->cpu * 1000) / 1000;
+  r->seconds = round(r->seconds * 1000) / 1000;
+  r->cpu_a = round(r->cpu_a * 1000) / 1000;
+  r->cpu_b = round(r->cpu_b * 1000) / 1000;
+  return mjournal_write(&key, r);
 }
 
 /* the match of pair k in scenario si, from the journal and/or played: 0 with *r filled, 1 when
  * it could not be played (a row says why), 2 when the journal cannot be written */
 static int strength_match(Strength *S, int si, const Scen *sc, uint32_t fp, int k, MatchRes *r) {
   const Pair *p = &S->pairs[k];
-  const char *scen = S->scens[si];
   long ng = p->games > 0 ? p->games : S->games;
   char err[512];
-  fprintf(stderr, "strength: %s: %s vs %s, %ld games\n", scen, p->a, p->b, ng);
-  long have = journal_find(S->jr, S->njr, scen, p->a, p->b, ng, S->seed, fp, r);
-  if (!have) {
-    memset(r, 0, sizeof *r);
-    strength_stale_note(S, scen, p, fp);
-  } else if (r->cpu < 0) {
-    r->cpu = r->seconds * (S->threads > 0 ? S->threads : omp_get_max_threads());
-    r->cpu_est = 1;
-  }
-  if (have > 0 && have < ng)
-    fprintf(stderr, "  (%ld games from the journal %s; playing %ld more)\n", have, S->jpath, ng - have);
-  if (have == ng) {
-    fprintf(stderr, "  (from the journal %s)\n", S->jpath);
-    return 0;
-  }
-  if (match_range(sc, p->a, p->b, have / 2, ng / 2, S->seed, S->threads, r, 1, err, sizeof err)) {
+  fprintf(stderr, "strength: %s: %s vs %s, %ld games\n", S->scens[si], p->a, p->b, ng);
+  int rc = mjournal_match(&S->J, S->scens[si], sc, fp, p->a, p->b, ng, r, err, sizeof err);
+  if (rc == 1) {
     fprintf(stderr, "strength: %s\n", err);
     buf_printf(&S->b, "| %s | %s | not played: %s | | | | | | | | | |\n", p->a, p->b, err);
-    r->games = 0;
-    return 1;
   }
-  /* the table uses what the journal keeps (3 decimals), so a table rebuilt from the journal
-   * by --resume is the same to the byte */
-  r->cpu = round(r->cpu * 1000) / 1000;
-  r->seconds = round(r->seconds * 1000) / 1000;
-  return strength_journal_match(S, scen, p, ng, fp, r);
+  return rc;
 }
 
 /* the table row of one match, and its summary on stderr */
@@ -962,14 +1004,15 @@ int cmd_strength(int argc, char **argv) {
   if (rc == 0) rc = strength_pairs(S);
   if (rc == 0) {
     strength_preamble(S);
-    rc = strength_open_journal(S);
+    S->J.seed = S->seed;
+    S->J.threads = S->threads;
+    rc = mjournal_open(&S->J, "strength", S->out, S->resume, S->overwrite);
   }
   for (int si = 0; si < S->ns && rc == 0; si++) rc = strength_scenario(S, si);
   if (rc == 0) rc = strength_write(S);
   buf_free(&S->b);
   free(S->pairs_arg);
-  free(S->jr);
-  if (S->jf) fclose(S->jf);
+  mjournal_close(&S->J);
   free(S);
   return rc == 1 ? 0 : rc;
 }

@@ -7,6 +7,7 @@
  *   replay    replay one game (from its seed and index, or from a CSV row) and print its log
  *   match     mirrored-seed match between two players, cutechess-style output
  *   strength  the strength table of issue 3 (results/strength.md)
+ *   scaling   strength against thinking budget by doublings (results/scaling.md)
  * sim_bench() prints games per second per thread and the 1->2 thread efficiency. */
 #ifndef WATERLOO_SIM_H
 #define WATERLOO_SIM_H
@@ -21,6 +22,7 @@ int cmd_merge(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
 int cmd_match(int argc, char **argv);
 int cmd_strength(int argc, char **argv);
+int cmd_scaling(int argc, char **argv);
 void sim_bench(FILE *out);
 
 /* ---------------------------------------------------------------- one game */
