@@ -42,4 +42,5 @@ int cmd_replay(int argc, char **argv);
 int cmd_match(int argc, char **argv);
 int cmd_strength(int argc, char **argv);
 int cmd_scaling(int argc, char **argv);
+int cmd_headline(int argc, char **argv);
 #endif

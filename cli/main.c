@@ -151,6 +151,7 @@ static const Cmd CMDS[] = {
     {"match", cmd_match, "strength match between two players, mirrored seeds"},
     {"strength", cmd_strength, "the strength table of the AI players"},
     {"scaling", cmd_scaling, "strength against thinking budget: each doubling head to head, Elo curve"},
+    {"headline", cmd_headline, "the headline rows of balance reports already written (make run)"},
     {"skill", cmd_skill, "balance across skill: French win rate as both sides get stronger"},
     {"train", cmd_train, "fit the evaluation to game outcomes (logistic regression)"},
     {"review", cmd_review, "review a saved game: the win probability each decision lost, marked"},

@@ -209,3 +209,47 @@ Test(scaling, bad_input_refused_before_any_game, .init = mk, .fini = rm) {
   cr_assert_not_null(strstr(out, "scaling: "), "%s", out);
   cr_assert_null(strstr(out, "games"), "played before refusing: %s", out);
 }
+
+/* ./waterloo headline (make run): each cell's French rate with its interval, the reading of a
+ * scenario from its base cell and the variants that Holm keeps, the command; bad input */
+Test(headline, rows_reading_and_command, .init = mk, .fini = rm) {
+  th_write(dir, "summary.json",
+           "{\"command\": \"./waterloo sim --scenario short --games 40\", \"cells\": ["
+           "{\"scenario\": \"short\", \"variant\": \"base\", \"french\": \"mcts:sim\", \"allied\": \"mcts:sim\","
+           " \"games\": 40, \"french_rate\": {\"rate\": 0.2, \"lo\": 0.1, \"hi\": 0.35}},"
+           "{\"scenario\": \"short\", \"variant\": \"no-bidding\", \"games\": 40,"
+           " \"french_rate\": {\"rate\": 0.4, \"lo\": 0.26, \"hi\": 0.55},"
+           " \"vs_base\": {\"diff\": 0.2, \"lo\": 0.05, \"hi\": 0.35, \"holm_p\": 0.01}},"
+           "{\"scenario\": \"short\", \"variant\": \"strong-hougoumont\", \"games\": 40,"
+           " \"french_rate\": {\"rate\": 0.25, \"lo\": 0.14, \"hi\": 0.4},"
+           " \"vs_base\": {\"diff\": 0.05, \"lo\": -0.1, \"hi\": 0.2, \"holm_p\": 0.6}},"
+           "{\"scenario\": \"short\", \"variant\": \"three-player\", \"identical_to_base\": true}]}");
+  char out[8192], cmd[600];
+  snprintf(cmd, sizeof cmd, "./waterloo headline --title TITLE %s", dir);
+  cr_assert_eq(th_sh(cmd, out, sizeof out), 0, "%s", out);
+  cr_assert(!strncmp(out, "TITLE\n", 6), "%s", out);
+  cr_assert_not_null(strstr(out, "  short game, mcts:sim (French) vs mcts:sim (Allied)\n"), "%s", out);
+  cr_assert_not_null(strstr(out, "    base                    20.0% [10.0, 35.0]       40\n"), "%s", out);
+  cr_assert_not_null(strstr(out, "    no-bidding              40.0% [26.0, 55.0]       40\n"), "%s", out);
+  cr_assert_not_null(strstr(out, "    three-player            = base"), "%s", out);
+  cr_assert_not_null(strstr(out, "Reading: the Allies are favoured (the French win 20%, at most 35%); "
+                                 "against base, no-bidding +20.0 points [+5.0, +35.0] (Holm p 0.01).\n"), "%s", out);
+  cr_assert_null(strstr(out, "strong-hougoumont +"), "a variant Holm does not keep named: %s", out);
+  cr_assert_not_null(strstr(out, "  Made by: ./waterloo sim --scenario short --games 40\n"), "%s", out);
+  /* the committed search-level tables that make run prints: every cell of each shown */
+  cr_assert_eq(th_sh("./waterloo headline results/balance-search/short results/balance-search/long", out, sizeof out), 0, "%s", out);
+  cr_assert_not_null(strstr(out, "  short game, "), "%s", out);
+  cr_assert_not_null(strstr(out, "  long game, "), "%s", out);
+  cr_assert_not_null(strstr(out, "    base  "), "%s", out);
+  /* bad input: one line naming the file, exit 2 */
+  th_write(dir, "summary.json", "{\"cells\": [{\"scenario\": \"short\", \"variant\": \"base\"}]}");
+  snprintf(cmd, sizeof cmd, "./waterloo headline %s", dir);
+  cr_assert_eq(th_sh(cmd, out, sizeof out), 2, "%s", out);
+  cr_assert_not_null(strstr(out, "summary.json: the cell short/base has no French rate"), "%s", out);
+  th_write(dir, "summary.json", "not json");
+  cr_assert_eq(th_sh(cmd, out, sizeof out), 2, "%s", out);
+  cr_assert_not_null(strstr(out, "summary.json: not valid JSON"), "%s", out);
+  snprintf(cmd, sizeof cmd, "./waterloo headline %s/none", dir);
+  cr_assert_eq(th_sh(cmd, out, sizeof out), 2, "%s", out);
+  cr_assert_not_null(strstr(out, "headline: cannot read "), "%s", out);
+}
