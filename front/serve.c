@@ -23,6 +23,7 @@
 #include "front.h"
 #include "reference.h"
 #include "json.h"
+#include "replay.h"
 #include "session.h"
 #include "../ai/review.h"
 #include "../engine/util.h"
@@ -794,6 +795,24 @@ static enum MHD_Result api_game(struct MHD_Connection *c, const char *method, co
   return ret;
 }
 
+/* the replay and the review of saved games (front/replay.c) */
+static enum MHD_Result api_replay(struct MHD_Connection *c, const char *method, const char *api,
+                                  const cJSON *b) {
+  int get = !strcmp(method, "GET") || !strcmp(method, "HEAD"), post = !strcmp(method, "POST"), code = 404;
+  const char *name = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "name");
+  cJSON *o = NULL;
+  if (!strcmp(api, "replay") && get)
+    o = replay_get(saves_dir, name ? name : "", MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "step"),
+                   MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "side"),
+                   MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "since"),
+                   MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "scenario") != NULL, &code);
+  else if (!strcmp(api, "replay/sim") && post) o = replay_sim(saves_dir, b, &code);
+  else if (!strcmp(api, "review") && post) o = review_start(saves_dir, b, &code);
+  else if (!strcmp(api, "review") && get) o = review_status(saves_dir, name ? name : "", &code);
+  if (!o) return send_err(c, 404, "no such request");
+  return send_json(c, (unsigned)code, o);
+}
+
 /* The routes of /api/NAME; /api/games/ID... goes to GAME_ROUTES. */
 static const struct {
   const char *method, *name;
@@ -818,6 +837,7 @@ static enum MHD_Result api_route(struct MHD_Connection *c, const char *method, c
     if (!strcmp(API_ROUTES[i].name, api) && !strcmp(API_ROUTES[i].method, method))
       return API_ROUTES[i].run(c, b);
   if (!strncmp(api, "games/", 6)) return api_game(c, method, api + 6, b);
+  if (!strncmp(api, "replay", 6) || !strncmp(api, "review", 6)) return api_replay(c, method, api, b);
   return send_err(c, 404, "no such request");
 }
 

@@ -83,6 +83,11 @@ int session_from_position(Session *S, const char *text, int human, const char *l
 }
 
 int session_load(Session *S, const char *path, int human, const char *level, char *err, size_t len) {
+  return session_load_upto(S, path, human, level, -1, err, len);
+}
+
+int session_load_upto(Session *S, const char *path, int human, const char *level, long upto,
+                      char *err, size_t len) {
   memset(S, 0, sizeof *S);
   S->sc = malloc(sizeof *S->sc);
   if (!S->sc) abort();
@@ -104,7 +109,8 @@ int session_load(Session *S, const char *path, int human, const char *level, cha
   S->g.acts = NULL;
   S->g.cap = 0;
   gamerec_position(S->sc, &g, 0, &S->s);
-  for (int i = 0; i < g.n; i++) session_apply(S, g.acts[i], S->s.turn.decider == human);
+  for (int i = 0; i < g.n && (upto < 0 || i < upto); i++)
+    session_apply(S, g.acts[i], S->s.turn.decider == human);
   free(g.acts);
   /* with a human side, undo stays after the loaded actions; without, it may take them back */
   S->barrier = human == SESSION_NO_HUMAN ? 0 : S->g.n;

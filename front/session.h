@@ -64,6 +64,9 @@ int session_new(Session *S, const char *scenario, const char *variants, uint64_t
 /* a saved game (engine/save.c format); the human side and level are the caller's.  With a human
  * side, undo never goes back into the loaded actions; without, it may take them all back. */
 int session_load(Session *S, const char *path, int human, const char *level, char *err, size_t len);
+/* the same, stopped after the first upto actions (upto < 0: all): a replay's step */
+int session_load_upto(Session *S, const char *path, int human, const char *level, long upto,
+                      char *err, size_t len);
 /* a game that starts from a position text (engine/position.c: SCENARIO VARIANTS KEY=VALUE ...),
  * seed 1; undo goes back to that position at most */
 int session_from_position(Session *S, const char *text, int human, const char *level, char *err,

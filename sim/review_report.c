@@ -129,7 +129,8 @@ static void md_phases(FILE *f, const Rv *R) {
     }
   }
   fprintf(f, "\nA negative loss (the played action looked better than the search's choice) counts "
-             "as 0 in the means.  CPU: %.1f s for this run.\n", clock_cpu() - R->cpu0);
+             "as 0 in the means.  CPU: %.1f s for this run (%ld of the %d decisions taken from the "
+             "journal).\n", clock_cpu() - R->cpu0, R->reused, R->nd);
 }
 
 /* ---------------------------------------------------------------- the JSON of the page */

@@ -85,7 +85,7 @@ function renderHint() {
       if (/^[A-R]\d+$/.test(old) && /^[A-R]\d+$/.test(sq) && old !== sq) arrow(old, sq, 'arrow moved');
     }
     /* and the battles it declared since then, from each attacker to the defender */
-    for (let i = log.length - 1; i >= 0 && log[i] && log[i].by === 'computer'; i--) {
+    for (let i = log.length - 1; !replay && i >= 0 && log[i] && log[i].by === 'computer'; i--) {
       const a = log[i].act;
       if (a && a.kind === 'declare') for (const q of a.attacker_squares) arrow(q, a.defender_square, 'arrow moved');
     }

@@ -5,6 +5,7 @@
 (async () => {
   drawLegend();
   const id = location.hash.slice(1);
+  if (/^replay=[A-Za-z0-9_-]{1,40}$/.test(id)) { await openReplay(id.slice(7)); return; }
   if (/^[0-9a-f]{16}$/.test(id)) {
     try { await openGame(await api('GET', `games/${id}?since=0`)); return; } catch (e) { /* kept? */ }
     try { await resumeGame(id); toast('the server restarted: your game was resumed', true); return; } catch (e) { /* a new game then */ }

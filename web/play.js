@@ -162,6 +162,7 @@ async function poll() {
   polling = false;
 }
 async function openGame(v) {
+  replay = null;        /* replay.js: leaving a replay */
   game = v.id;
   location.hash = game;
   scen = await api('GET', `games/${game}/scenario`);

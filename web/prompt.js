@@ -41,6 +41,7 @@ function render() {
   renderHint();
   renderSummary();
   fitBoard();
+  renderReplay();     /* replay.js: the replay's panel and marks, the Review button */
 }
 
 /* while the computer thinks: how long so far, against its longest decision of this game */
