@@ -18,7 +18,7 @@ async function loadSummary() {
 }
 function renderSummary() {
   const box = $('summary');
-  if (!view || !view.observation.over) { box.hidden = true; delete box.dataset.shown; return; }
+  if (!view || !view.observation.over || !game) { box.hidden = true; delete box.dataset.shown; return; }   /* not in a replay */
   if (!summary || summary.game !== game) { box.hidden = true; loadSummary(); return; }
   box.hidden = false;
   box.innerHTML = '';
