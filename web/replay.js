@@ -66,12 +66,17 @@ function renderReplay() {
   $('replay-range').max = replay.actions;
   $('replay-range').value = replay.step;
   if (obs.over) { $('result').textContent = obs.result; $('result').className = 'draw'; }
-  for (const li of $('log').children) {
-    const d = markOf(Number(li.value) - 1);
-    if (!d || !d.mark) continue;
-    li.classList.add('mark', 'mark-' + d.mark);
-    li.appendChild(h('span', { class: 'why' }, `${d.mark}: ${(100 * d.loss).toFixed(1)} points lost; better ${d.best}: ${d.why}`));
-  }
+  /* a log line holds the actions from its number to the next line's (steps of one unit merge) */
+  const lis = [...document.querySelectorAll('#log li')];
+  lis.forEach((li, i) => {
+    const to = i + 1 < lis.length ? lis[i + 1].value - 1 : log.length;
+    for (let n = li.value - 1; n < to; n++) {
+      const d = markOf(n);
+      if (!d || !d.mark) continue;
+      li.classList.add('mark', 'mark-' + d.mark);
+      li.appendChild(h('span', { class: 'why' }, `${d.mark}: ${(100 * d.loss).toFixed(1)} points lost by ${d.played}; better ${d.best}: ${d.why}`));
+    }
+  });
   const next = markOf(replay.step);
   const box = $('replay-review');
   box.innerHTML = '';
