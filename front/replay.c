@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "replay.h"
+#include "json.h"
 #include "session.h"
 #include "../ai/player.h"
 #include "../engine/util.h"
