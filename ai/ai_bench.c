@@ -188,7 +188,7 @@ static void bench_one(const Scen *sc, FILE *out, uint64_t *sig) {
   AiCtx ctx;
   ai_ctx_init(&ctx, sc);
   char why[600];
-  if (fit_load(sc, ctx.fit_w, why, sizeof why) == 0) ctx.use_fit = 1;
+  if (fit_load(sc, 0, ctx.fit_w, why, sizeof why) == 0) ctx.use_fit = 1;
   State s;
   bench_position(sc, &s);
   char desc[160];

@@ -38,8 +38,12 @@ uint64_t fit_fingerprint(const Scen *sc);
 void fit_features(const AiCtx *c, const State *s, double *f);
 double fit_eval(const double *w, const double *f);
 /* (fit_path, the weights file of a scenario: fit.h) */
-/* weights of scenarios/eval-<scenario>.ini when it matches sc's data; else -1 and why */
-int fit_load(const Scen *sc, double *w, char *why, size_t wl);
+/* The fitted weights for sc.  own 0: those of the base rules of sc's scenario
+ * (scenarios/eval-<scenario>.ini, checked against the base data), whatever sc's variants or
+ * parameters, so that every cell of a run is scored by the same evaluation; own 1: sc's own
+ * file (eval-<scenario>+<variant>.ini, checked against sc's data).  0 and the file's path in
+ * why, or -1 and why not. */
+int fit_load(const Scen *sc, int own, double *w, char *why, size_t wl);
 /* a position of `train`: its features, the game's French result (1, 0.5, 0) and the hand-written
  * evaluation, the game it came from */
 typedef struct { double f[FIT_NF]; float y, hand; int game; } FitSample;

@@ -209,42 +209,62 @@ int fit_path(const Scen *sc, char *out, size_t len) {
              ? 0 : -1;
 }
 
-int fit_load(const Scen *sc, double *w, char *why, size_t wl) {
-  char path[512];
-  if (fit_path(sc, path, sizeof path)) { snprintf(why, wl, "path too long"); return -1; }
-  FitFile ff;
-  memset(&ff, 0, sizeof ff);
-  int rc = ini_parse(path, fit_handler, &ff);
-  if (rc < 0) {
-    snprintf(why, wl, "%s: cannot open (fit it with ./waterloo train --scenario %s --variant %s)",
-             path, sc->scen_name, sc->variant_names);
-    return -1;
+/* the data of the base rules of sc's scenario, loaded again (a sweep's cell is named "base" but
+ * has other parameters): a new Scen, NULL and why on failure */
+static const Scen *base_of(const Scen *sc, Scen **owned, char *why, size_t wl) {
+  *owned = NULL;
+  Scen *b = malloc(sizeof *b);
+  char err[400];
+  if (!b || scen_load(b, scen_default_dir(), sc->scen_name, "base", err, sizeof err)) {
+    snprintf(why, wl, "the base rules of '%s' do not load: %s", sc->scen_name, b ? err : "out of memory");
+    free(b);
+    return NULL;
   }
-  if (rc > 0) { snprintf(why, wl, "%s:%d: bad line", path, rc); return -1; }
-  if (strcmp(ff.scenario, sc->scen_name)) {
-    snprintf(why, wl, "%s: fitted for scenario '%s', not '%s'", path, ff.scenario, sc->scen_name);
-    return -1;
-  }
-  for (int i = 0; i < FIT_NF; i++)
-    if (!ff.seen[i]) { snprintf(why, wl, "%s: weight '%s' missing", path, FIT_NAMES[i]); return -1; }
-  uint64_t fp = fit_fingerprint(sc);
-  if (!ff.has_fp || ff.fp != fp) {
-    snprintf(why, wl,
-             "%s was fitted on other scenario data, or by another engine or rollout rule (fingerprint "
-             "%016llx, these data with variants "
-             "'%s': %016llx); refit with ./waterloo train",
-             path, (unsigned long long)ff.fp, sc->variant_names, (unsigned long long)fp);
-    return -1;
-  }
-  memcpy(w, ff.w, sizeof ff.w);
-  return 0;
+  return *owned = b;
 }
 
-/* the weights a player with eval=fit would use on these data, hashed (0: none, it would fall
- * back to the hand-written evaluation) */
+int fit_load(const Scen *sc, int own, double *w, char *why, size_t wl) {
+  Scen *owned;
+  const Scen *data = own ? sc : base_of(sc, &owned, why, wl);
+  if (!data) return -1;
+  char path[512];
+  int rc = -1;
+  FitFile ff;
+  memset(&ff, 0, sizeof ff);
+  int prc = fit_path(data, path, sizeof path) ? -2 : ini_parse(path, fit_handler, &ff);
+  if (prc == -2) snprintf(why, wl, "path too long");
+  else if (prc < 0)
+    snprintf(why, wl, "%s: cannot open (fit it with ./waterloo train --scenario %s --variant %s)",
+             path, data->scen_name, data->variant_names);
+  else if (prc > 0) snprintf(why, wl, "%s:%d: bad line", path, prc);
+  else if (strcmp(ff.scenario, data->scen_name))
+    snprintf(why, wl, "%s: fitted for scenario '%s', not '%s'", path, ff.scenario, data->scen_name);
+  else rc = 0;
+  for (int i = 0; i < FIT_NF && !rc; i++)
+    if (!ff.seen[i]) { snprintf(why, wl, "%s: weight '%s' missing", path, FIT_NAMES[i]); rc = -1; }
+  uint64_t fp = rc ? 0 : fit_fingerprint(data);
+  if (!rc && (!ff.has_fp || ff.fp != fp)) {
+    snprintf(why, wl,
+             "%s was fitted on other scenario data, or by another engine or rollout rule (fingerprint "
+             "%016llx, these data with variants '%s': %016llx); refit with ./waterloo train",
+             path, (unsigned long long)ff.fp, data->variant_names, (unsigned long long)fp);
+    rc = -1;
+  }
+  if (!rc) {
+    memcpy(w, ff.w, sizeof ff.w);
+    snprintf(why, wl, "%s", path);
+  }
+  if (!own) free(owned);
+  return rc;
+}
+
+/* the weights players with eval=fit (the base rules' file) and eval=own (the variant's file)
+ * would use on these data, hashed together (a missing one counts as none) */
 uint64_t fit_weights_fingerprint(const Scen *sc) {
-  double w[FIT_NF];
+  double w[2][FIT_NF];
   char why[600];
-  if (fit_load(sc, w, why, sizeof why)) return 0;
-  return ai_hash_bytes(w, sizeof w, 0xe7a1ULL);
+  uint64_t h = 0xe7a1ULL;
+  for (int own = 0; own < 2; own++)
+    h = fit_load(sc, own, w[own], why, sizeof why) ? h * 31 : ai_hash_bytes(w[own], sizeof w[own], h);
+  return h;
 }

@@ -17,7 +17,7 @@ Judge *judge_new(const Scen *sc) {
   j->sc = sc;
   ai_ctx_init(&j->ctx, sc);
   char why[600];
-  if (fit_load(sc, j->ctx.fit_w, why, sizeof why) == 0) j->ctx.use_fit = 1;
+  if (fit_load(sc, 0, j->ctx.fit_w, why, sizeof why) == 0) j->ctx.use_fit = 1;
   j->rc = (RollCfg){ROLL_LIGHT, 0.1, 6, 5000};
   return j;
 }

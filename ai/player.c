@@ -63,7 +63,7 @@ static const OptDef MCTS_OPTS[] = {
     {"eps", OPT_REAL, MO(eps), 0, 1, NULL, "random-move share of the rollout policy"},
     {"cut", OPT_INT, MO(cut), 0, 1000, NULL, "rollout cut-off in rounds (0 to the end)"},
     {"maxroll", OPT_INT, MO(max_roll), 1, 1000000, NULL, "cap on rollout actions"},
-    {"eval", OPT_CHOICE, MO(eval), 0, 1, "hand fit", "evaluation of cut-off rollouts (fit: scenarios/eval-*.ini)"},
+    {"eval", OPT_CHOICE, MO(eval), 0, 2, "hand fit own", "cut-off rollouts scored by (fit: the base rules' eval-S.ini in every variant; own: the variant's)"},
     {"mscale", OPT_REAL, MO(mscale), 0, 1, NULL, "budget share of a movement step"},
     {"sscale", OPT_REAL, MO(sscale), 0, 1, NULL, "budget share of a small decision"},
     {"reuse", OPT_INT, MO(reuse), 0, 1, NULL, "1: keep the subtree for the same side's next decision"},
@@ -80,7 +80,7 @@ static const OptDef HALV_OPTS[] = {
     {"eps", OPT_REAL, HO(eps), 0, 1, NULL, "random-move share of the rollout policy"},
     {"cut", OPT_INT, HO(cut), 0, 1000, NULL, "rollout cut-off in rounds (0 to the end)"},
     {"maxroll", OPT_INT, HO(max_roll), 1, 1000000, NULL, "cap on rollout actions"},
-    {"eval", OPT_CHOICE, HO(eval), 0, 1, "hand fit", "evaluation of cut-off rollouts"},
+    {"eval", OPT_CHOICE, HO(eval), 0, 2, "hand fit own", "cut-off rollouts scored by (fit: the base rules' eval-S.ini in every variant; own: the variant's)"},
     {"mscale", OPT_REAL, HO(mscale), 0, 1, NULL, "budget share of a movement step (0: heuristic)"},
     {"sscale", OPT_REAL, HO(sscale), 0, 1, NULL, "budget share of a small decision (0: heuristic)"},
     {"early", OPT_REAL, HO(early), 0, 1, NULL, "stop halving when the leader is this far ahead"},
@@ -125,6 +125,7 @@ struct Player {
   Flat *flat;
   Halving *halv;
   Player *ally;      /* a seated Allied spec "BRITISH+PRUSSIAN": the Prussian seat's player */
+  char eval_desc[200]; /* the evaluation of cut-off rollouts (player_eval_desc)          */
 };
 
 /* the legal list of s, or NULL when there is no action (the game is over) */
@@ -171,13 +172,18 @@ static int root_flat(Player *p, const State *s, RootStat *out, int max) {
 }
 static void fini_flat(Player *p) { flat_free(p->flat); }
 
-/* eval=fit: the fitted weights of these data, or one loud warning and the hand-written ones */
-static void use_fit(Player *p) {
+/* eval=fit (own 0: the base rules' weights in every variant) or eval=own (own 1: the variant's
+ * own file): the fitted weights, or one loud warning and the hand-written ones */
+static void use_fit(Player *p, int own) {
   char why[600];
-  if (fit_load(p->sc, p->ctx.fit_w, why, sizeof why) == 0) {
+  if (fit_load(p->sc, own, p->ctx.fit_w, why, sizeof why) == 0) {
     p->ctx.use_fit = 1;
+    const char *file = strrchr(why, '/') ? strrchr(why, '/') + 1 : why;
+    snprintf(p->eval_desc, sizeof p->eval_desc, "fitted: %.150s, weights %08x", file,
+             (unsigned)ai_hash_bytes(p->ctx.fit_w, sizeof p->ctx.fit_w, 0));
     return;
   }
+  snprintf(p->eval_desc, sizeof p->eval_desc, "hand-written (the fitted one not usable)");
   /* loud, once per process: the player goes on with the hand-written evaluation */
   static int warned;
   if (!__atomic_exchange_n(&warned, 1, __ATOMIC_RELAXED))
@@ -186,7 +192,8 @@ static void use_fit(Player *p) {
 
 static int init_search(Player *p, const void *opts, uint64_t seed, int cheat) {
   MctsOpts o = *(const MctsOpts *)opts;
-  if (o.eval == 1) use_fit(p);
+  snprintf(p->eval_desc, sizeof p->eval_desc, "hand-written");
+  if (o.eval >= 1) use_fit(p, o.eval == 2);
   o.cheat = cheat;
   p->mcts = mcts_new(p->sc, &p->ctx, &o, seed);
   return p->mcts ? 0 : -1;
@@ -201,7 +208,9 @@ static int root_mcts(Player *p, const State *s, RootStat *out, int max) {
 static void fini_mcts(Player *p) { mcts_free(p->mcts); }
 
 static int init_halv(Player *p, const void *opts, uint64_t seed) {
-  if (((const HalvOpts *)opts)->eval == 1) use_fit(p);
+  int ev = ((const HalvOpts *)opts)->eval;
+  snprintf(p->eval_desc, sizeof p->eval_desc, "hand-written");
+  if (ev >= 1) use_fit(p, ev == 2);
   p->halv = halving_new(p->sc, &p->ctx, opts, seed);
   return p->halv ? 0 : -1;
 }
@@ -537,6 +546,8 @@ int player_set_interactive(Player *p) {
 }
 
 const char *player_name(const Player *p) { return p->name; }
+
+const char *player_eval_desc(const Player *p) { return p->eval_desc; }
 
 void player_free(Player *p) {
   if (!p) return;

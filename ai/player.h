@@ -19,9 +19,9 @@ int player_is_kind(const char *spec);
 /* a difficulty level (easy normal hard expert; NULL or "" is normal) or a full player spec, as
  * a player spec ("mcts:easy", "heuristic") */
 void player_level_spec(const char *level, char *spec, size_t len);
-/* a hash of the fitted evaluation weights the search players (eval=fit) would use on these
- * data, 0 when none matches; a simulator's journal records it so that a resumed run never mixes
- * games of two evaluations */
+/* a hash of the fitted evaluation weights the search players (eval=fit and eval=own) would use
+ * on these data; a simulator's journal records it so that a resumed run never mixes games of
+ * two evaluations */
 uint64_t fit_weights_fingerprint(const Scen *sc);
 
 /* spec examples: "random", "heuristic", "mcts" (= mcts:normal), "mcts:easy", "mcts:hard",
@@ -33,6 +33,10 @@ Player *player_new(const Scen *sc, const char *spec, uint64_t seed, char *err, s
  * gs_observe / gs_determinize. */
 Action player_act(Player *p, const State *s);
 const char *player_name(const Player *p);   /* the spec it was made from */
+/* the evaluation that scores the player's cut-off rollouts, in words with the file and a hash of
+ * its weights ("fitted: eval-short.ini, weights 1a2b3c4d"; "hand-written"); "" for a player
+ * without one (random, heuristic, light) */
+const char *player_eval_desc(const Player *p);
 /* for a person waiting at a front end (play, serve, engine genmove): a search level without
  * its own `time=` gets its level's cap per decision (`playtime`); sim, match and strength never
  * call this, so their games stay reproducible.  Returns the cap in ms (0: none). */

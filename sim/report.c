@@ -424,6 +424,44 @@ static void md_win_rates(const MdSection *m) {
   }
 }
 
+/* the evaluation that scores each side's cut-off rollouts in a cell (player_eval_desc of a
+ * player made for it: "" when the player has none) */
+static void cell_evals(const SimCfg *c, const Cell *cl, int pi, char out[2][200]) {
+  for (int side = 0; side < 2; side++) {
+    char err[300];
+    Player *p = player_new(cl->sc, side ? c->pa[pi] : c->pf[pi], 1, err, sizeof err);
+    snprintf(out[side], 200, "%s", p ? player_eval_desc(p) : "?");
+    player_free(p);
+  }
+}
+
+/* which evaluation each cell's players used: one line when every cell used the same, else a
+ * table (a sweep or a variant file compared with base by two different players says so) */
+static void md_evals(const MdSection *m) {
+  const SimCfg *c = m->c;
+  char ev[MAX_VAR][2][200];
+  int n = 0, same = 1, any = 0;
+  for (int vi = 0; vi < c->nvar; vi++) {
+    const Cell *cl = md_cell(m, vi);
+    if (!cl) continue;
+    cell_evals(c, cl, m->pi, ev[vi]);
+    any |= ev[vi][0][0] || ev[vi][1][0];
+    if (n++ && (strcmp(ev[vi][0], ev[0][0]) || strcmp(ev[vi][1], ev[0][1]))) same = 0;
+  }
+  if (!any) return;
+  if (same) {
+    buf_printf(m->b, "\nEvaluation of the cut-off rollouts, the same in every cell: French %s; Allied %s.\n",
+               ev[0][0][0] ? ev[0][0] : "none", ev[0][1][0] ? ev[0][1] : "none");
+    return;
+  }
+  buf_printf(m->b, "\n**The cells were not played by the same players**: the evaluation of the cut-off "
+                   "rollouts differs between cells, so a difference between them mixes the rules' "
+                   "effect with the evaluation's (`eval=fit` uses the base rules' weights in every "
+                   "cell).\n\n| variant | French evaluation | Allied evaluation |\n|---|---|---|\n");
+  for (int vi = 0; vi < c->nvar; vi++)
+    if (md_cell(m, vi)) buf_printf(m->b, "| %s | %s | %s |\n", c->var[vi], ev[vi][0], ev[vi][1]);
+}
+
 /* how the games were won: the short game's conditions, the long game's VP */
 static void md_victory(const MdSection *m) {
   const SimCfg *c = m->c;
@@ -541,6 +579,7 @@ static void report_md(const SimCfg *c, Cell *cells, Buf *b) {
       MdSection m = {c, cells, b, si, pi, is_long};
       buf_printf(b, "## %s — %s (French) vs %s (Allied)\n\n", scen_title(c->scen[si]), c->pf[pi], c->pa[pi]);
       md_win_rates(&m);
+      md_evals(&m);
       md_victory(&m);
       md_game_facts(&m);
       md_first_falls(&m);
@@ -894,6 +933,11 @@ static cJSON *json_cell(JsonCell *j) {
     cJSON_AddBoolToObject(o, "identical_to_base", 1);
     return o;
   }
+  char ev[2][200];
+  cell_evals(c, j->cl, j->pi, ev);
+  cJSON *eo = cJSON_AddObjectToObject(o, "evaluation");
+  cJSON_AddStringToObject(eo, "french", ev[0]);
+  cJSON_AddStringToObject(eo, "allied", ev[1]);
   cJSON_AddNumberToObject(o, "games", (double)st->n);
   cJSON_AddNumberToObject(o, "french_wins", (double)st->w[1]);
   cJSON_AddNumberToObject(o, "allied_wins", (double)st->w[2]);

@@ -111,19 +111,19 @@ Test(search, train_fingerprint_and_calibration) {
   char err[600];
   cr_assert_eq(scen_load(sc, scen_default_dir(), "short", "base", err, sizeof err), 0, "%s", err);
   double w[FIT_NF];
-  cr_assert_eq(fit_load(sc, w, err, sizeof err), 0, "%s", err);
+  cr_assert_eq(fit_load(sc, 1, w, err, sizeof err), 0, "%s", err);
   /* a variant has its own weights: none fitted yet, then a stale copy of the base game's */
   cr_assert_eq(scen_load(sc, scen_default_dir(), "short", "three-player", err, sizeof err), 0, "%s", err);
-  cr_assert_eq(fit_load(sc, w, err, sizeof err), -1);
+  cr_assert_eq(fit_load(sc, 1, w, err, sizeof err), -1);
   cr_assert_not_null(strstr(err, "eval-short+three-player.ini: cannot open (fit it with ./waterloo train --scenario short --variant three-player)"), "%s", err);
   snprintf(cmd, sizeof cmd, "cp %s/eval-short.ini %s/eval-short+three-player.ini", dir, dir);
   cr_assert_eq(system(cmd), 0);
-  cr_assert_eq(fit_load(sc, w, err, sizeof err), -1);
+  cr_assert_eq(fit_load(sc, 1, w, err, sizeof err), -1);
   cr_assert_not_null(strstr(err, "refit"), "%s", err);
   cr_assert_eq(fit_path(sc, path, sizeof path), 0);
   cr_assert(strstr(path, "/eval-short+three-player.ini"), "%s", path);
   cr_assert_eq(scen_load(sc, scen_default_dir(), "long", "base", err, sizeof err), 0, "%s", err);
-  cr_assert_eq(fit_load(sc, w, err, sizeof err), -1, "no long-game file was written");
+  cr_assert_eq(fit_load(sc, 1, w, err, sizeof err), -1, "no long-game file was written");
   unsetenv("WATERLOO_DATA");
   free(sc);
   snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
@@ -256,7 +256,7 @@ Test(fit, every_shipped_variant_has_weights_that_load) {
     for (size_t v = 0; v < sizeof vars / sizeof vars[0]; v++) {
       const char *scen = s ? "long" : "short";
       cr_assert_eq(scen_load(sc, scen_default_dir(), scen, vars[v], err, sizeof err), 0, "%s", err);
-      cr_assert_eq(fit_load(sc, w, err, sizeof err), 0, "%s %s: %s", scen, vars[v], err);
+      cr_assert_eq(fit_load(sc, 1, w, err, sizeof err), 0, "%s %s: %s", scen, vars[v], err);
       char path[600];
       cr_assert_eq(fit_path(sc, path, sizeof path), 0);
       FILE *f = fopen(path, "r");

@@ -858,3 +858,32 @@ Test(sim_run, resumed_twice_reports_no_torn_line, .init = mk_tmp, .fini = rm_tmp
   free(e);
   free(j);
 }
+
+/* every cell of a sweep (and of a variant) is played by the same player: eval=fit scores the
+ * cut-off rollouts of every cell with the base rules' weights, and the report says which
+ * evaluation each cell used; eval=own (each variant's own file) is reported as different players */
+Test(sim_run, sweep_cells_use_one_evaluation, .init = mk_tmp, .fini = rm_tmp, .timeout = 120) {
+  char out[400], out2[400];
+  snprintf(out, sizeof out, "%s/same", tmpbase);
+  snprintf(out2, sizeof out2, "%s/own", tmpbase);
+  const char *a[] = {"sim", "--scenario", "short", "--variant", "base,strong-hougoumont", "--set",
+                     "cdp_hougoumont=2,6", "--players", "mcts:sim,iters=8", "--games", "2",
+                     "--threads", "1", "--quiet", "--out", out, NULL};
+  cr_assert_eq(run(a), 0);
+  size_t n;
+  char *md = slurp(out, "report.md", &n), *js = slurp(out, "summary.json", &n);
+  cr_assert_not_null(strstr(md, "Evaluation of the cut-off rollouts, the same in every cell: French fitted: eval-short.ini"), "%s", md);
+  int cells = 0;
+  for (char *p = js; (p = strstr(p, "\"french\":\t\"fitted: eval-short.ini, weights ")); p++) cells++;
+  cr_assert_eq(cells, 4, "base, the variant and both swept values: %s", js);
+  const char *b[] = {"sim", "--scenario", "short", "--variant", "base,strong-hougoumont", "--players",
+                     "mcts:sim,iters=8,eval=own", "--games", "2", "--threads", "1", "--quiet",
+                     "--out", out2, NULL};
+  cr_assert_eq(run(b), 0);
+  char *md2 = slurp(out2, "report.md", &n);
+  cr_assert_not_null(strstr(md2, "**The cells were not played by the same players**"), "%s", md2);
+  cr_assert_not_null(strstr(md2, "| strong-hougoumont | fitted: eval-short+strong-hougoumont.ini"), "%s", md2);
+  free(md);
+  free(js);
+  free(md2);
+}
