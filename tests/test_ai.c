@@ -247,7 +247,8 @@ static void checked_ai_games(const char *scen, const char *spec, int from, int g
   free(sc);
 }
 
-Test(ai, R_6_7_invariants_hold_under_heuristic_and_search_play, .timeout = 120) {
+/* about 6 CPU s: the wall-clock timeout leaves room for a machine shared by many jobs */
+Test(ai, R_6_7_invariants_hold_under_heuristic_and_search_play, .timeout = 600) {
   checked_ai_games("long", "heuristic", 40, 40);
   checked_ai_games("short", "heuristic", 0, 20);
   checked_ai_games("short", "mcts:iters=40,cut=2", 0, 1);
