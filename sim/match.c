@@ -198,6 +198,9 @@ static void fmt_elo_wld(char *buf, size_t len, long w, long l, long d) {
   double lo, hi;
   elo_bounds_wilson(w, l, d, &lo, &hi);
   char e[32];
+  /* every game won (lost): the point estimate is infinite, the finite bound is what is known */
+  if (!isfinite(elo) && isinf(hi) && !isinf(lo)) { snprintf(buf, len, "≥ %+.1f (95%%; every game won)", lo); return; }
+  if (!isfinite(elo) && isinf(lo) && !isinf(hi)) { snprintf(buf, len, "≤ %+.1f (95%%; every game lost)", hi); return; }
   if (!isfinite(elo)) snprintf(e, sizeof e, "%s", elo > 0 ? "+inf" : "-inf");
   else snprintf(e, sizeof e, fabs(elo) < 0.05 ? "%.1f" : "%+.1f", fabs(elo) < 0.05 ? 0.0 : elo);
   if (isinf(hi) && !isinf(lo)) snprintf(buf, len, "%s (95%%: ≥ %+.1f)", e, lo);
@@ -218,9 +221,17 @@ static void fmt_penta_elo(char *buf, size_t len, const MatchRes *r) {
   if (!has_penta(r)) { snprintf(buf, len, "—"); return; }
   PentaStats ps;
   penta_stats(r->penta, &ps);
-  char e[64];
-  if (isfinite(ps.elo)) fmt_elo(e, sizeof e, ps.elo, ps.margin);
-  else snprintf(e, sizeof e, "%s", ps.elo > 0 ? "+inf" : "-inf");
+  char e[80];
+  /* the interval of the pair score mapped to Elo: asymmetric, so written as its two ends (a
+   * symmetric "± margin" beside LOS 100% would reach far below the lower end) */
+  double se = ps.pairs > 0 ? sqrt(ps.var / (double)ps.pairs) : 0;
+  double lo = elo_from_score(ps.score - Z95 * se), hi = elo_from_score(ps.score + Z95 * se);
+  if (!isfinite(ps.elo)) snprintf(e, sizeof e, "%s", ps.elo > 0 ? "+inf" : "-inf");
+  else if (!(se > 0)) snprintf(e, sizeof e, "%+.1f (no spread over %ld pairs)", ps.elo, ps.pairs);
+  else if (isfinite(lo) && isfinite(hi)) snprintf(e, sizeof e, "%+.1f [%+.1f, %+.1f]", ps.elo, lo, hi);
+  else if (isfinite(lo)) snprintf(e, sizeof e, "%+.1f [%+.1f, +inf]", ps.elo, lo);
+  else if (isfinite(hi)) snprintf(e, sizeof e, "%+.1f [-inf, %+.1f]", ps.elo, hi);
+  else snprintf(e, sizeof e, "%+.1f [-inf, +inf]", ps.elo);
   snprintf(buf, len, "%s, LOS %.1f%%", e, 100 * ps.los);
 }
 

@@ -113,6 +113,7 @@ static int sim_opt_shard(SimCfg *c, const char *v) {
 
 /* the options into *c and *L: 0 to run, 1 after --help, 2 on bad input (said on stderr) */
 static int sim_options(SimCfg *c, SimLists *L, int argc, char **argv) {
+  int has_until = 0; /* --until-ci given: 0 is refused, not read as "off" */
   for (int i = 1; i < argc; i++) {
     const char *v;
     if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) { sim_usage(stdout); return 1; }
@@ -140,7 +141,10 @@ static int sim_options(SimCfg *c, SimLists *L, int argc, char **argv) {
     else if (!strcmp(argv[i], "--resume")) c->resume = 1;
     else if (!strcmp(argv[i], "--overwrite")) c->overwrite = 1;
     else if (!strcmp(argv[i], "--quiet")) c->progress = 0;
-    else if ((v = optval(argc, argv, &i, "--until-ci"))) { if (opt_double("sim", "--until-ci", v, 0, 0.5, &c->until_ci)) return 2; }
+    else if ((v = optval(argc, argv, &i, "--until-ci"))) {
+      has_until = 1;
+      if (opt_double("sim", "--until-ci", v, 0, 0.5, &c->until_ci)) return 2;
+    }
     else if ((v = optval(argc, argv, &i, "--batch"))) { if (opt_long("sim", "--batch", v, 1, CLI_MAX_GAMES, &c->batch)) return 2; }
     else if ((v = optval(argc, argv, &i, "--detect"))) {
       double x;
@@ -157,7 +161,10 @@ static int sim_options(SimCfg *c, SimLists *L, int argc, char **argv) {
   }
   if (c->games <= 0 || c->games > 100000000) { fprintf(stderr, "sim: bad --games\n"); return 2; }
   if (c->batch <= 0) { fprintf(stderr, "sim: bad --batch\n"); return 2; }
-  if (c->until_ci < 0 || c->until_ci >= 0.5) { fprintf(stderr, "sim: bad --until-ci (0 < W < 0.5)\n"); return 2; }
+  if (c->until_ci < 0 || c->until_ci >= 0.5 || (has_until && !(c->until_ci > 0))) {
+    fprintf(stderr, "sim: bad --until-ci (0 < W < 0.5; leave the option out to play --games in full)\n");
+    return 2;
+  }
   if (c->until_ci > 0 && c->shard_n > 1) {
     fprintf(stderr, "sim: --until-ci needs every game of a batch: not with --shard (use MPI)\n");
     return 2;

@@ -887,3 +887,24 @@ Test(sim_run, sweep_cells_use_one_evaluation, .init = mk_tmp, .fini = rm_tmp, .t
   free(js);
   free(md2);
 }
+
+/* published figures say what the data say: a match won in every game prints its finite Elo
+ * bound, not "+inf"; --until-ci 0 is refused instead of silently meaning "off" */
+Test(sim_run, figures_say_what_is_known, .init = mk_tmp, .fini = rm_tmp, .timeout = 120) {
+  char out[400];
+  snprintf(out, sizeof out, "%s/s.md", tmpbase);
+  const char *a[] = {"strength", "--scenario", "short", "--pairs", "heuristic/random@4", "--seed", "3",
+                     "--out", out, NULL};
+  cr_assert_eq(run_into(a, 2, "log.txt"), 0);
+  size_t n;
+  char *log = slurp(tmpbase, "log.txt", &n);
+  cr_assert_not_null(strstr(log, "Elo ≥ +"), "%s", log);
+  cr_assert_null(strstr(log, "Elo +inf"), "%s", log);
+  const char *b[] = {"sim", "--scenario", "short", "--until-ci", "0", "--games", "2", "--quiet",
+                     "--out", tmpbase, NULL};
+  cr_assert_eq(run_into(b, 2, "err.txt"), 2);
+  char *err = slurp(tmpbase, "err.txt", &n);
+  cr_assert_not_null(strstr(err, "--until-ci"), "%s", err);
+  free(log);
+  free(err);
+}
