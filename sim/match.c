@@ -227,7 +227,9 @@ static void fmt_penta_elo(char *buf, size_t len, const MatchRes *r) {
   double se = ps.pairs > 0 ? sqrt(ps.var / (double)ps.pairs) : 0;
   double lo = elo_from_score(ps.score - Z95 * se), hi = elo_from_score(ps.score + Z95 * se);
   if (!isfinite(ps.elo)) snprintf(e, sizeof e, "%s", ps.elo > 0 ? "+inf" : "-inf");
-  else if (!(se > 0)) snprintf(e, sizeof e, "%+.1f (no spread over %ld pairs)", ps.elo, ps.pairs);
+  else if (!(se > 0))
+    snprintf(e, sizeof e, fabs(ps.elo) < 0.05 ? "%.1f (no spread over %ld pairs)" : "%+.1f (no spread over %ld pairs)",
+             fabs(ps.elo) < 0.05 ? 0.0 : ps.elo, ps.pairs);
   else if (isfinite(lo) && isfinite(hi)) snprintf(e, sizeof e, "%+.1f [%+.1f, %+.1f]", ps.elo, lo, hi);
   else if (isfinite(lo)) snprintf(e, sizeof e, "%+.1f [%+.1f, +inf]", ps.elo, lo);
   else if (isfinite(hi)) snprintf(e, sizeof e, "%+.1f [-inf, %+.1f]", ps.elo, hi);
