@@ -36,6 +36,7 @@ typedef struct Game {
   int used, refs, gone, quit, thinking;
   double last_used;
   double think_start, think_longest; /* wall seconds: this decision's start, the longest yet */
+  double think_cap;       /* the level's cap per decision for a waiting person (s; 0 none)   */
   pthread_mutex_t mu;
   pthread_cond_t cv;
   pthread_t thr;
@@ -271,6 +272,7 @@ static cJSON *game_view(Game *G, int since, int seat) {   /* game lock held */
   cJSON *t = cJSON_AddObjectToObject(v, "think");
   cJSON_AddNumberToObject(t, "seconds", thinking && G->thinking ? clock_wall() - G->think_start : 0);
   cJSON_AddNumberToObject(t, "longest", G->think_longest);
+  cJSON_AddNumberToObject(t, "cap", G->think_cap);
   return v;
 }
 
@@ -424,14 +426,28 @@ static enum MHD_Result api_autosaves(struct MHD_Connection *c, const cJSON *b) {
 }
 
 /* a new game's first view: with its seats' tokens to the one who made it (not on a resume) */
+/* a person waits at the page: each computer player gets its level's time cap per decision
+ * (player_set_interactive); the longest cap, in seconds, for the think indicator */
+static double interactive_cap(Session *S) {
+  int ms = S->ai ? player_set_interactive(S->ai) : 0;
+  for (int k = 0; k < SEAT_COUNT; k++)
+    if (S->seats.ai[k]) {
+      int m = player_set_interactive(S->seats.ai[k]);
+      if (m > ms) ms = m;
+    }
+  return ms / 1000.0;
+}
+
 static enum MHD_Result new_game_reply(struct MHD_Connection *c, Session *S, const char *id) {
   int seat = id ? -1 : first_token_seat(&S->seats);
+  double cap = interactive_cap(S);
   Game *G = game_add(S, id);
   if (!G) {
     session_free(S);
     return send_err(c, 503, "too many games in progress");
   }
   pthread_mutex_lock(&G->mu);
+  if (!G->think_cap) G->think_cap = cap;
   autosave(G);
   cJSON *v = game_view(G, 0, seat);
   if (seat >= 0) tokens_json(v, &G->S.seats);

@@ -280,6 +280,9 @@ def reference_tests(srv):
     check(all(e['act'] is None for e in lg['log'] if e['action'] == '(a secret choice)'), 'a secret choice has no structured action')
     wait_turn(srv, gid)        # the computer idle: summary and record of the same game
     code, sm = srv.req('GET', '/api/games/%s/summary' % gid)
+    _, nv = srv.req('POST', '/api/games', {'side': 'allied', 'level': 'easy', 'seed': 5})
+    check(nv['think']['cap'] > 0 and v['think']['cap'] == 0, 'the level\'s time cap in the view (easy %s, random %s)' % (nv['think']['cap'], v['think']['cap']))
+    srv.req('DELETE', '/api/games/%s' % nv['id'])
     check(code == 200 and sm['turns'] and sm['turns'][0]['turn'] == 1, 'summary turn by turn: %s' % sm)
     code, rec = srv.req('GET', '/api/games/%s/record' % gid)
     check(code == 200 and rec['format'] == 'waterloo-game-1' and len(rec['actions']) == sm['actions'], 'the record of the game')

@@ -48,12 +48,13 @@ function render() {
 function renderThink() {
   const box = $('think');
   if (!view || view.your_turn || view.observation.over || !view.thinking) { box.hidden = true; return; }
-  const t = view.think || { seconds: 0, longest: 0 };
-  const cap = Math.max(t.longest, 2);
+  const t = view.think || { seconds: 0, longest: 0, cap: 0 };
+  const cap = t.cap > 0 ? t.cap : Math.max(t.longest, 2);
   box.hidden = false;
   $('think-bar').max = cap;
   $('think-bar').value = Math.min(t.seconds, cap);
-  $('think-text').textContent = `${t.seconds.toFixed(1)} s` + (t.longest >= 1 ? ` (its longest this game: ${t.longest.toFixed(1)} s)` : '') +
+  $('think-text').textContent = `${t.seconds.toFixed(1)} s` + (t.cap > 0 ? ` of at most ${t.cap.toFixed(0)} s` : '') +
+    (t.longest >= 1 ? ` (its longest this game: ${t.longest.toFixed(1)} s)` : '') +
     ` \u00b7 level ${view.level}`;
 }
 
