@@ -14,11 +14,8 @@ static const char *pname(const Scen *sc, int sq) {
   static __thread char out[4][24];
   static __thread int k;
   char *o = out[k++ & 3];
-  static const char *const VNAME[V_COUNT] = {"Mont St. Jean", "Hougoumont", "La Haye Sainte",
-                                              "Frischermont", "Plancenoit", "Plancenoit",
-                                              "Plancenoit"};
   int v = sq < NSQ ? sc->vsq_of[sq] : -1;
-  if (v >= 0 && v < V_COUNT) return VNAME[v];
+  if (v >= 0 && v < V_COUNT) return vsq_name(v, 0);
   const char *id = sq < NSQ ? sc->sqname[sq] : "";
   size_t i = 0;
   for (int up = 1; *id && i + 1 < sizeof out[0]; id++, i++) {

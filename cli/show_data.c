@@ -8,8 +8,6 @@
 #include "cli.h"
 
 static const char *TERRAIN[] = {"clear", "woods", "village", "castle", "hill"};
-static const char *VNAME[V_COUNT] = {"Mont St. Jean", "Hougoumont", "La Haye Sainte", "Frischermont",
-                                     "Plancenoit 1", "Plancenoit 2", "Plancenoit 3"};
 
 static void counters(const Scen *sc, FILE *f) {
   fprintf(f, "1. COUNTERS (units.ini [units]: name = army kind full reduced flags square facing \"name\")\n"
@@ -117,7 +115,7 @@ static void reference(const Scen *sc, FILE *f) {
     fprintf(f, "   Victory points (long game): square, French VP, Allied VP\n");
     for (int v = 0; v < V_COUNT; v++)
       if (sc->vsq_active & (1u << v))
-        fprintf(f, "     %-16s %3d %3d\n", VNAME[v], p->vp_fr[v], p->vp_al[v]);
+        fprintf(f, "     %-16s %3d %3d\n", vsq_name(v, 1), p->vp_fr[v], p->vp_al[v]);
     fprintf(f, "     plus the full BP of every enemy unit eliminated.\n");
   }
   fprintf(f, "\n");

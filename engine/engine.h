@@ -409,7 +409,6 @@ typedef struct {
   void (*legal)(const struct Scen *sc, const State *s, ActList *L);
   void (*apply)(const struct Scen *sc, State *s, Action a);
   uint8_t secret;   /* the choice is hidden from the other side until a reveal (bids, battle cards) */
-  double budget;    /* share of a full search budget a decision of this phase deserves          */
 } PhaseDef;
 const PhaseDef *phase_def(int phase);
 static inline int phase_valid(int phase) { return phase >= PH_BID && phase < PH_COUNT; }
@@ -435,6 +434,9 @@ const char *scen_default_dir(void);
 void data_dir(const char *env_var, const char *name, const char *probe, char *out, size_t len);
 int scen_square(const Scen *sc, const char *name);   /* "F5" or a place name; -1 if none */
 void sq_name(int sq, char out[4]);                    /* 0 -> "A1"                         */
+/* the name of victory square v (V_MSJ ...): "Plancenoit" for each of its three squares, or
+ * "Plancenoit 1".."3" when numbered (tables that list them side by side); "?" out of range */
+const char *vsq_name(int v, int numbered);
 int scen_unit(const Scen *sc, const char *name);     /* -1 if none                        */
 int scen_card(const Scen *sc, const char *id);       /* -1 if none                        */
 

@@ -605,28 +605,28 @@ static void apply_rally2(const Scen *sc, State *s, Action a) {
 static void apply_over(const Scen *sc, State *s, Action a) { (void)sc, (void)s, (void)a; }
 
 /* One row per phase: its name, its legal actions and how they apply, whether its choice is
- * secret from the other side (simultaneous bids, battle cards), and the share of a search
- * budget a decision of that phase deserves.  Everything that depends on the phase reads this
- * table: gs_legal, gs_apply, phase_name, the save loader, the search. */
-#define PHASE_ROW(id, nm, fn, secret, budget) [id] = {nm, legal_##fn, apply_##fn, secret, budget},
+ * secret from the other side (simultaneous bids, battle cards).  Everything that depends on the
+ * phase reads this table: gs_legal, gs_apply, phase_name, the save loader, the search.  (How
+ * much thought a phase's decision deserves is the search's own knob, in ai/.) */
+#define PHASE_ROW(id, nm, fn, secret) [id] = {nm, legal_##fn, apply_##fn, secret},
 
 static const PhaseDef PHASE_TABLE[PH_COUNT] = {
-    [0] = {"?", legal_over, apply_over, 0, 0},
-    PHASE_ROW(PH_BID, "bid", bid, 1, 1.0)
-    PHASE_ROW(PH_ROUND, "round", round, 0, 1.0)
-    PHASE_ROW(PH_MOVE, "move", move, 0, 0.4)
-    PHASE_ROW(PH_EVADE, "evade", evade, 0, 0.25)
-    PHASE_ROW(PH_LEADER, "leader", leader, 0, 0.25)
-    PHASE_ROW(PH_DECLARE, "declare", declare, 0, 1.0)
-    PHASE_ROW(PH_B_FIRE, "fire", bfire, 0, 1.0)
-    [PH_B_ATTCARDS] = {"attack-cards", legal_attcards, apply_bcards, 1, 1.0},
-    [PH_B_DEFCARDS] = {"defence-cards", legal_defcards, apply_bcards, 1, 1.0},
-    PHASE_ROW(PH_B_LOSS, "loss", loss, 0, 0.25)
-    PHASE_ROW(PH_B_ADVANCE, "advance", advance, 0, 0.25)
-    PHASE_ROW(PH_B_ATTLOSS, "attacker-loss", attloss, 0, 0.25)
-    PHASE_ROW(PH_RALLY2, "rally", rally2, 0, 0.25)
-    PHASE_ROW(PH_REACT, "reaction", react, 0, 1.0)
-    PHASE_ROW(PH_OVER, "over", over, 0, 0)
+    [0] = {"?", legal_over, apply_over, 0},
+    PHASE_ROW(PH_BID, "bid", bid, 1)
+    PHASE_ROW(PH_ROUND, "round", round, 0)
+    PHASE_ROW(PH_MOVE, "move", move, 0)
+    PHASE_ROW(PH_EVADE, "evade", evade, 0)
+    PHASE_ROW(PH_LEADER, "leader", leader, 0)
+    PHASE_ROW(PH_DECLARE, "declare", declare, 0)
+    PHASE_ROW(PH_B_FIRE, "fire", bfire, 0)
+    [PH_B_ATTCARDS] = {"attack-cards", legal_attcards, apply_bcards, 1},
+    [PH_B_DEFCARDS] = {"defence-cards", legal_defcards, apply_bcards, 1},
+    PHASE_ROW(PH_B_LOSS, "loss", loss, 0)
+    PHASE_ROW(PH_B_ADVANCE, "advance", advance, 0)
+    PHASE_ROW(PH_B_ATTLOSS, "attacker-loss", attloss, 0)
+    PHASE_ROW(PH_RALLY2, "rally", rally2, 0)
+    PHASE_ROW(PH_REACT, "reaction", react, 0)
+    PHASE_ROW(PH_OVER, "over", over, 0)
 };
 
 #undef PHASE_ROW

@@ -189,8 +189,15 @@ int action_parse(const Scen *sc, const State *s, const char *text, Action *a, ch
   return -1;
 }
 
-static const char *VNAMES[V_COUNT] = {"Mont St. Jean", "Hougoumont", "La Haye Sainte",
-                                      "Frischermont", "Plancenoit", "Plancenoit", "Plancenoit"};
+/* the one table of the victory squares' names */
+static const char *const VSQ_NAMES[V_COUNT] = {"Mont St. Jean", "Hougoumont", "La Haye Sainte",
+                                               "Frischermont", "Plancenoit 1", "Plancenoit 2",
+                                               "Plancenoit 3"};
+
+const char *vsq_name(int v, int numbered) {
+  if (v < 0 || v >= V_COUNT) return "?";
+  return !numbered && v >= V_PLANC1 ? "Plancenoit" : VSQ_NAMES[v];
+}
 
 int gs_event_text(const Scen *sc, const State *b, const State *a, char *buf, size_t len) {
   size_t n = 0;
@@ -214,10 +221,10 @@ int gs_event_text(const Scen *sc, const State *b, const State *a, char *buf, siz
   }
   for (int c = 0; c < MAX_CASTLES; c++)
     if (a->turn.cdp[c] < b->turn.cdp[c])
-      ADD("%s loses a castle point (%d left); ", VNAMES[c + 1], a->turn.cdp[c]);
+      ADD("%s loses a castle point (%d left); ", vsq_name(c + 1, 0), a->turn.cdp[c]);
   for (int v = 0; v < V_COUNT; v++)
     if (((a->turn.owner ^ b->turn.owner) >> v) & 1)
-      ADD("%s now held by the %s; ", VNAMES[v], (a->turn.owner >> v) & 1 ? "French" : "Allies");
+      ADD("%s now held by the %s; ", vsq_name(v, 0), (a->turn.owner >> v) & 1 ? "French" : "Allies");
 #undef ADD
   if (n >= 2 && n < len) buf[n - 2] = 0;   /* drop the last "; " */
   return buf[0] != 0;

@@ -9,8 +9,6 @@
 
 #include "front_int.h"
 
-static const char *VNAMES[V_COUNT] = {"Mont St. Jean", "Hougoumont", "La Haye Sainte",
-                                      "Frischermont", "Plancenoit", "Plancenoit", "Plancenoit"};
 static const char *KIND[A_COUNT] = {
     "none",   "end",     "play_move", "artillery", "charge", "force_charge", "rally",
     "restore", "health", "step",      "turn",      "leader", "enter",        "done",
@@ -101,7 +99,7 @@ static void scen_objectives_json(cJSON *o, const Scen *sc) {
   cJSON *cs = cJSON_AddArrayToObject(o, "castles");
   for (int c = 0; c < MAX_CASTLES; c++) {
     cJSON *x = cJSON_CreateObject();
-    cJSON_AddStringToObject(x, "name", VNAMES[c + 1]);
+    cJSON_AddStringToObject(x, "name", vsq_name(c + 1, 0));
     cJSON_AddItemToObject(x, "sq", sq_str(sc->castle_sq[c]));
     cJSON_AddNumberToObject(x, "points", sc->p.cdp[c]);
     cJSON_AddItemToArray(cs, x);
@@ -111,7 +109,7 @@ static void scen_objectives_json(cJSON *o, const Scen *sc) {
     if (!((sc->vsq_active >> v) & 1)) continue;
     cJSON *x = cJSON_CreateObject();
     cJSON_AddNumberToObject(x, "index", v);
-    cJSON_AddStringToObject(x, "name", VNAMES[v]);
+    cJSON_AddStringToObject(x, "name", vsq_name(v, 0));
     cJSON_AddItemToObject(x, "sq", sq_str(sc->vsq[v]));
     cJSON_AddNumberToObject(x, "vp_french", sc->p.vp_fr[v]);
     cJSON_AddNumberToObject(x, "vp_allied", sc->p.vp_al[v]);

@@ -1,5 +1,5 @@
 /* ./waterloo match (mirrored-seed match, cutechess-style output) and ./waterloo strength
- * (the strength table of issue 3). */
+ * (the strength table of the computer players, results/strength.md). */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -563,7 +563,7 @@ static void strength_usage(void) {
   printf("usage: waterloo strength [--games N] [--out results/strength.md] [--seed S]\n"
          "                         [--threads T] [--scenario short,long] [--pairs 'A/B[@N];C/D']\n"
          "                         [--resume | --overwrite]\n"
-         "The strength table of issue 3: mirrored-seed matches (N games each, each seed\n"
+         "The strength table of the computer players: mirrored-seed matches (N games each, each seed\n"
          "played twice with sides swapped) of random, heuristic, mcts at every level, mcts at\n"
          "1x, 2x, 4x, 8x the normal budget, and cheat:normal, in both scenarios; win rates\n"
          "with 95%% Wilson intervals, Elo with error bars, and a ladder anchored at\n"
@@ -873,10 +873,10 @@ static void strength_ladder(Strength *S, const Scen *sc, const MatchRes *res) {
   }
 }
 
-/* the targets of issue 8: normal scores >= 90% against the heuristic and >= 70% against the
+/* the targets of the levels: normal scores >= 90% against the heuristic and >= 70% against the
  * baseline over at least 200 mirrored games; each level beats the one below it significantly
  * (the lower end of the 95% Wilson interval of its score above 50%) */
-static void strength_issue8_targets(Buf *b, const Pair *p, const MatchRes *r) {
+static void level_targets(Buf *b, const Pair *p, const MatchRes *r) {
   static const char *ladder[] = {"random", "heuristic", "mcts:sim", "mcts:easy", "mcts:normal", "mcts:hard", "mcts:expert"};
   const int nl = (int)(sizeof ladder / sizeof *ladder);
   Interval wi = wilson_d(r->w + 0.5 * r->d, r->games, Z95);
@@ -897,14 +897,14 @@ static void strength_issue8_targets(Buf *b, const Pair *p, const MatchRes *r) {
 }
 
 /* the target lines of one match: heuristic over random, mcts:normal over heuristic, the
- * targets of issue 8, and a larger budget over a smaller one of the same player */
+ * targets of the levels, and a larger budget over a smaller one of the same player */
 static void strength_match_targets(Buf *b, const Scen *sc, const Pair *p, const MatchRes *r) {
   double sc_ = (r->w + 0.5 * r->d) / r->games;
   if (!strcmp(p->a, "heuristic") && !strcmp(p->b, "random"))
     buf_printf(b, "- heuristic beats random ≥ 90%%: %.1f%% — %s\n", 100 * sc_, sc_ >= 0.9 ? "met" : "NOT met");
   if (!strcmp(p->a, "mcts:normal") && !strcmp(p->b, "heuristic"))
     buf_printf(b, "- mcts:normal beats heuristic ≥ 75%% over both sides: %.1f%% — %s\n", 100 * sc_, sc_ >= 0.75 ? "met" : "NOT met");
-  strength_issue8_targets(b, p, r);
+  level_targets(b, p, r);
   const char *star = strchr(p->a, '*');
   if (star && !strncmp(p->a, p->b, (size_t)(star - p->a)) &&
       (p->b[star - p->a] == 0 || p->b[star - p->a] == '*')) {
@@ -945,7 +945,7 @@ static void strength_cheat_gap(Buf *b, const MatchRes *r) {
                               : (iv.lo > 0.10 ? "NOT met (significant)" : "NOT met (not significant)"));
 }
 
-/* the targets of issue 3 that the default pairs measure */
+/* the targets of the strength table that the default pairs measure */
 static void strength_targets(Strength *S, const Scen *sc, const MatchRes *res) {
   const Pair *pairs = S->pairs;
   buf_printf(&S->b, "\nTargets:\n\n");

@@ -9,10 +9,6 @@
 
 #include "sim_int.h"
 
-static const char *vlabel[V_COUNT] = {"Mont St. Jean", "Hougoumont", "La Haye Sainte",
-                                      "Frischermont", "Plancenoit 1", "Plancenoit 2",
-                                      "Plancenoit 3"};
-
 void cell_stats(const Cell *cl, CellStats *st) {
   memset(st, 0, sizeof *st);
   double m2 = 0;
@@ -525,7 +521,7 @@ static void md_first_falls(const MdSection *m) {
   else { int l[] = {V_HOUGOUMONT, V_LHS, V_FRISCHERMONT, V_MSJ}; memcpy(vs, l, sizeof l); nv = 4; }
   buf_printf(b, "\n### When the victory squares first turned French\n\nShare of games in which "
                 "the square ever turned French, and the mean turn it first did.\n\n| variant |");
-  for (int k = 0; k < nv; k++) buf_printf(b, " %s |", vlabel[vs[k]]);
+  for (int k = 0; k < nv; k++) buf_printf(b, " %s |", vsq_name(vs[k], 1));
   buf_printf(b, "\n|---|");
   for (int k = 0; k < nv; k++) buf_printf(b, "---|");
   buf_printf(b, "\n");

@@ -6,7 +6,7 @@
  *   merge     merge the journals of --shard runs into one report
  *   replay    replay one game (from its seed and index, or from a CSV row) and print its log
  *   match     mirrored-seed match between two players, cutechess-style output
- *   strength  the strength table of issue 3 (results/strength.md)
+ *   strength  the strength table of the computer players (results/strength.md)
  *   scaling   strength against thinking budget by doublings (results/scaling.md)
  * sim_bench() prints games per second per thread and the 1->2 thread efficiency. */
 #ifndef WATERLOO_SIM_H
