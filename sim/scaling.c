@@ -399,7 +399,11 @@ static void scaling_verdicts(Scaling *S, int si, const char *unit) {
   fmt_iv(e, sizeof e, L.elo, L.lo, L.hi, 1);
   fmt_iv(m, sizeof m, L.m, L.m_lo, L.m_hi, 2);
   char per[48] = "";
-  if (isfinite(L.elo)) snprintf(per, sizeof per, ", %+.1f a doubling", L.elo / S->doublings);
+  if (isfinite(L.elo)) {
+    char x[24];
+    fmt_num(x, sizeof x, L.elo / S->doublings, 1);
+    snprintf(per, sizeof per, ", %s a doubling", x);
+  }
   if (isnan(L.elo))
     buf_printf(&S->b, "- from %s to %s: not every step was played\n", S->spec[0], S->spec[S->doublings]);
   else
