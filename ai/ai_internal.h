@@ -136,6 +136,8 @@ typedef struct {
   double c;           /* UCB exploration constant                                           */
   double pb;          /* progressive bias: weight of the prior / (n + 1)                    */
   double pwc, pwa;    /* progressive widening: 1 + pwc * n^pwa children                     */
+  int root;           /* ROOT_SH: sequential halving at the root; ROOT_UCB: UCB as below     */
+  double rk;          /* halving root: 8 + rk * sqrt(budget) candidates                      */
   int rollout;        /* ROLL_*                                                             */
   double eps;         /* random-move share of the rollout policy                            */
   int cut;            /* rollout cut-off in rounds (0: play to the end)                     */
@@ -146,6 +148,8 @@ typedef struct {
   int mem_mb;         /* arena cap, all trees together                                      */
   int cheat;          /* search the true state (the labelled cheating player)               */
 } MctsOpts;
+
+enum { ROOT_SH = 0, ROOT_UCB = 1 };
 
 typedef struct Mcts Mcts;
 Mcts *mcts_new(const Scen *sc, const AiCtx *ctx, const MctsOpts *o, uint64_t seed);

@@ -47,7 +47,8 @@ typedef struct {
   Node *nodes;
   int cap, used;
   int root;           /* the root of the current search                    */
-  long iters;         /* iterations of the last search                     */
+  long iters;         /* iterations (walks) of the last search             */
+  long worlds;        /* halving root: worlds sampled in the last search   */
   uint64_t next_h;    /* reuse: the observation hash expected next (0: none) */
   int next_root;      /* ... and the node that becomes the root then       */
 } __attribute__((aligned(64))) Tree;
@@ -74,6 +75,7 @@ void mcts_default_opts(MctsOpts *o) {
   o->pb = 0.5;
   o->pwc = 1.0;
   o->pwa = 0.5;
+  o->rk = 0.25;
   o->rollout = ROLL_LIGHT;
   o->eps = 0.1;
   o->cut = 6;
@@ -340,13 +342,10 @@ static int descend_select(Descent *D, const ActList *L, int d) {
 
 /* down the tree until the game ends, a node is added or the path is full; forced moves are
  * played without a node */
-static void descend(Descent *D) {
+static void descend_from(Descent *D) {
   const Scen *sc = D->m->sc;
   State *w = D->w;
   ActList L;
-  D->node = D->t->root;
-  D->np = 0;
-  D->path[D->np++] = D->node;
   while (!gs_over(w) && D->np < MAX_PATH) {
     gs_legal(sc, w, &L);
     if (L.n <= 0) break;
@@ -358,12 +357,141 @@ static void descend(Descent *D) {
   }
 }
 
+static void descend(Descent *D) {
+  D->node = D->t->root;
+  D->np = 0;
+  D->path[D->np++] = D->node;
+  descend_from(D);
+}
+
 static void back_up(Tree *t, const int *path, int np, double v) {
   for (int i = 0; i < np; i++) {
     Node *x = &t->nodes[path[i]];
     x->n++;
     x->w += (float)(x->who == FRENCH ? v : 1.0 - v);
   }
+}
+
+/* the value of the world D->w as the walk left it: the result, or a rollout */
+static double leaf_value(const Mcts *m, State *w, Rng *r) {
+  return gs_over(w) ? ai_eval_french(m->ctx, w)
+                    : ai_rollout(m->sc, m->ctx, w, r, m->o.rollout, m->o.eps, m->o.cut,
+                                 m->o.max_roll);
+}
+
+/* the UCB root: every iteration a new world, down the tree from the root */
+static void run_ucb(Descent *D, const State *obs, long iters, double deadline) {
+  Mcts *m = D->m;
+  for (long it = 0; it < iters; it++) {
+    if (deadline > 0 && omp_get_wtime() > deadline) break;
+    if (m->o.cheat) *D->w = *obs;
+    else gs_determinize(m->sc, obs, D->me, D->r, D->w);
+    descend(D);
+    back_up(D->t, D->path, D->np, leaf_value(m, D->w, D->r));
+    D->t->iters++;
+  }
+}
+
+/* the root's candidates: the prior's best k (heuristic and, in the movement phase, light rule
+ * interleaved), k growing with the budget: 8 + rk * sqrt(budget), every legal action when the
+ * budget allows; their children made; the number */
+static int root_candidates(Descent *D, const State *obs, const ActList *L, long budget,
+                           int *cand, int *child) {
+  Prior *P = D->prior;
+  *D->w = *obs;
+  prior_build(D, L, D->me, P);
+  int k = 8 + (int)(sqrt((double)budget) * D->m->o.rk), n = 0;
+  Tree *t = D->t;
+  for (int kids = 0; n < k; kids++) {
+    int i = prior_next(D, L, P, kids);
+    if (i < 0) break;
+    P->have[i] = 1;
+    int c = find_child(t, t->root, P->key[i]);
+    if (c < 0) c = add_child(t, t->root, P->key[i], D->me);
+    if (c < 0) break;
+    cand[n] = i;
+    child[n++] = c;
+  }
+  return n;
+}
+
+static double child_mean(const Tree *t, int c) {
+  const Node *x = &t->nodes[c];
+  return x->n ? x->w / x->n : 0;
+}
+
+/* one round of the halving root: `per` worlds, each played by every alive candidate with the
+ * same world and the same random numbers below (common random numbers); 0, -1 at the deadline */
+static int sh_round(Descent *D, const State *obs, const ActList *L, const int *cand,
+                    const int *child, const int *alive, int na, long per, uint64_t seed,
+                    double deadline) {
+  Mcts *m = D->m;
+  Tree *t = D->t;
+  State w0;
+  for (long j = 0; j < per; j++) {
+    if (deadline > 0 && omp_get_wtime() > deadline) return -1;
+    Rng wr, rr;
+    t->worlds++;
+    rng_seed(&wr, seed + 0x9e3779b97f4a7c15ULL * (uint64_t)t->worlds, 0xd37ULL);
+    rng_seed(&rr, seed + 0x9e3779b97f4a7c15ULL * (uint64_t)t->worlds, 0x7011ULL);
+    if (m->o.cheat) w0 = *obs;
+    else gs_determinize(m->sc, obs, D->me, &wr, &w0);
+    for (int q = 0; q < na; q++) {
+      int c = alive[q];
+      Rng r2 = rr;
+      *D->w = w0;
+      D->r = &r2;
+      gs_apply(m->sc, D->w, L->a[cand[c]]);
+      t->nodes[child[c]].avail++;
+      D->np = 0;
+      D->path[D->np++] = t->root;
+      D->path[D->np++] = child[c];
+      D->node = child[c];
+      descend_from(D);
+      back_up(t, D->path, D->np, leaf_value(m, D->w, &r2));
+      t->iters++;
+    }
+  }
+  return 0;
+}
+
+/* the halving root (Pepels et al. 2014, hybrid MCTS): sequential halving over the root's
+ * candidates, each round on common worlds and random numbers, the tree below each candidate
+ * grown by the walks; the better half by mean value goes on */
+static void run_sh(Descent *D, const State *obs, long iters, uint64_t seed, double deadline) {
+  ActList L;
+  gs_legal(D->m->sc, obs, &L);
+  int cand[MAX_ACTIONS], child[MAX_ACTIONS], alive[MAX_ACTIONS];
+  int na = root_candidates(D, obs, &L, iters, cand, child);
+  for (int i = 0; i < na; i++) alive[i] = i;
+  int rounds = 0;
+  while ((1 << rounds) < na) rounds++;
+  Rng *keep = D->r;
+  long used = 0;
+  for (int rd = 0; rd < rounds && na > 1; rd++) {
+    long per = (iters - used) / (rounds - rd) / na;
+    if (per < 1) per = 1;
+    int stop = sh_round(D, obs, &L, cand, child, alive, na, per, seed, deadline);
+    used += per * na;
+    for (int a = 1; a < na; a++) { /* by mean, stable: the prior's order breaks ties */
+      int x = alive[a], b = a - 1;
+      while (b >= 0 && child_mean(D->t, child[alive[b]]) < child_mean(D->t, child[x])) {
+        alive[b + 1] = alive[b];
+        b--;
+      }
+      alive[b + 1] = x;
+    }
+    if (stop) break;
+    na = (na + 1) / 2;
+  }
+  D->r = keep;
+  /* the survivor gets one more visit than any other: the most visited is the choice */
+  Node *best = &D->t->nodes[child[alive[0]]];
+  for (int c = D->t->nodes[D->t->root].child; c >= 0; c = D->t->nodes[c].next)
+    if (c != child[alive[0]] && D->t->nodes[c].n >= best->n) {
+      best->w += (float)(best->n ? best->w / best->n : 0.5) * (D->t->nodes[c].n + 1 - best->n);
+      best->n = D->t->nodes[c].n + 1;
+    }
 }
 
 static void run_tree(Mcts *m, Tree *t, const State *obs, int me, uint64_t seed, long iters,
@@ -374,18 +502,10 @@ static void run_tree(Mcts *m, Tree *t, const State *obs, int me, uint64_t seed, 
   Prior *P = calloc(1, sizeof *P);
   Descent D = {.m = m, .t = t, .r = &r, .w = &w, .me = me, .prior = P};
   t->iters = 0;
+  t->worlds = 0;
   if (!P) return;
-  for (long it = 0; it < iters; it++) {
-    if (deadline > 0 && omp_get_wtime() > deadline) break;
-    if (m->o.cheat) w = *obs;
-    else gs_determinize(m->sc, obs, me, &r, &w);
-    descend(&D);
-    double v = gs_over(&w) ? ai_eval_french(m->ctx, &w)
-                           : ai_rollout(m->sc, m->ctx, &w, &r, m->o.rollout, m->o.eps, m->o.cut,
-                                        m->o.max_roll);
-    back_up(t, D.path, D.np, v);
-    t->iters++;
-  }
+  if (m->o.root == ROOT_SH) run_sh(&D, obs, iters, seed, deadline);
+  else run_ucb(&D, obs, iters, deadline);
   free(P);
 }
 

@@ -59,6 +59,8 @@ static const OptDef MCTS_OPTS[] = {
     {"pb", OPT_REAL, MO(pb), 0, 100, NULL, "progressive bias weight of the prior"},
     {"pwc", OPT_REAL, MO(pwc), 0, 1000, NULL, "progressive widening: 1 + pwc * n^pwa children"},
     {"pwa", OPT_REAL, MO(pwa), 0, 1, NULL, "progressive widening exponent"},
+    {"root", OPT_CHOICE, MO(root), 0, 1, "halving ucb", "root: sequential halving on common worlds, or UCB"},
+    {"rk", OPT_REAL, MO(rk), 0, 100, NULL, "halving root: 8 + rk * sqrt(budget) candidates"},
     {"rollout", OPT_CHOICE, MO(rollout), 0, 2, "random heuristic light", "rollout policy"},
     {"eps", OPT_REAL, MO(eps), 0, 1, NULL, "random-move share of the rollout policy"},
     {"cut", OPT_INT, MO(cut), 0, 1000, NULL, "rollout cut-off in rounds (0 to the end)"},

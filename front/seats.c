@@ -101,6 +101,7 @@ int seats_start(Seats *t, const Scen *sc, uint64_t seed, char *err, size_t len) 
     player_level_spec(t->level[k], spec, sizeof spec);
     t->ai[k] = player_new(sc, spec, seed * 7919u + 1 + (uint64_t)k * 0x9e3779b9u, err, len);
     if (!t->ai[k]) return -1;
+    player_set_interactive(t->ai[k]); /* a person waits: the level's time cap */
   }
   return 0;
 }

@@ -13,7 +13,9 @@
 Player *session_player(const Session *S, const char *level, uint64_t seed, char *err, size_t len) {
   char spec[96];
   player_level_spec(level, spec, sizeof spec);
-  return player_new(S->sc, spec, seed, err, len);
+  Player *p = player_new(S->sc, spec, seed, err, len);
+  if (p) player_set_interactive(p); /* a person waits: the level's time cap (ai/README.md) */
+  return p;
 }
 
 const char *session_hint_level(const Session *S) {
