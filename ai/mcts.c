@@ -68,7 +68,7 @@ struct Mcts {
 
 void mcts_default_opts(MctsOpts *o) {
   memset(o, 0, sizeof *o);
-  o->iters = 3200;
+  o->iters = 3000;
   o->trees = 1;
   o->threads = 1;
   o->c = 0.7;
@@ -92,11 +92,11 @@ static const struct {
   const char *name;
   int iters, trees, play_ms;
 } LEVELS[] = {
-    {"sim", 128, 1, 0},
-    {"easy", 800, 1, 1500},
-    {"normal", 3200, 2, 4000},
-    {"hard", 12800, 2, 8000},
-    {"expert", 51200, 2, 15000},
+    {"sim", 120, 1, 0},
+    {"easy", 750, 1, 1500},
+    {"normal", 3000, 2, 4000},
+    {"hard", 12000, 2, 8000},
+    {"expert", 48000, 2, 15000},
 };
 
 int mcts_level_opts(const char *level, MctsOpts *o) {
