@@ -196,7 +196,7 @@ Test(players, registry_rejects_bad_specs_with_one_line) {
 Test(players, canonical_spec_names_equal_players_equally) {
   char a[1024], b[1024], err[300];
   cr_assert_eq(player_spec_canonical("mcts:normal*2", a, sizeof a, err, sizeof err), 0, "%s", err);
-  cr_assert_eq(player_spec_canonical("mcts:iters=6400", b, sizeof b, err, sizeof err), 0, "%s", err);
+  cr_assert_eq(player_spec_canonical("mcts:iters=6000", b, sizeof b, err, sizeof err), 0, "%s", err);
   cr_assert_str_eq(a, b);
   cr_assert_eq(player_spec_canonical("flat:normal*2", b, sizeof b, err, sizeof err), 0, "%s", err);
   cr_assert_str_neq(a, b);
@@ -208,7 +208,7 @@ Test(players, budget_multiplier_is_the_same_player_as_explicit_iterations) {
   Scen *sc = th_load("short", "base");
   char err[200];
   Player *p = player_new(sc, "mcts:easy*0.5", 7, err, sizeof err);
-  Player *q = player_new(sc, "mcts:easy,iters=400", 7, err, sizeof err);
+  Player *q = player_new(sc, "mcts:easy,iters=375", 7, err, sizeof err);
   cr_assert(p && q, "%s", err);
   State s;
   gs_init(sc, &s, 3, 0);
