@@ -402,6 +402,12 @@ int player_is_kind(const char *spec) {
   return spec && spec_kind(spec, &text, NULL, 0) != NULL;
 }
 
+const char *player_kind_levels(const char *kind) {
+  for (int i = 0; i < NKINDS; i++)
+    if (!strcmp(KINDS[i].name, kind)) return KINDS[i].levels;
+  return NULL;
+}
+
 void player_level_spec(const char *level, char *spec, size_t len) {
   if (!level || !*level) level = "normal";
   if (player_is_kind(level))

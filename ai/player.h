@@ -19,6 +19,9 @@ int player_is_kind(const char *spec);
 /* a difficulty level (easy normal hard expert; NULL or "" is normal) or a full player spec, as
  * a player spec ("mcts:easy", "heuristic") */
 void player_level_spec(const char *level, char *spec, size_t len);
+/* the levels of the kind named `kind`, space-separated ("" when it has none), or NULL when no
+ * kind has that name: what a front end offers as difficulty levels */
+const char *player_kind_levels(const char *kind);
 /* a hash of the fitted evaluation weights the search players (eval=fit and eval=own) would use
  * on these data; a simulator's journal records it so that a resumed run never mixes games of
  * two evaluations */

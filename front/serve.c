@@ -256,11 +256,31 @@ static int side_of(const char *s) {
   return -1;
 }
 
+/* The levels a client may ask for: the search's levels, read from the player registry
+ * (player_kind_levels), and the quick rule-based players; no options (no budget of its own). */
+static const char *const QUICK_PLAYERS[] = {"heuristic", "random"};
+
 static int level_ok(const char *l) {
-  static const char *OK[] = {"easy", "normal", "hard", "expert", "heuristic", "random"};
-  for (size_t i = 0; i < sizeof OK / sizeof OK[0]; i++)
-    if (!strcmp(l, OK[i])) return 1;
+  for (size_t i = 0; i < sizeof QUICK_PLAYERS / sizeof QUICK_PLAYERS[0]; i++)
+    if (!strcmp(l, QUICK_PLAYERS[i])) return 1;
+  const char *p = player_kind_levels("mcts");
+  size_t n = strlen(l);
+  for (; n && p && *p; p += strspn(p, " ")) {
+    size_t k = strcspn(p, " ");
+    if (k == n && !strncmp(p, l, n)) return 1;
+    p += k;
+  }
   return 0;
+}
+
+/* the 400 answer naming every level level_ok takes ("level: easy, normal, ... or random") */
+static enum MHD_Result send_level_err(struct MHD_Connection *c) {
+  char msg[300] = "level: ", lv[200], *save = NULL;
+  snprintf(lv, sizeof lv, "%s", player_kind_levels("mcts") ? player_kind_levels("mcts") : "");
+  for (char *w = strtok_r(lv, " ", &save); w; w = strtok_r(NULL, " ", &save))
+    snprintf(msg + strlen(msg), sizeof msg - strlen(msg), "%s, ", w);
+  snprintf(msg + strlen(msg), sizeof msg - strlen(msg), "%s or %s", QUICK_PLAYERS[0], QUICK_PLAYERS[1]);
+  return send_err(c, 400, msg);
 }
 
 /* the view of a seat (-1: the game's own view) */
@@ -477,7 +497,7 @@ static enum MHD_Result api_new(struct MHD_Connection *c, const cJSON *b) {
     return send_err(c, 400, "seed: a whole number from 0");
   }
   if (side_of(side) < 0) return send_err(c, 400, "side: french or allied");
-  if (!level_ok(level)) return send_err(c, 400, "level: easy, normal, hard, expert, heuristic or random");
+  if (!level_ok(level)) return send_level_err(c);
   if (strcmp(scen, "short") && strcmp(scen, "long")) return send_err(c, 400, "scenario: short or long");
   if (!word_ok(vars, 60)) return send_err(c, 400, "variants: names separated by commas");
   const cJSON *seats = cJSON_GetObjectItemCaseSensitive(b, "seats");
@@ -498,7 +518,7 @@ static enum MHD_Result api_load(struct MHD_Connection *c, const cJSON *b) {
   const char *name = jstr(b, "name", ""), *side = jstr(b, "side", "french"), *level = jstr(b, "level", "normal");
   if (!name_ok(name)) return send_err(c, 400, "name: 1 to 40 letters, digits, '-' or '_'");
   if (side_of(side) < 0) return send_err(c, 400, "side: french or allied");
-  if (!level_ok(level)) return send_err(c, 400, "level: easy, normal, hard, expert, heuristic or random");
+  if (!level_ok(level)) return send_level_err(c);
   char path[4400];
   snprintf(path, sizeof path, "%s/%s.json", saves_dir, name);
   struct stat st;
@@ -643,7 +663,7 @@ static enum MHD_Result api_hint(struct MHD_Connection *c, Game *G, const cJSON *
   enum MHD_Result refused;
   if (seat_decides(c, S, seat, &refused)) return refused;
   const char *level = jstr(b, "level", session_hint_level(S));
-  if (!level_ok(level)) return send_err(c, 400, "level: easy, normal, hard, expert, heuristic or random");
+  if (!level_ok(level)) return send_level_err(c);
   char err[256];
   Player *p = session_player(S, level, S->seed * 31u + (uint64_t)S->g.n, err, sizeof err);
   if (!p) return send_err(c, 500, err);
