@@ -184,10 +184,14 @@ static void vs_base_row(const SimCfg *c, const char *name, const Paired *p, doub
              100 * fmax(fabs(p->diff.lo), fabs(p->diff.hi)));
   double need = mcnemar_games_needed((double)(p->b + p->c) / nn, DETECT_POINTS, 0.05, 0.80);
   fmt_gain(gain, sizeof gain, p->g.phi, p->g.gain);
-  buf_printf(b, "| %s | %ld | %.1f%% | %.1f%% | %+.1f [%+.1f, %+.1f] | %+.1f [%+.1f, %+.1f] | %s | %ld / %ld | %.3g | %.3g | %s | %.0f |",
-             name, p->n, 100 * ((p->a + p->c) / nn), 100 * ((p->a + p->b) / nn), 100 * p->diff.p,
+  double pb = (p->a + p->c) / nn, pv = (p->a + p->b) / nn;
+  char plan[80];
+  snprintf(plan, sizeof plan, "%.0f / %.0f", games_for_halfwidth(pv, pb, p->g.phi, 0.03, Z95),
+           games_for_halfwidth(pv, pb, 0, 0.03, Z95));
+  buf_printf(b, "| %s | %ld | %.1f%% | %.1f%% | %+.1f [%+.1f, %+.1f] | %+.1f [%+.1f, %+.1f] | %s | %s | %ld / %ld | %.3g | %.3g | %s | %.0f |",
+             name, p->n, 100 * pb, 100 * pv, 100 * p->diff.p,
              100 * p->diff.lo, 100 * p->diff.hi, 100 * p->g.unpaired.p, 100 * p->g.unpaired.lo,
-             100 * p->g.unpaired.hi, gain, p->b, p->c, p->p, holm, reading, need);
+             100 * p->g.unpaired.hi, gain, plan, p->b, p->c, p->p, holm, reading, need);
   if (is_long) {
     fmt_gain(gain, sizeof gain, p->mphi, p->mgain);
     if (p->n > 1)
@@ -208,7 +212,9 @@ static void against_base_md(const SimCfg *c, Cell *cells, int si, int pi, int ba
   buf_printf(b, "Difference = variant − base in French win rate, points, Newcombe 95%% interval. "
                 "Unpaired: the interval the same two rates would have from independent samples of "
                 "the same size. Pairing: the correlation (φ) of a seed's base and variant results, "
-                "and how much narrower the paired interval is than the unpaired one (the game's "
+                "and how much narrower the paired interval is than the unpaired one; games for ±3: the "
+                "games a cell that give the difference a 95%% half-width of 3 points at this "
+                "correlation and unpaired (the plan for a run at this level; the game's "
                 "chance is drawn per turn and event, so base and variant keep the same luck as long "
                 "as the rules allow). McNemar p: exact two-sided binomial test of b against c. "
                 "Holm p: the same "
@@ -224,18 +230,18 @@ static void against_base_md(const SimCfg *c, Cell *cells, int si, int pi, int ba
                   "flag; its pairing likewise (correlation of the margins, paired against "
                   "unpaired width); games for ±%g VP likewise.", DETECT_VP);
   buf_printf(b, "\n\n| variant | pairs | French win base | French win variant | difference "
-                "[95%% CI] | unpaired [95%% CI] | pairing | b / c | McNemar p | Holm p | reading | "
+                "[95%% CI] | unpaired [95%% CI] | pairing | games for ±3 paired / unpaired | b / c | McNemar p | Holm p | reading | "
                 "games for ±%g |", 100 * DETECT_POINTS);
   if (is_long)
     buf_printf(b, " VP margin difference [95%% CI] | margin pairing | games for ±%g VP |", DETECT_VP);
-  buf_printf(b, "\n|---|---:|---:|---:|---|---|---|---|---:|---:|---|---:|%s\n",
+  buf_printf(b, "\n|---|---:|---:|---:|---|---|---|---|---|---:|---:|---|---:|%s\n",
              is_long ? "---|---|---:|" : "");
   const Cell *bc = &cells[cell_id(c, si, pi, base)];
   for (int vi = 0; vi < c->nvar; vi++) {
     if (vi == base) continue;
     const Cell *cl = &cells[cell_id(c, si, pi, vi)];
     if (cl->identical) {
-      buf_printf(b, "| %s | identical to base in this scenario: not played | | | | | | | | | | |%s\n",
+      buf_printf(b, "| %s | identical to base in this scenario: not played | | | | | | | | | | | |%s\n",
                  c->var[vi], is_long ? " | | |" : "");
       continue;
     }
@@ -900,6 +906,11 @@ static void json_vs_base(cJSON *o, const JsonCell *j) {
   cJSON_AddNumberToObject(vb, "unpaired_hi", p.g.unpaired.hi);
   cJSON_AddNumberToObject(vb, "pair_phi", p.g.phi);
   cJSON_AddNumberToObject(vb, "pairing_gain", p.g.gain);
+  double nb = p.n ? (double)p.n : 1;
+  cJSON_AddNumberToObject(vb, "games_for_3_points_paired",
+                          games_for_halfwidth((p.a + p.b) / nb, (p.a + p.c) / nb, p.g.phi, 0.03, Z95));
+  cJSON_AddNumberToObject(vb, "games_for_3_points_unpaired",
+                          games_for_halfwidth((p.a + p.b) / nb, (p.a + p.c) / nb, 0, 0.03, Z95));
   double nn = p.n ? (double)p.n : 1;
   cJSON_AddNumberToObject(vb, "games_to_detect",
                           mcnemar_games_needed((p.b + p.c) / nn, DETECT_POINTS, 0.05, 0.80));

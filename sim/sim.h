@@ -113,6 +113,9 @@ double pair_phi(long a, long b, long c, long d);
  * 1 - paired width / unpaired width (0.3: the paired interval is 30% narrower) */
 typedef struct { double phi, gain; Interval paired, unpaired; } PairGain;
 PairGain pair_gain(long a, long b, long c, long d, double z);
+/* the plan: games per cell for a half-width h of the difference p1 - p2 (normal approximation)
+ * when the pairs correlate phi (0: unpaired; NAN counts as 0) */
+double games_for_halfwidth(double p1, double p2, double phi, double h, double z);
 /* Elo difference for an expected score in (0,1): -400 log10(1/s - 1) (+-inf at 0 and 1). */
 double elo_from_score(double s);
 /* Elo difference and its 95% error margin from wins, losses, draws (cutechess-style margin

@@ -96,6 +96,15 @@ PairGain pair_gain(long a, long b, long c, long d, double z) {
   return g;
 }
 
+double games_for_halfwidth(double p1, double p2, double phi, double h, double z) {
+  double v1 = p1 * (1 - p1), v2 = p2 * (1 - p2);
+  if (isnan(phi)) phi = 0;
+  double var = v1 + v2 - 2 * phi * sqrt(v1 * v2);
+  if (!(h > 0)) return INFINITY;
+  if (var < 1e-12) var = 1e-12;
+  return ceil(z * z * var / (h * h));
+}
+
 double elo_from_score(double s) {
   if (s <= 0) return -INFINITY;
   if (s >= 1) return INFINITY;

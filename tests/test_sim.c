@@ -79,6 +79,10 @@ Test(sim_stats, pairing_gain) {
   g = pair_gain(400, 50, 50, 500, Z95); /* phi 0.8: a much narrower paired interval */
   cr_assert(g.phi > 0.79 && g.gain > 0.45, "phi %f gain %f", g.phi, g.gain);
   NEAR(g.paired.p, g.unpaired.p, 1e-12);
+  /* the plan: ±3 points at 50% needs 1.96^2 * 0.5 / 0.03^2 = 2134.1 games unpaired, half with phi 0.5 */
+  cr_assert_eq(games_for_halfwidth(0.5, 0.5, 0, 0.03, Z95), 2135);
+  cr_assert_eq(games_for_halfwidth(0.5, 0.5, 0.5, 0.03, Z95), 1068);
+  cr_assert_eq(games_for_halfwidth(0.5, 0.5, NAN, 0.03, Z95), 2135, "no correlation known: unpaired");
 }
 
 Test(sim_stats, elo) {
