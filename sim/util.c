@@ -35,27 +35,11 @@ int can_create(const char *prefix) {
   return 0;
 }
 
+/* the one atomic writer is the engine's (file_write_atomic: a temporary file beside the target,
+ * fsync, rename; never over a file that is not a regular one); the caller says what failed */
 int write_atomic(const char *path, const char *data, size_t len) {
-  size_t pl = strlen(path);
-  char *tmp = malloc(pl + 32);
-  if (!tmp) return -1;
-  snprintf(tmp, pl + 32, "%s.tmp.%ld", path, (long)getpid());
-  int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  if (fd < 0) { free(tmp); return -1; }
-  size_t off = 0;
-  while (off < len) {
-    ssize_t w = write(fd, data + off, len - off);
-    if (w < 0) {
-      if (errno == EINTR) continue;
-      close(fd); unlink(tmp); free(tmp);
-      return -1;
-    }
-    off += (size_t)w;
-  }
-  if (fsync(fd) != 0 && errno != EINVAL) { /* not fatal on odd file systems */ }
-  if (close(fd) != 0 || rename(tmp, path) != 0) { unlink(tmp); free(tmp); return -1; }
-  free(tmp);
-  return 0;
+  char err[512];
+  return file_write_atomic(path, data, len, err, sizeof err) ? -1 : 0;
 }
 
 int mkdir_p(const char *path) {
