@@ -129,6 +129,7 @@ web-test: waterloo
 	@$(call install_pkgs,$(WEBPKGS))
 	/usr/bin/python3 tests/web_test.py
 	/usr/bin/python3 tests/web_replay_test.py
+	/usr/bin/python3 tests/seats_test.py
 
 # ---- robustness (issue 12): sanitizer builds, fuzzing, the invariant soak -------------------
 # make sanitize   the test suite under ASan+UBSan (build-asan/), a short TSan run of a 2-thread

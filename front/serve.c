@@ -190,6 +190,7 @@ static enum MHD_Result send_err(struct MHD_Connection *c, unsigned code, const c
 static const struct { const char *name, *type; } FILES[] = {
     {"index.html", "text/html; charset=utf-8"},
     {"style.css", "text/css; charset=utf-8"},
+    {"seats.css", "text/css; charset=utf-8"},
     {"favicon.svg", "image/svg+xml"},
 };
 
@@ -458,8 +459,8 @@ static double interactive_cap(Session *S) {
   return ms / 1000.0;
 }
 
-static enum MHD_Result new_game_reply(struct MHD_Connection *c, Session *S, const char *id) {
-  int seat = id ? -1 : first_token_seat(&S->seats);
+static enum MHD_Result new_game_reply(struct MHD_Connection *c, Session *S, const char *id, int as) {
+  int seat = id ? -1 : as >= 0 && S->seats.token[as][0] ? as : first_token_seat(&S->seats);
   double cap = interactive_cap(S);
   Game *G = game_add(S, id);
   if (!G) {
@@ -511,7 +512,7 @@ static enum MHD_Result api_new(struct MHD_Connection *c, const cJSON *b) {
     return send_err(c, 400, err);
   }
   if (seats) seats_new_tokens(&S.seats);
-  return new_game_reply(c, &S, NULL);
+  return new_game_reply(c, &S, NULL, seat_parse(jstr(b, "as", "")));
 }
 
 static enum MHD_Result api_load(struct MHD_Connection *c, const cJSON *b) {
@@ -542,7 +543,7 @@ static enum MHD_Result api_load(struct MHD_Connection *c, const cJSON *b) {
     return send_err(c, 400, err);
   }
   if (use) seats_new_tokens(&S.seats);
-  return new_game_reply(c, &S, NULL);
+  return new_game_reply(c, &S, NULL, seat_parse(jstr(b, "as", "")));
 }
 
 /* POST /api/resume {id}: a kept game (SAVES/auto/ID.json) back under its id, after a restart;
@@ -587,7 +588,7 @@ static enum MHD_Result api_resume(struct MHD_Connection *c, const cJSON *b) {
     session_free(&S);   /* not brought back for someone without a seat's link */
     return send_err(c, 403, "this game needs your seat's link (token)");
   }
-  return new_game_reply(c, &S, id);
+  return new_game_reply(c, &S, id, -1);
 }
 
 static enum MHD_Result api_saves(struct MHD_Connection *c, const cJSON *b) {
@@ -971,9 +972,9 @@ int serve_run(const ServeOpts *o) {
   struct MHD_Daemon *d = MHD_start_daemon(
       MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION, (uint16_t)port, NULL, NULL, handler,
       NULL, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr, MHD_OPTION_NOTIFY_COMPLETED, completed, NULL,
-      /* slow or many clients (issue 22): at most 100 connections, 16 from one address, and a
+      /* slow or many clients (issue 22): at most 100 connections, 32 from one address, and a
        * connection silent for 10 s is closed, so half-open connections cannot hold the server */
-      MHD_OPTION_CONNECTION_LIMIT, (unsigned)100, MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)16,
+      MHD_OPTION_CONNECTION_LIMIT, (unsigned)100, MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)32,
       MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)10,
       MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(64 * 1024), MHD_OPTION_END);
   if (!d) {

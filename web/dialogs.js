@@ -28,7 +28,8 @@ $('new-form').addEventListener('submit', async (ev) => {
   const vars = f.getAll('variant');
   const body = { side: f.get('side'), level: f.get('level'), scenario: f.get('scenario'), variants: vars.length ? vars.join(',') : 'base' };
   if (f.get('seed')) body.seed = Number(f.get('seed'));
-  try { await openGame(await api('POST', 'games', body)); } catch (e) { toast(e.message); }
+  seatsBody(f, body);   /* who sits where (seats.js) */
+  try { await openGame(await seatsAccept(await api('POST', 'games', body))); } catch (e) { toast(e.message); }
 });
 $('undo-btn').addEventListener('click', async () => {
   try { const v = await api('POST', `games/${game}/undo`); log = []; sel = {}; hint = null; mergeView(v); humanActs(); render(); } catch (e) { toast(e.message); }

@@ -4,7 +4,7 @@
 
 (async () => {
   drawLegend();
-  const id = location.hash.slice(1);
+  const id = seatsFromHash();   /* #ID, or #ID~seat.TOKEN... (seats.js) */
   if (/^replay=[A-Za-z0-9_-]{1,40}$/.test(id)) { await openReplay(id.slice(7)); return; }
   if (/^[0-9a-f]{16}$/.test(id)) {
     try { await openGame(await api('GET', `games/${id}?since=0`)); return; } catch (e) { /* kept? */ }

@@ -164,7 +164,7 @@ async function poll() {
 async function openGame(v) {
   replay = null;        /* replay.js: leaving a replay */
   game = v.id;
-  location.hash = game;
+  location.hash = seatsHash(game);
   scen = await api('GET', `games/${game}/scenario`);
   scen.unitIndex = {}; scen.units.forEach((u) => { scen.unitIndex[u.name] = u; });
   scen.cardIndex = {}; scen.cards.forEach((c) => { scen.cardIndex[c.id] = c; });

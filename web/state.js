@@ -63,6 +63,7 @@ async function api(method, path, body) {
 async function api1(method, path, body) {
   const opt = { method, headers: {} };
   if (body !== undefined) { opt.body = JSON.stringify(body); opt.headers['Content-Type'] = 'application/json'; }
+  if (typeof seatToken === 'function' && seatToken()) opt.headers['X-Seat-Token'] = seatToken();   /* seats.js */
   const r = await fetch('/api/' + path, opt);
   let j = null;
   try { j = await r.json(); } catch (e) { j = { error: 'bad answer from the server' }; }
