@@ -629,8 +629,10 @@ Action mcts_decide(Mcts *m, const State *s, int *iters_done) {
   if (m->o.cheat) obs = *s;
   else gs_observe(sc, s, me, &obs);
   uint64_t h = ai_hash_bytes(&obs, sizeof obs, m->seed ^ 0x9e3779b97f4a7c15ULL);
-  if (m->have_last && m->last_h == h && m->o.time_ms <= 0) {
-    /* the same observation again (analyze, then act): the same search, the same answer */
+  if (m->have_last && m->last_h == h) {
+    /* the same observation again (act, then analyze for the reason): the same search and
+     * answer, also under a time cap (a second search would cost the cap again and might
+     * differ from the move played) */
     if (iters_done) *iters_done = (int)m->last_iters;
     return pick_root(m, &L);
   }
