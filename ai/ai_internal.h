@@ -158,18 +158,12 @@ void mcts_free(Mcts *m);
  * statistics are kept for mcts_root. */
 Action mcts_decide(Mcts *m, const State *s, int *iters_done);
 int mcts_root(const Mcts *m, RootStat *out, int max);
-long mcts_last_iters(const Mcts *m);
-/* a new budget (and threads when >= 1); forgets the last search and the kept subtrees */
-void mcts_set_budget(Mcts *m, int iters, int time_ms, int threads);
+/* forgets the last search and the kept subtrees (the bench searches one position again) */
 void mcts_forget(Mcts *m);
 /* the level's cap in play when no time= was given; the cap in ms (0 none) */
 int mcts_interactive(Mcts *m);
-/* the share of a full decision's budget a decision of this phase gets */
-double mcts_phase_share(const MctsOpts *o, int phase);
 void mcts_default_opts(MctsOpts *o);
 int mcts_level_opts(const char *level, MctsOpts *o);   /* 0 ok */
-/* options on top of *o: "normal*2,iters=300,cut=0" (a level resets *o first); 0 ok */
-int mcts_parse_opts(const char *opts, MctsOpts *o, char *err, size_t errlen);
 
 /* ---------------------------------------------------------------- the flat levels (halving.c) */
 /* The levels of before the tree search (`flat:normal` ...): sequential halving over the

@@ -21,7 +21,6 @@ struct Flat {
   uint64_t seed;
   RootStat root[MAX_ACTIONS];
   int nroot;
-  long last_playouts;
 };
 
 void flat_default_opts(FlatOpts *o) {
@@ -169,7 +168,6 @@ Action flat_decide(Flat *f, const State *s) {
   gs_legal(sc, s, &L);
   Action none = {0};
   f->nroot = 0;
-  f->last_playouts = 0;
   if (L.n <= 0) return none;
   if (L.n == 1) return L.a[0];
   State obs;
@@ -181,7 +179,7 @@ Action flat_decide(Flat *f, const State *s) {
   int k = ai_light_candidates(f->ctx, &obs, &L, f->o.k, &r, idx);
   RollCfg rc = {f->o.rollout, f->o.eps, f->o.cut, f->o.max_roll};
   int i = ai_sh_search(sc, f->ctx, &obs, me, &L, idx, k, f->o.playouts, h, &rc, 0, 0, f->root,
-                       &f->last_playouts);
+                       NULL);
   f->nroot = k;
   return L.a[i];
 }

@@ -146,20 +146,12 @@ void mcts_forget(Mcts *m) {
   for (int i = 0; i < m->o.trees; i++) m->trees[i].next_h = 0;
 }
 
-void mcts_set_budget(Mcts *m, int iters, int time_ms, int threads) {
-  m->o.iters = iters;
-  m->o.time_ms = time_ms;
-  if (threads >= 1) m->o.threads = threads;
-  mcts_forget(m);
-}
-
 int mcts_interactive(Mcts *m) {
   if (m->o.time_ms <= 0) m->o.time_ms = m->o.play_ms;
   return m->o.time_ms;
 }
 
 int mcts_root(const Mcts *m, RootStat *out, int max) { return ai_root_copy(m->root, m->nroot, out, max); }
-long mcts_last_iters(const Mcts *m) { return m->last_iters; }
 
 /* ---------------------------------------------------------------- the arena */
 static int new_node(Tree *t, uint32_t key, int who) {
@@ -587,13 +579,14 @@ static void plan_reuse(Mcts *m, const State *obs, int me, Action a) {
   }
 }
 
-double mcts_phase_share(const MctsOpts *o, int phase) {
+/* the share of a full decision's budget a decision of this phase gets */
+static double phase_share(const MctsOpts *o, int phase) {
   return phase == PH_MOVE ? o->mscale : ai_small_phase(phase) ? o->sscale : 1.0;
 }
 
 static Action mcts_search(Mcts *m, const State *obs, int me, const ActList *L, uint64_t h,
                           int *iters_done) {
-  long total = (long)(m->o.iters * mcts_phase_share(&m->o, obs->turn.phase));
+  long total = (long)(m->o.iters * phase_share(&m->o, obs->turn.phase));
   if (total < 16) total = 16;
   int T = m->o.trees;
   long per = (total + T - 1) / T;

@@ -362,10 +362,6 @@ static int parse_opts(const KindDef *k, const char *text, void *o, char *err, si
   return rc;
 }
 
-int mcts_parse_opts(const char *opts, MctsOpts *o, char *err, size_t errlen) {
-  return parse_opts(&KINDS[K_MCTS], opts, o, err, errlen);
-}
-
 /* the kind of a spec and the text of its options */
 static const KindDef *spec_kind(const char *spec, const char **opts, char *err, size_t errlen) {
   const char *colon = strchr(spec, ':');
