@@ -90,7 +90,22 @@ typedef struct {
   int max_attackers;          /* 4                                                 */
   int short_castles_needed;   /* French short-game win: this many castles ...      */
   int short_castles_msj;      /* ... or this many castles and Mont St. Jean       */
+  /* restricted play (R-5.8): per side, the BAN_* bits of what that side may not use; kept last
+   * (the fitted evaluation's fingerprint hashes the parameters before it, ai/fit.c) */
+  int ban[2];
 } Params;
+
+/* Restricted play (R-5.8, docs/PARAMETERS.md ban_french / ban_allied): a card action ACT_X is
+ * bit 1 << ACT_X; then the bid and each castle's damage points. */
+enum {
+  BAN_BID = 1 << ACT_COUNT,
+  BAN_CDP0 = 1 << (ACT_COUNT + 1), /* castle c: BAN_CDP0 << c (Hougoumont, LHS, Frischermont) */
+  BAN_BITS = ACT_COUNT + 1 + MAX_CASTLES
+};
+/* the parameter word of ban bit b ("artillery", "force-charge", "bid", "cdp-lhs" ...), NULL for
+ * a bit that is not a restriction (0, ACT_NONE); ban_bit(word) its bit, -1 when unknown */
+const char *ban_name(int bit);
+int ban_bit(const char *word);
 
 /* victory-square indices */
 enum { V_MSJ = 0, V_HOUGOUMONT, V_LHS, V_FRISCHERMONT, V_PLANC1, V_PLANC2, V_PLANC3, V_COUNT };

@@ -7,6 +7,9 @@
 
 #include "rules_int.h"
 
+/* whether `side` may not use what `bits` names */
+static inline int banned(const Scen *sc, int side, int bits) { return (sc->p.ban[side] & bits) != 0; }
+
 int declare_possible(const Scen *sc, const State *s) {
   int army = s->play.army, side = side_of_army(army);
   FOR_ARMY(u, army) {
@@ -29,6 +32,7 @@ int declare_possible(const Scen *sc, const State *s) {
  * that has a target in front.  The window opens whether or not the hand holds artillery, so
  * its opening tells the other side nothing hidden. */
 int fire_window(const Scen *sc, const State *s, int side, int battle_only) {
+  if (banned(sc, side, 1 << ACT_ARTILLERY)) return 0; /* public, like the window */
   int armies = 0;                       /* armies of the side with cards in hand */
   for (int a = 0; a < 3; a++)
     if (side_of_army(a) == side && (s->cards.hand & sc->army_cards[a])) armies |= 1 << a;
@@ -63,6 +67,7 @@ int advance_slots(const Scen *sc, const State *s) {
 }
 
 static void legal_fire(const Scen *sc, const State *s, ActList *L, int side, int battle_only) {
+  if (banned(sc, side, 1 << ACT_ARTILLERY)) return; /* */
   uint64_t arty = 0;
   for (uint64_t m = s->cards.hand & side_cards(sc, side); m; m &= m - 1) {
     int c = __builtin_ctzll(m);
@@ -86,6 +91,7 @@ void legal_round(const Scen *sc, const State *s, ActList *L) {
   /* what each kind of action could do this round, worked out once for all cards */
   uint64_t kinds = 0;
   for (uint64_t m = cards; m; m &= m - 1) kinds |= 1ull << sc->card[__builtin_ctzll(m)].action;
+  kinds &= ~(uint64_t)sc->p.ban[side]; /* the card still moves, its action is barred */
   uint8_t fire[4 * MAX_UNITS], chg[2 * MAX_UNITS], frc[2 * MAX_UNITS], ral[MAX_UNITS], res[MAX_UNITS];
   int nfire = 0, nchg = 0, nfrc = 0, nral = 0, nres = 0;
   if (kinds & (1u << ACT_ARTILLERY))
@@ -123,7 +129,7 @@ void legal_round(const Scen *sc, const State *s, ActList *L) {
     int c = __builtin_ctzll(m);
     const CardDef *cd = &sc->card[c];
     if (cd->mp > 0) push(L, act_play(A_PLAY_MOVE, c, 0));
-    switch (cd->action) {
+    switch (kinds & (1ull << cd->action) ? cd->action : ACT_NONE) {
     case ACT_ARTILLERY:
       for (int i = 0; i < nfire; i++)
         if (sc->unit[fire[i] / 5].army == cd->army) push(L, act_fire(c, fire[i] / 5, fire[i] % 5));
@@ -221,14 +227,15 @@ static void legal_bcards(const Scen *sc, const State *s, ActList *L, int attacki
   uint64_t committed = s->cards.pend & mine;
   /* cards are committed in increasing order so that each set has one sequence */
   int above = committed ? 63 - __builtin_clzll(committed) : -1;
-  int all = charge_battle_cards_ok(sc, s);
-  int elite_used = (s->cards.pend_elite & mine) != 0;
+  int all = charge_battle_cards_ok(sc, s), side = side_of_army(army);
+  int elite_used = (s->cards.pend_elite & mine) != 0 || banned(sc, side, 1 << ACT_ELITE);
+  int command = all && !banned(sc, side, 1 << ACT_COMMAND); /* */
   for (uint64_t m = s->cards.hand & mine; m; m &= m - 1) {
     int c = __builtin_ctzll(m);
     if (c <= above) continue;
     int act = sc->card[c].action;
     if (all) push(L, act_bcard(c, BP_POINTS));
-    if (all && act == ACT_COMMAND) push(L, act_bcard(c, BP_COMMAND));
+    if (command && act == ACT_COMMAND) push(L, act_bcard(c, BP_COMMAND));
     if (act == ACT_ELITE && !elite_used) push(L, act_bcard(c, BP_ELITE));
   }
 }
@@ -244,7 +251,9 @@ static void legal_retreats(const Scen *sc, const State *s, ActList *L, int u, in
 static int castle_point_ok(const Scen *sc, const State *s) {
   int def = s->battle.def_unit;
   if (sc->unit[def].kind != K_INF || !in_castle(sc, s, def)) return 0;
-  return s->turn.cdp[sc->castle_of[s->units.sq[def]]] > 0;
+  int c = sc->castle_of[s->units.sq[def]];
+  if (banned(sc, sc->uside[def], BAN_CDP0 << c)) return 0; /* */
+  return s->turn.cdp[c] > 0;
 }
 
 void legal_loss(const Scen *sc, const State *s, ActList *L) {
@@ -281,6 +290,7 @@ void legal_evade(const Scen *sc, const State *s, ActList *L) {
 
 void legal_bid(const Scen *sc, const State *s, ActList *L) {
   push(L, act_bid(CARD_NONE));
+  if (banned(sc, s->turn.decider, BAN_BID)) return; /* it may only offer nothing */
   for (uint64_t m = s->cards.hand & side_cards(sc, s->turn.decider); m; m &= m - 1)
     push(L, act_bid(__builtin_ctzll(m)));
 }

@@ -661,8 +661,31 @@ static int param_vp(Loader *L, const char *name, const int *v, int n) {
   return 1;
 }
 
+/* ban_french / ban_allied = words of what that side may not use (R-5.8), separated by spaces
+ * or '/', or "none"; 1 when name is not one */
+static int param_ban(Loader *L, const char *name, const char *value) {
+  int side = !strcmp(name, "ban_french") ? FRENCH : !strcmp(name, "ban_allied") ? ALLIED : -1;
+  if (side < 0) return 1;
+  char buf[512], *save = NULL;
+  int mask = 0;
+  snprintf(buf, sizeof buf, "%s", value);
+  for (char *w = strtok_r(buf, " \t/", &save); w; w = strtok_r(NULL, " \t/", &save)) {
+    int b = ban_bit(w);
+    if (b >= 0) mask |= 1 << b;
+    else if (strcmp(w, "none")) {
+      lerr(L, "%s: unknown restriction '%s' (artillery, command, charge, force-charge, elite, "
+              "rally, health, bid, cdp-hougoumont, cdp-lhs, cdp-frischermont or none)", name, w);
+      return -1;
+    }
+  }
+  L->sc->p.ban[side] = mask;
+  return 0;
+}
+
 static int param_set(Loader *L, const char *name, const char *value) {
   Params *p = &L->sc->p;
+  int rb = param_ban(L, name, value);
+  if (rb <= 0) return rb;
   char buf[512];
   char *tok[32];
   snprintf(buf, sizeof buf, "%s", value);

@@ -19,6 +19,20 @@ const char *action_kind_name(int k) {
 }
 const char *phase_name(int ph) { return phase_def(ph)->name; }
 
+const char *ban_name(int bit) {
+  static const char *castle[MAX_CASTLES] = {"cdp-hougoumont", "cdp-lhs", "cdp-frischermont"};
+  if (bit > ACT_NONE && bit < ACT_COUNT) return action_kind_name(bit);
+  if (1 << bit == BAN_BID) return "bid";
+  if (bit > ACT_COUNT && bit < BAN_BITS) return castle[bit - ACT_COUNT - 1];
+  return NULL;
+}
+
+int ban_bit(const char *word) {
+  for (int b = 0; b < BAN_BITS; b++)
+    if (ban_name(b) && !strcmp(ban_name(b), word)) return b;
+  return -1;
+}
+
 const char *result_name(int r) {
   switch (r) {
   case RES_FRENCH: return "French win";

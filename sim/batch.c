@@ -411,8 +411,7 @@ static int run_finish(Run *R, double cpu0) {
   return 0;
 }
 
-/* the whole run: returns the exit code */
-int sim_run(Run *R) {
+int sim_play(Run *R, double *cpu0) {
   SimCfg *c = &R->cfg;
   int rc = run_load_cells(R);
   if (rc) return rc;
@@ -421,14 +420,20 @@ int sim_run(Run *R) {
   R->jfail_after = journal_fail_after();
   R->tty = isatty(2);
   R->t0 = clock_wall();
-  double cpu0 = clock_cpu();
+  *cpu0 = clock_cpu();
   rc = run_batches(R);
   if (rc == -2) return 2;
   if (R->tty && c->progress && R->rank == 0) { progress_bar(R, 1); fprintf(stderr, "\n"); }
   fclose(R->journal);
   R->journal = NULL;
-  if (rc) return rc;
-  return run_finish(R, cpu0);
+  return rc;
+}
+
+/* the whole run: returns the exit code */
+int sim_run(Run *R) {
+  double cpu0;
+  int rc = sim_play(R, &cpu0);
+  return rc ? rc : run_finish(R, cpu0);
 }
 
 void run_free(Run *R) {

@@ -120,6 +120,10 @@ void mark_identical(const SimCfg *c, Cell *cells);
  * marked; 0, or 2 after one line on stderr */
 int cells_load(Run *R, const char *cmd);
 int sim_run(Run *R);
+/* sim_run without the reports (the rounds of balance): every game of the run played (resumed
+ * from the journal with cfg.resume), on every MPI rank; *cpu0 the process CPU at its start;
+ * 0 or the exit code */
+int sim_play(Run *R, double *cpu0);
 void run_free(Run *R);
 
 #endif

@@ -208,3 +208,158 @@ Test(rules, R_5_7_hands_secret_counts_public) {
   cr_assert_eq(gs_action_public(sc, &s, th_a(A_PLAY_MOVE, 0, 0, 0), s.turn.decider ^ 1), 1);
   free(sc);
 }
+
+/* ---------------------------------------------------------------- R-5.8 restricted play */
+/* the ban bit an action uses, or -1 (what ban_french / ban_allied can bar) */
+static int ban_of(const Scen *sc, const State *s, Action a) {
+  switch (a.t) {
+  case A_ARTY: return ACT_ARTILLERY;
+  case A_CHARGE: return ACT_CHARGE;
+  case A_FORCE: return ACT_FORCE_CHARGE;
+  case A_RALLY: return a.play.card == CARD_NONE ? -1 : ACT_RALLY; /* the second unit: no card */
+  case A_RESTORE: return ACT_RALLY;
+  case A_HEALTH: return ACT_HEALTH;
+  case A_BID: return a.bid.card == CARD_NONE ? -1 : __builtin_ctz(BAN_BID);
+  case A_BCARD:
+    return a.bcard.purpose == BP_COMMAND ? ACT_COMMAND : a.bcard.purpose == BP_ELITE ? ACT_ELITE : -1;
+  case A_CDP:
+    return __builtin_ctz(BAN_CDP0) + sc->castle_of[s->units.sq[s->battle.def_unit]];
+  default: return -1;
+  }
+}
+
+/* random games under a ban of every restriction for one side: at every position the legal
+ * actions are exactly those of the same position without the ban, less the banned side's uses */
+typedef struct {
+  Scen *free_sc;
+  int side;
+  long removed[BAN_BITS], kept_other[BAN_BITS];
+} BanWalk;
+
+static void ban_check(const Scen *sc, const State *s, void *arg) {
+  BanWalk *w = arg;
+  ActList *lb = malloc(sizeof *lb), *lf = malloc(sizeof *lf);
+  gs_legal(sc, s, lb);
+  gs_legal(w->free_sc, s, lf);
+  int k = 0;
+  for (int i = 0; i < lf->n; i++) {
+    int b = ban_of(sc, s, lf->a[i]);
+    if (b >= 0 && s->turn.decider == w->side) { w->removed[b]++; continue; }
+    if (b >= 0) w->kept_other[b]++;
+    cr_assert(k < lb->n && !memcmp(&lb->a[k], &lf->a[i], sizeof(Action)),
+              "phase %s: an action the ban does not name is missing", phase_name(s->turn.phase));
+    k++;
+  }
+  cr_assert_eq(k, lb->n, "phase %s: the ban added an action", phase_name(s->turn.phase));
+  free(lb);
+  free(lf);
+}
+
+static void ban_walk(const char *scen, int side, int games, BanWalk *w) {
+  const char *spec = side == FRENCH
+      ? "ban_french=artillery/command/charge/force-charge/elite/rally/health/bid/cdp-hougoumont/"
+        "cdp-lhs/cdp-frischermont"
+      : "ban_allied=artillery/command/charge/force-charge/elite/rally/health/bid/cdp-hougoumont/"
+        "cdp-lhs/cdp-frischermont";
+  Scen *sc = malloc(sizeof *sc);
+  char err[1024];
+  cr_assert_eq(scen_load_user(sc, "scenarios", scen, spec, err, sizeof err), 0, "%s", err);
+  cr_assert_eq(sc->p.ban[side], (1 << BAN_BITS) - 2, "every restriction read");
+  cr_assert_eq(sc->p.ban[side ^ 1], 0);
+  memset(w, 0, sizeof *w);
+  w->free_sc = th_load(scen, "base");
+  w->side = side;
+  for (int g = 0; g < games; g++) {
+    State s;
+    gs_init(sc, &s, 58 + g, g);
+    th_random_play(sc, &s, 7, g, ban_check, w);
+  }
+  free(w->free_sc);
+  free(sc);
+}
+
+Test(rules, R_5_8_a_banned_side_never_has_the_banned_uses_the_other_keeps_them, .timeout = 300) {
+  static const char *scen[2] = {"short", "long"};
+  for (int side = 0; side < 2; side++)
+    for (int k = 0; k < 2; k++) {
+      BanWalk w;
+      ban_walk(scen[k], side, 40, &w);
+      /* the uses random play meets were there to remove, and the other side kept its own */
+      int seen[] = {ACT_ARTILLERY, ACT_COMMAND, ACT_CHARGE, ACT_FORCE_CHARGE, ACT_ELITE,
+                    ACT_RALLY, __builtin_ctz(BAN_BID)};
+      for (size_t i = 0; i < sizeof seen / sizeof seen[0]; i++) {
+        cr_assert_gt(w.removed[seen[i]], 0, "%s %s: no %s to remove", scen[k], side_name(side),
+                     ban_name(seen[i]));
+        cr_assert_gt(w.kept_other[seen[i]], 0, "%s %s: the other side lost %s", scen[k],
+                     side_name(side), ban_name(seen[i]));
+      }
+      if (side == ALLIED) cr_assert_gt(w.removed[ACT_HEALTH], 0);
+      else cr_assert_gt(w.kept_other[ACT_HEALTH], 0, "the British keep Napoleon's health");
+    }
+}
+
+/* a card whose action is barred still moves (R-5.2: a card serves one purpose, named when played) */
+Test(rules, R_5_8_banned_artillery_card_still_moves_and_fights_for_its_points) {
+  Scen *sc = th_load("short", "base");
+  sc->p.ban[FRENCH] = 1 << ACT_ARTILLERY;
+  State s;
+  th_empty(sc, &s, 1);
+  int f = th_put(sc, &s, "fr-1/I", "H7", DIR_N);
+  th_put(sc, &s, "br-3/I", "H6", DIR_S);
+  int b = th_put(sc, &s, "br-5/R", "J6", DIR_S);
+  th_put(sc, &s, "fr-2/I", "J7", DIR_N);
+  th_give(sc, &s, "F10 B08");
+  th_round(&s, FRENCH);
+  int c = th_card(sc, "F10");
+  cr_assert_eq(th_count(sc, &s, A_ARTY, -1), 0, "no French fire");
+  cr_assert(th_legal(sc, &s, A_PLAY_MOVE, c, 0, 0), "the artillery card still moves");
+  s.turn.phase = PH_REACT; /* the reaction window of R-9.1 (b) */
+  cr_assert_eq(th_count(sc, &s, A_ARTY, -1), 0, "no French fire out of turn");
+  cr_assert_eq(th_count(sc, &s, A_NOFIRE, -1), 1);
+  sc->p.ban[FRENCH] = 0;
+  cr_assert_gt(th_count(sc, &s, A_ARTY, -1), 0, "the same window without the ban");
+  sc->p.ban[FRENCH] = 1 << ACT_ARTILLERY;
+  th_round(&s, ALLIED);
+  cr_assert(th_legal(sc, &s, A_ARTY, th_card(sc, "B08"), b, 0), "the Allies still fire");
+  (void)f;
+  free(sc);
+}
+
+/* each castle's damage points are barred one by one; the castle still doubles the defender */
+Test(rules, R_5_8_castle_points_barred_per_castle) {
+  for (int ban = 0; ban < MAX_CASTLES; ban++) {
+    Scen *sc = th_load("short", "base");
+    sc->p.ban[ALLIED] = BAN_CDP0 << ban;
+    static const char *where[MAX_CASTLES] = {"C7", "F5", "M5"};
+    for (int c = 0; c < MAX_CASTLES; c++) {
+      State s;
+      th_empty(sc, &s, 1);
+      int d = th_put(sc, &s, "br-3/I", where[c], DIR_S);
+      s.turn.phase = PH_B_LOSS;
+      s.turn.decider = ALLIED;
+      s.battle.def_unit = (uint8_t)d;
+      s.battle.loss_owed = LOSS_REDUCE;
+      cr_assert_eq(th_count(sc, &s, A_CDP, -1), c != ban, "castle %d, ban %d", c, ban);
+      sc->p.ban[ALLIED] = 0;
+      cr_assert_eq(th_count(sc, &s, A_CDP, -1), 1, "castle %d without the ban", c);
+      sc->p.ban[ALLIED] = BAN_CDP0 << ban;
+    }
+    free(sc);
+  }
+}
+
+Test(rules, R_5_8_restrictions_read_by_name_and_refused_when_unknown) {
+  Scen *sc = malloc(sizeof *sc);
+  char err[1024];
+  cr_assert_eq(scen_load_user(sc, "scenarios", "long", "ban_allied=bid cdp-lhs+ban_french=none",
+                              err, sizeof err), 0, "%s", err);
+  cr_assert_eq(sc->p.ban[ALLIED], BAN_BID | BAN_CDP0 << 1);
+  cr_assert_eq(sc->p.ban[FRENCH], 0);
+  cr_assert_neq(scen_load_user(sc, "scenarios", "short", "ban_french=cannon", err, sizeof err), 0);
+  cr_assert(strstr(err, "ban_french: unknown restriction 'cannon'"), "%s", err);
+  cr_assert_neq(scen_load(sc, "scenarios", "short", "base", err, sizeof err), -1);
+  cr_assert_eq(sc->p.ban[FRENCH] | sc->p.ban[ALLIED], 0, "no restriction in the base game");
+  for (int b = 0; b < BAN_BITS; b++)
+    if (ban_name(b)) cr_assert_eq(ban_bit(ban_name(b)), b);
+  free(sc);
+}
