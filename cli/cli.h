@@ -16,6 +16,15 @@ Scen *cli_scen(const char *scenario, const char *variant);
 const char *opt_get(int argc, char **argv, const char *name, const char *def);
 int opt_has(int argc, char **argv, const char *name);
 int opt_check(int argc, char **argv, const char *cmd, const char *known);
+/* the caps every command applies to its options */
+#define CLI_MAX_GAMES 100000000L  /* --games: at most 1e8 (SIM_MAX_GAMES, sim/sim.h) */
+#define CLI_MAX_THREADS 256       /* --threads: 1..256 */
+/* the value v of a command's option, strictly (the num_* rules of engine/num.h): 0, or -1 after
+ * one line on stderr naming the command, the option and what it must be, with v escaped */
+int opt_u64(const char *cmd, const char *name, const char *v, uint64_t *out);
+int opt_long(const char *cmd, const char *name, const char *v, long lo, long hi, long *out);
+int opt_int(const char *cmd, const char *name, const char *v, int lo, int hi, int *out);
+int opt_double(const char *cmd, const char *name, const char *v, double lo, double hi, double *out);
 /* --help: usage printed, 0; a bad option: one line, 2; else -1 (go on).  Every command starts
  *   int rc = cli_args(argc, argv, "NAME", "--opt --flag!", "usage: ...");
  *   if (rc >= 0) return rc; */

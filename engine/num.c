@@ -101,35 +101,3 @@ char *num_escape(const char *in, char *out, size_t len) {
   out[n] = 0;
   return out;
 }
-
-/* strict numbers for options (engine/num.h): the whole value, in range, or one line naming
- * the command and the option, with the value escaped */
-static int opt_bad(const char *cmd, const char *name, const char *v, const char *want_fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static int opt_bad(const char *cmd, const char *name, const char *v, const char *want_fmt, ...) {
-  char e[96], want[96];
-  va_list ap;
-  va_start(ap, want_fmt);
-  vsnprintf(want, sizeof want, want_fmt, ap);
-  va_end(ap);
-  fprintf(stderr, "waterloo %s: %s must be %s, not '%s'\n", cmd, name, want, num_escape(v ? v : "", e, sizeof e));
-  return -1;
-}
-int opt_u64(const char *cmd, const char *name, const char *v, uint64_t *out) {
-  if (num_u64(v, 0, UINT64_MAX, out)) return opt_bad(cmd, name, v, "a whole number from 0 to %" PRIu64, UINT64_MAX);
-  return 0;
-}
-int opt_long(const char *cmd, const char *name, const char *v, long lo, long hi, long *out) {
-  if (num_long(v, lo, hi, out)) return opt_bad(cmd, name, v, "a whole number from %ld to %ld", lo, hi);
-  return 0;
-}
-int opt_int(const char *cmd, const char *name, const char *v, int lo, int hi, int *out) {
-  long x = 0;
-  if (opt_long(cmd, name, v, lo, hi, &x)) return -1;
-  *out = (int)x;
-  return 0;
-}
-int opt_double(const char *cmd, const char *name, const char *v, double lo, double hi, double *out) {
-  if (num_double(v, lo, hi, out)) return opt_bad(cmd, name, v, "a number from %g to %g", lo, hi);
-  return 0;
-}

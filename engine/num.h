@@ -1,5 +1,6 @@
 /* Strict text-to-number parsing and safe echo of untrusted text, shared by every reader of
- * numbers (command-line options, the engine protocol, save files, scenario files).
+ * numbers (command-line options, the engine protocol, save files, scenario files); the options
+ * themselves are read in cli/ (cli/cli.h: opt_long ...).
  *
  * A number is accepted only when the WHOLE text is one: no blanks, no trailing characters, no
  * sign where none is allowed, no overflow, and within [lo, hi].  0 ok, -1 not. */
@@ -18,14 +19,4 @@ int num_double(const char *t, double lo, double hi, double *out);     /* finite,
  * cut (with "...") to fit len.  Returns out. */
 char *num_escape(const char *in, char *out, size_t len);
 
-/* the caps every command applies to its options */
-#define CLI_MAX_GAMES 100000000L  /* --games: at most 1e8 */
-#define CLI_MAX_THREADS 256       /* --threads: 1..256 */
-
-/* the value v of a command's option, strictly (the num_* rules above): 0, or -1 after one line
- * on stderr naming the command, the option and what it must be, with v escaped */
-int opt_u64(const char *cmd, const char *name, const char *v, uint64_t *out);
-int opt_long(const char *cmd, const char *name, const char *v, long lo, long hi, long *out);
-int opt_int(const char *cmd, const char *name, const char *v, int lo, int hi, int *out);
-int opt_double(const char *cmd, const char *name, const char *v, double lo, double hi, double *out);
 #endif

@@ -40,32 +40,7 @@ int split_list(const char *s, char sep, char *out, int max, size_t len) {
   return n;
 }
 
-/* a player pair "A,B" or a single "A" (both sides).  A spec may itself contain commas
- * ("mcts:iters=3000,threads=2"): then write the pair as "A/B". */
-int parse_pair(const char *s, char *a, char *b) {
-  const char *cut = strchr(s, '/');
-  if (!cut) {
-    /* split at the first comma that starts a new spec (next char is a letter and the
-       text before it has no '=' pending) */
-    const char *c = strchr(s, ',');
-    if (c && !strchr(s, '=')) cut = c;
-    else if (c) {
-      /* specs with options: only "/" separates unambiguously */
-      cut = NULL;
-    }
-  }
-  size_t la = cut ? (size_t)(cut - s) : strlen(s);
-  if (la == 0 || la >= SPEC_LEN) return -1;
-  memcpy(a, s, la);
-  a[la] = 0;
-  const char *rb = cut ? cut + 1 : s;
-  if (strlen(rb) == 0 || strlen(rb) >= SPEC_LEN) return -1;
-  strcpy(b, rb);
-  if (strchr(b, ',') && !strchr(b, '=')) return -1;
-  return 0;
-}
-
-int add_pair(SimCfg *c, const char *a, const char *b) {
+int sim_add_pair(SimCfg *c, const char *a, const char *b) {
   if (c->npair >= MAX_PAIRS || strlen(a) >= SPEC_LEN || strlen(b) >= SPEC_LEN) return -1;
   memcpy(c->pf[c->npair], a, strlen(a) + 1);
   memcpy(c->pa[c->npair], b, strlen(b) + 1);
@@ -205,7 +180,7 @@ int cfg_parse(const char *line, SimCfg *c) {
         char *sl = strchr(pr[i], '/');
         if (!sl) return -1;
         *sl = 0;
-        add_pair(c, pr[i], sl + 1);
+        sim_add_pair(c, pr[i], sl + 1);
       }
       got |= 16;
     }

@@ -11,8 +11,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../engine/num.h"
 #include "match.h"
+#include "../engine/num.h"
 #include "../engine/util.h"
 
 
@@ -242,91 +242,13 @@ static void pct(char *buf, size_t len, long k, long n) {
   snprintf(buf, len, "%.1f%% [%.1f, %.1f]", 100 * iv.p, 100 * iv.lo, 100 * iv.hi);
 }
 
-static int split_players(const char *v, char *a, char *b, size_t len) {
+int sim_split_players(const char *v, char *a, char *b, size_t len) {
   const char *cut = strchr(v, '/');
   if (!cut && !strchr(v, '=')) cut = strchr(v, ',');
   if (!cut) return -1;
   snprintf(a, len, "%.*s", (int)(cut - v), v);
   snprintf(b, len, "%s", cut + 1);
   return a[0] && b[0] ? 0 : -1;
-}
-
-/* one run of `match`: its options */
-typedef struct {
-  char scen[16], var[MAX_VARIANT_LIST], A[128], B[128];
-  long games, batch;
-  uint64_t seed;
-  int threads, quiet;
-  double sprt0, sprt1;  /* NAN: no SPRT */
-  char seats[3][128];   /* --players french=A,british=B,prussian=C: fixed seats, no mirror */
-  int seated;
-} MatchOpts;
-
-static void match_usage(void) {
-  printf("usage: waterloo match --scenario short --players A,B --games N [--seed S] "
-         "[--threads T] [--variant V] [--sprt ELO0,ELO1 [--batch B]]\n"
-         "Plays N games between A and B with mirrored seeds: each seed is played twice, "
-         "sides swapped.\nPrints 'Score of A vs B: W - L - D [score] N' and 'Elo difference: "
-         "x +/- y' (cutechess-cli shapes), and the win rates with 95%% Wilson intervals per "
-         "side.\nA seed played with both side assignments is one pair: the pentanomial counts "
-         "(seeds on which A scored 0, 1/2, 1, 3/2, 2 points), the Elo and LOS (likelihood of "
-         "superiority) from the pairs.\n"
-         "--sprt ELO0,ELO1: sequential probability ratio test on the pairs of H1: ELO1 against "
-         "H0: ELO0 (alpha = beta = 0.05, bounds +-2.94), checked after every batch of B games "
-         "(default 20, whole mirrored pairs); stops when a bound is crossed, N is the cap.\n"
-         "Write A/B when a spec has commas.\n"
-         "--players french=A,british=B,prussian=C: a player per seat (the long game's three seats;\n"
-         "R-1.2): N games with these seats, no mirror; prints the French win rate and the CPU a game.\n");
-}
-
-/* --sprt ELO0,ELO1 */
-static int match_opt_sprt(MatchOpts *o, const char *v) {
-  char e0[40] = "", e1[40] = "";
-  const char *cm = strchr(v, ',');
-  if (cm && cm - v < 39) memcpy(e0, v, (size_t)(cm - v)), snprintf(e1, sizeof e1, "%s", cm + 1);
-  if (num_double(e0, -2000, 2000, &o->sprt0) || num_double(e1, -2000, 2000, &o->sprt1) || o->sprt0 >= o->sprt1) {
-    fprintf(stderr, "match: --sprt ELO0,ELO1 (two numbers, -2000 <= ELO0 < ELO1 <= 2000)\n");
-    return 2;
-  }
-  return 0;
-}
-
-/* the options into *o, the specs checked: 0 to run, 1 after --help, 2 on bad input */
-static int match_options(MatchOpts *o, int argc, char **argv) {
-  char err0[300];
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    if (!strcmp(a, "--help") || !strcmp(a, "-h")) { match_usage(); return 1; }
-    if (!strcmp(a, "--quiet")) { o->quiet = 1; continue; }
-    if (i + 1 >= argc) { fprintf(stderr, "match: %s needs a value\n", a); return 2; }
-    const char *v = argv[++i];
-    if (!strcmp(a, "--scenario")) snprintf(o->scen, sizeof o->scen, "%s", v);
-    else if (!strcmp(a, "--variant")) snprintf(o->var, sizeof o->var, "%s", v);
-    else if (!strcmp(a, "--players") && seats_form(v)) {
-      if (seats_parse(v, o->seats, err0, sizeof err0) ||
-          seats_allied_spec(o->seats, o->B, sizeof o->B)) {
-        fprintf(stderr, "match: --players: %s\n", err0);
-        return 2;
-      }
-      snprintf(o->A, sizeof o->A, "%s", o->seats[SEAT_FRENCH]);
-      o->seated = 1;
-    } else if (!strcmp(a, "--players")) {
-      if (split_players(v, o->A, o->B, sizeof o->A)) { fprintf(stderr, "match: --players A,B\n"); return 2; }
-    } else if (!strcmp(a, "--games")) { if (opt_long("match", "--games", v, 2, CLI_MAX_GAMES, &o->games)) return 2; }
-    else if (!strcmp(a, "--seed")) { if (opt_u64("match", "--seed", v, &o->seed)) return 2; }
-    else if (!strcmp(a, "--threads")) { if (opt_int("match", "--threads", v, 1, CLI_MAX_THREADS, &o->threads)) return 2; }
-    else if (!strcmp(a, "--batch")) { if (opt_long("match", "--batch", v, 2, CLI_MAX_GAMES, &o->batch)) return 2; }
-    else if (!strcmp(a, "--sprt")) { if (match_opt_sprt(o, v)) return 2; }
-    else { fprintf(stderr, "match: unknown option '%s' (see --help)\n", a); return 2; }
-  }
-  if (o->games < 2) { fprintf(stderr, "match: --games must be at least 2\n"); return 2; }
-  if (player_spec_check(o->A, err0, sizeof err0) || player_spec_check(o->B, err0, sizeof err0)) {
-    fprintf(stderr, "match: %s\n", err0);
-    return 2;
-  }
-  if (o->games % 2) { o->games++; fprintf(stderr, "match: --games rounded up to %ld (mirrored pairs)\n", o->games); }
-  if (o->batch < 2) o->batch = 2;
-  return 0;
 }
 
 /* the seeds in batches (one batch without --sprt) until N games or a bound of the SPRT is
@@ -428,10 +350,8 @@ static int match_seated(const MatchOpts *o, const Scen *sc) {
   return 0;
 }
 
-int cmd_match(int argc, char **argv) {
-  MatchOpts o = {"short", "base", "heuristic", "random", 100, 20, 1815, 0, 0, NAN, NAN, {""}, 0};
-  int orc = match_options(&o, argc, argv);
-  if (orc) return orc == 1 ? 0 : orc;
+int match_main(const MatchOpts *opts) {
+  MatchOpts o = *opts;
   Scen *sc = sim_scen_load("match", o.scen, o.var);
   if (!sc) return 2;
   if (o.seated) {
@@ -559,47 +479,6 @@ typedef struct {
   Buf b;                    /* the table */
 } Strength;
 
-static void strength_usage(void) {
-  printf("usage: waterloo strength [--games N] [--out results/strength.md] [--seed S]\n"
-         "                         [--threads T] [--scenario short,long] [--pairs 'A/B[@N];C/D']\n"
-         "                         [--resume | --overwrite]\n"
-         "The strength table of the computer players: mirrored-seed matches (N games each, each seed\n"
-         "played twice with sides swapped) of random, heuristic, mcts at every level, mcts at\n"
-         "1x, 2x, 4x, 8x the normal budget, and cheat:normal, in both scenarios; win rates\n"
-         "with 95%% Wilson intervals, Elo with error bars, and a ladder anchored at\n"
-         "heuristic = 0.  Written as Markdown with the command that reproduces it.\n"
-         "A/B@N: N games for that pair (else --games).\n"
-         "Every finished match is appended to OUT.journal; --resume reuses the matches in it\n"
-         "(same scenario, players, seed and engine build) after a killed run, and grows a\n"
-         "match: asked for more games than the journal has, it plays only the new seeds.\n"
-         "Without --resume an existing journal is never touched: the run stops (--overwrite\n"
-         "discards it).  The output is checked for writing before the first game.\n"
-         "The margin column is a paired, finer measure: per seed, A's French margin minus\n"
-         "B's (VP in the long game, objectives held in the short), halved.\n");
-}
-
-/* the options into *S: 0 to run, 1 after --help, 2 on bad input (said on stderr) */
-static int strength_options(Strength *S, int argc, char **argv) {
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    if (!strcmp(a, "--help") || !strcmp(a, "-h")) { strength_usage(); return 1; }
-    if (!strcmp(a, "--resume")) { S->resume = 1; continue; }
-    if (!strcmp(a, "--overwrite")) { S->overwrite = 1; continue; }
-    if (i + 1 >= argc) { fprintf(stderr, "strength: %s needs a value\n", a); return 2; }
-    const char *v = argv[++i];
-    if (!strcmp(a, "--games")) { if (opt_long("strength", "--games", v, 2, CLI_MAX_GAMES, &S->games)) return 2; }
-    else if (!strcmp(a, "--out")) S->out = v;
-    else if (!strcmp(a, "--seed")) { if (opt_u64("strength", "--seed", v, &S->seed)) return 2; }
-    else if (!strcmp(a, "--threads")) { if (opt_int("strength", "--threads", v, 1, CLI_MAX_THREADS, &S->threads)) return 2; }
-    else if (!strcmp(a, "--scenario")) S->scen_list = v;
-    else if (!strcmp(a, "--pairs")) { S->pairs_orig = v; free(S->pairs_arg); S->pairs_arg = strdup(v); }
-    else { fprintf(stderr, "strength: unknown option '%s' (see --help)\n", a); return 2; }
-  }
-  if (S->games < 2) { fprintf(stderr, "strength: --games must be at least 2\n"); return 2; }
-  if (S->games % 2) S->games++;
-  return 0;
-}
-
 /* the pairs (--pairs or the default list), each spec checked, and the scenarios */
 static int strength_pairs(Strength *S) {
   if (S->pairs_arg) {
@@ -608,12 +487,12 @@ static int strength_pairs(Strength *S) {
       long ng = 0;
       char *at = strrchr(t, '@');
       if (at) {
-        if (num_long(at + 1, 2, CLI_MAX_GAMES, &ng)) { fprintf(stderr, "strength: bad game count in pair '%s' (A/B@N, 2 <= N <= %ld)\n", t, CLI_MAX_GAMES); return 2; }
+        if (num_long(at + 1, 2, SIM_MAX_GAMES, &ng)) { fprintf(stderr, "strength: bad game count in pair '%s' (A/B@N, 2 <= N <= %ld)\n", t, SIM_MAX_GAMES); return 2; }
         if (ng % 2) ng++;
         *at = 0;
       }
       int np = S->np;
-      if (split_players(t, S->pa[np], S->pb[np], 128)) { fprintf(stderr, "strength: bad pair '%s'\n", t); return 2; }
+      if (sim_split_players(t, S->pa[np], S->pb[np], 128)) { fprintf(stderr, "strength: bad pair '%s'\n", t); return 2; }
       S->pairs[np].a = S->pa[np];
       S->pairs[np].b = S->pb[np];
       S->pairs[np].games = ng;
@@ -1006,14 +885,20 @@ static int strength_write(Strength *S) {
   return 0;
 }
 
-int cmd_strength(int argc, char **argv) {
+int strength_main(const StrengthOpts *o) {
   Strength *S = calloc(1, sizeof *S);
   if (!S) { fprintf(stderr, "strength: out of memory\n"); return 2; }
-  S->games = 40;
-  S->seed = 1815;
-  S->out = "results/strength.md";
-  S->scen_list = "short,long";
-  int rc = strength_options(S, argc, argv);
+  S->games = o->games;
+  S->seed = o->seed;
+  S->threads = o->threads;
+  S->resume = o->resume;
+  S->overwrite = o->overwrite;
+  S->out = o->out;
+  S->scen_list = o->scen_list;
+  S->pairs_orig = o->pairs;
+  S->pairs_arg = o->pairs ? strdup(o->pairs) : NULL;
+  int rc = 0;
+  if (o->pairs && !S->pairs_arg) { fprintf(stderr, "strength: out of memory\n"); rc = 2; }
   if (rc == 0) rc = strength_pairs(S);
   if (rc == 0) {
     strength_preamble(S);

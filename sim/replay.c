@@ -1,21 +1,10 @@
-/* ./waterloo replay: replays one game of a sim run from its seed and index (or CSV row). */
+/* ./waterloo replay: replays one game of a sim run from its seed and index (or CSV row); its
+ * options are read in cli/sim_cmd.c. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "sim.h"
-#include "../engine/num.h"
-
-static void replay_usage(FILE *f) {
-  fprintf(f,
-    "usage: waterloo replay --scenario S --variant V --players A,B --seed S --index I\n"
-    "       waterloo replay --csv FILE --row K\n"
-    "Replays one game of a sim run and prints its log: one line per action with turn and\n"
-    "round headers, then the result.  --row K is the K-th game row of the CSV (1 = the first\n"
-    "row after the header).  With --csv the result is checked against the row.\n"
-    "  --save FILE   also save the game as JSON (scenario, seed, actions, final position)\n"
-    "  --quiet       print only the result line\n");
-}
 
 static int read_csv_row(const char *path, long row, char *scen, char *var, char *pf, char *pa,
                         size_t plen, uint64_t *seed, GameFacts *f) {
@@ -42,52 +31,8 @@ static int read_csv_row(const char *path, long row, char *scen, char *var, char 
   return rc;
 }
 
-/* the game to replay and what to do with it */
-typedef struct {
-  char scen[16], var[MAX_VARIANT_LIST], pf[128], pa[128];
-  uint64_t seed;
-  long index, row;
-  const char *csv, *save;
-  int quiet;
-} Replay;
-
-/* --players A,B (or A/B; one name plays both sides) */
-static void replay_players(Replay *o, const char *v) {
-  const char *cut = strchr(v, '/');
-  if (!cut && !strchr(v, '=')) cut = strchr(v, ',');
-  if (cut) {
-    snprintf(o->pf, sizeof o->pf, "%.*s", (int)(cut - v), v);
-    snprintf(o->pa, sizeof o->pa, "%s", cut + 1);
-  } else {
-    snprintf(o->pf, sizeof o->pf, "%s", v);
-    snprintf(o->pa, sizeof o->pa, "%s", v);
-  }
-}
-
-/* the options into *o: 0 to run, 1 after --help, 2 on bad input (said on stderr) */
-static int replay_options(Replay *o, int argc, char **argv) {
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-    if (!strcmp(a, "--help") || !strcmp(a, "-h")) { replay_usage(stdout); return 1; }
-    if (!strcmp(a, "--quiet")) { o->quiet = 1; continue; }
-    if (!v) { fprintf(stderr, "replay: %s needs a value\n", a); return 2; }
-    i++;
-    if (!strcmp(a, "--scenario")) snprintf(o->scen, sizeof o->scen, "%s", v);
-    else if (!strcmp(a, "--variant")) snprintf(o->var, sizeof o->var, "%s", v);
-    else if (!strcmp(a, "--players")) replay_players(o, v);
-    else if (!strcmp(a, "--seed")) { if (opt_u64("replay", "--seed", v, &o->seed)) return 2; }
-    else if (!strcmp(a, "--index")) { if (opt_long("replay", "--index", v, 0, 2147483647L, &o->index)) return 2; }
-    else if (!strcmp(a, "--csv")) o->csv = v;
-    else if (!strcmp(a, "--row")) { if (opt_long("replay", "--row", v, 1, 2147483647L, &o->row)) return 2; }
-    else if (!strcmp(a, "--save")) o->save = v;
-    else { fprintf(stderr, "replay: unknown option '%s' (see --help)\n", a); return 2; }
-  }
-  return 0;
-}
-
 /* plays the game with its log on stdout (--quiet: the result line only) into *f, *rec, *fin */
-static void replay_play(const Replay *o, const Scen *sc, Player *fr, Player *al, GameFacts *f,
+static void replay_play(const ReplayOpts *o, const Scen *sc, Player *fr, Player *al, GameFacts *f,
                         GameRec *rec, State *fin) {
   printf("# replay: %s %s, %s (French) vs %s (Allied), seed %" PRIu64 ", index %ld\n", o->scen,
          o->var, o->pf, o->pa, o->seed, o->index);
@@ -104,7 +49,7 @@ static void replay_play(const Replay *o, const Scen *sc, Player *fr, Player *al,
 }
 
 /* --csv: the game against its row; 0 when it matches, 1 when not */
-static int replay_check(const Replay *o, const GameFacts *f, const GameFacts *want) {
+static int replay_check(const ReplayOpts *o, const GameFacts *f, const GameFacts *want) {
   if (f->result == want->result && f->cond == want->cond && f->decisions == want->decisions &&
       f->vp[0] == want->vp[0] && f->vp[1] == want->vp[1]) {
     printf("# matches CSV row %ld\n", o->row);
@@ -115,10 +60,8 @@ static int replay_check(const Replay *o, const GameFacts *f, const GameFacts *wa
   return 1;
 }
 
-int cmd_replay(int argc, char **argv) {
-  Replay o = {"short", "base", "heuristic", "heuristic", 1815, 0, 0, NULL, NULL, 0};
-  int orc = replay_options(&o, argc, argv);
-  if (orc) return orc == 1 ? 0 : orc;
+int replay_main(const ReplayOpts *opts) {
+  ReplayOpts o = *opts;
   GameFacts want;
   int check = 0;
   if (o.csv) {

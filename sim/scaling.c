@@ -15,7 +15,7 @@
 #include "../engine/util.h"
 #include "match.h"
 
-#define MAX_DOUBLINGS 12
+#define MAX_DOUBLINGS SCALING_MAX_DOUBLINGS
 #define ALPHA 0.05
 
 /* one step of the ladder: the match of level k + 1 (A) against level k (B), its judgement */
@@ -48,52 +48,6 @@ typedef struct {
   Buf b;
 } Scaling;
 
-static void scaling_usage(void) {
-  printf("usage: waterloo scaling [--scenario short,long] [--from mcts:sim] [--doublings 5]\n"
-         "                        [--games N] [--seed S] [--threads T] [--out results/scaling.md]\n"
-         "                        [--resume | --overwrite]\n"
-         "Strength against thinking time: for each scenario, the mirrored match (N games, each seed\n"
-         "played twice with sides swapped) of every doubling of the budget of --from against the\n"
-         "level below it (2x vs 1x, 4x vs 2x, ... 2^D x vs 2^(D-1) x).  --from is a level with an\n"
-         "optional multiplier (mcts:sim, mcts:easy*2) or a spec with iters=N (mcts:iters=128,c=0.7).\n"
-         "Each step is judged on the score (Elo with its 95%% interval, LOS) and on the paired margin\n"
-         "(objectives held in the short game, VP in the long), each with a one-sided p-value adjusted\n"
-         "by Holm over the steps of the scenario; the Elo of every level cumulated from the first\n"
-         "(= 0) is drawn against log2(budget) in OUT with .svg for .md.  SCEN@N in --scenario: N\n"
-         "games per step in that scenario (e.g. short@200,long@100).\n"
-         "Every finished seed is appended to OUT.journal; --resume plays only what it lacks (a\n"
-         "killed run loses only the games under way; a larger N grows the matches).  Without\n"
-         "--resume an existing journal is never touched: the run stops (--overwrite discards it).\n"
-         "Results do not depend on --threads.\n");
-}
-
-/* the options into *S: 0 to run, 1 after --help, 2 on bad input (said on stderr) */
-static int scaling_options(Scaling *S, int argc, char **argv) {
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    if (!strcmp(a, "--help") || !strcmp(a, "-h")) { scaling_usage(); return 1; }
-    if (!strcmp(a, "--resume")) { S->resume = 1; continue; }
-    if (!strcmp(a, "--overwrite")) { S->overwrite = 1; continue; }
-    if (i + 1 >= argc) { fprintf(stderr, "scaling: %s needs a value\n", a); return 2; }
-    const char *v = argv[++i];
-    long d;
-    if (!strcmp(a, "--games")) { if (opt_long("scaling", "--games", v, 2, CLI_MAX_GAMES, &S->games)) return 2; }
-    else if (!strcmp(a, "--doublings")) {
-      if (opt_long("scaling", "--doublings", v, 1, MAX_DOUBLINGS, &d)) return 2;
-      S->doublings = (int)d;
-    } else if (!strcmp(a, "--out")) S->out = v;
-    else if (!strcmp(a, "--from")) S->from = v;
-    else if (!strcmp(a, "--seed")) { if (opt_u64("scaling", "--seed", v, &S->seed)) return 2; }
-    else if (!strcmp(a, "--threads")) { if (opt_int("scaling", "--threads", v, 1, CLI_MAX_THREADS, &S->threads)) return 2; }
-    else if (!strcmp(a, "--scenario")) S->scen_arg = v;
-    else { fprintf(stderr, "scaling: unknown option '%s' (see --help)\n", a); return 2; }
-  }
-  if (S->resume && S->overwrite) { fprintf(stderr, "scaling: --resume and --overwrite exclude each other\n"); return 2; }
-  if (!*S->out) { fprintf(stderr, "scaling: --out needs a file name\n"); return 2; }
-  S->games += S->games % 2;
-  return 0;
-}
-
 /* --scenario short,long (each optionally SCEN@N) */
 static int scaling_scenarios(Scaling *S) {
   char buf[128];
@@ -104,8 +58,8 @@ static int scaling_scenarios(Scaling *S) {
     char *at = strchr(t, '@');
     if (at) {
       *at = 0;
-      if (num_long(at + 1, 2, CLI_MAX_GAMES, &n)) {
-        fprintf(stderr, "scaling: --scenario %s@%s: the games must be a number, 2 to %ld\n", t, at + 1, CLI_MAX_GAMES);
+      if (num_long(at + 1, 2, SIM_MAX_GAMES, &n)) {
+        fprintf(stderr, "scaling: --scenario %s@%s: the games must be a number, 2 to %ld\n", t, at + 1, SIM_MAX_GAMES);
         return 2;
       }
       n += n % 2;
@@ -587,16 +541,19 @@ static int scaling_svg(const Scaling *S) {
 }
 
 /* ---------------------------------------------------------------- the command */
-int cmd_scaling(int argc, char **argv) {
+int scaling_main(const ScalingOpts *o) {
   Scaling *S = calloc(1, sizeof *S);
   if (!S) { fprintf(stderr, "scaling: out of memory\n"); return 2; }
-  S->from = "mcts:sim";
-  S->doublings = 5;
-  S->games = 100;
-  S->seed = 1815;
-  S->out = "results/scaling.md";
-  S->scen_arg = "short,long";
-  int rc = scaling_options(S, argc, argv);
+  S->from = o->from;
+  S->out = o->out;
+  S->scen_arg = o->scen_arg;
+  S->doublings = o->doublings;
+  S->threads = o->threads;
+  S->resume = o->resume;
+  S->overwrite = o->overwrite;
+  S->games = o->games;
+  S->seed = o->seed;
+  int rc = 0;
   if (rc == 0) rc = scaling_scenarios(S);
   if (rc == 0) rc = scaling_levels(S);
   if (rc == 0) {

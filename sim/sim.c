@@ -1,6 +1,6 @@
-/* ./waterloo sim and ./waterloo merge: the options, the defaults and the two commands.  The run
- * itself is in batch.c, its journal in journal.c, its configuration in config.c, its reports in
- * report.c. */
+/* ./waterloo sim and ./waterloo merge once their options are read (cli/sim_cmd.c): the cells of
+ * the lists, the output folder, MPI.  The run itself is in batch.c, its journal in journal.c, its
+ * configuration in config.c, its reports in report.c. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -16,162 +16,8 @@
 #include <mpi.h>
 #endif
 
-#include "../engine/num.h"
 #include "sim_int.h"
 #include "../engine/util.h"
-
-#define DEFAULT_GAMES 2000
-#define DEFAULT_SEED 1815
-#define DEFAULT_BATCH 100
-
-
-/* ---------------------------------------------------------------- usage */
-static void sim_usage(FILE *f) {
-  fprintf(f,
-    "usage: waterloo sim [options]\n"
-    "Plays AI-vs-AI games for every scenario x variant x player-pair cell and reports win\n"
-    "rates with 95%% Wilson intervals, victory breakdown, game facts and each variant against\n"
-    "base (paired difference, McNemar).  Same seeds in every cell (paired design).\n"
-    "  --scenario LIST     short,long (default both)\n"
-    "  --variant LIST      base,three-player,./my-rule.ini,... names of shipped variants or\n"
-    "                      paths of variant files (default: base and every shipped variant);\n"
-    "                      base is always added as the reference\n"
-    "  --set NAME=V1,V2    a sweep of any parameter of docs/PARAMETERS.md: one cell per value\n"
-    "                      (repeat: every combination), each paired against base on the same\n"
-    "                      seeds; the report adds a table and sweep.svg (with --set the\n"
-    "                      default variants are base alone)\n"
-    "  --players A,B       French and Allied player (default heuristic,heuristic); a single\n"
-    "                      name plays both sides; repeat the option for several pairs; write\n"
-    "                      A/B when a spec has commas (mcts:iters=3000,threads=2); a player\n"
-    "                      per seat: french=A,british=B,prussian=C (the Allied pair is B+P)\n"
-    "  --budgets LIST      shorthand for one pair per spec, same spec both sides\n"
-    "                      (e.g. mcts:easy,mcts:normal): the budget sensitivity table\n"
-    "  --games N           games per cell (default %d; the cap with --until-ci)\n"
-    "  --seed S            run seed (default %d); game i uses gs_init(seed, i)\n"
-    "  --threads T         OpenMP threads (default: all); results do not depend on it\n"
-    "  --out DIR           report directory (default: a new folder results/run-N); a\n"
-    "                      folder holding another run is refused, never overwritten\n"
-    "  --resume            continue a killed run from DIR's journal (same options; a\n"
-    "                      larger --games plays only the new games)\n"
-    "  --overwrite         discard the journal and reports found in DIR\n"
-    "  --until-ci W        play batches until every cell's 95%% half-width <= W\n"
-    "  --batch N           batch size for --until-ci (default %d)\n"
-    "  --shard i/N         play only game indices = i mod N (0-based); merge with\n"
-    "                      ./waterloo merge DIR...\n"
-    "  --detect X          power columns: games to detect a change of X points in the\n"
-    "                      French win rate (default 5)\n"
-    "  --detect-vp V       ... and of V in the long game's mean VP margin (default 2)\n"
-    "  --quiet             no progress output\n"
-#ifdef USE_MPI
-    "Under mpirun the work of every batch is split over the ranks; rank 0 writes the reports.\n"
-#endif
-    , DEFAULT_GAMES, DEFAULT_SEED, DEFAULT_BATCH);
-}
-
-static const char *optval(int argc, char **argv, int *i, const char *name) {
-  const char *a = argv[*i];
-  size_t k = strlen(name);
-  if (strncmp(a, name, k)) return NULL;
-  if (a[k] == '=') return a + k + 1;
-  if (a[k] == 0) {
-    if (*i + 1 >= argc) { fprintf(stderr, "%s: missing value\n", name); exit(2); }
-    return argv[++*i];
-  }
-  return NULL;
-}
-
-/* the list options of sim, read after the others (their defaults depend on them) */
-typedef struct {
-  const char *scen, *var, *budgets;
-} SimLists;
-
-/* --set NAME=V1,V2,...: one more sweep axis */
-static int sim_opt_set(SimCfg *c, const char *v) {
-  if (c->nset >= MAX_SET || strlen(v) >= sizeof c->set[0] || !strchr(v, '=') || strchr(v, '=') == v) {
-    fprintf(stderr, "sim: bad --set '%s' (NAME=V1,V2,... at most %d times)\n", v, MAX_SET);
-    return 2;
-  }
-  snprintf(c->set[c->nset++], sizeof c->set[0], "%s", v);
-  return 0;
-}
-
-/* --shard i/N */
-static int sim_opt_shard(SimCfg *c, const char *v) {
-  char si[24] = "", sn[24] = "";
-  const char *sl = strchr(v, '/');
-  if (sl && sl - v < 20 && strlen(sl + 1) < 20) {
-    memcpy(si, v, (size_t)(sl - v));
-    snprintf(sn, sizeof sn, "%s", sl + 1);
-  }
-  if (num_int(si, 0, 1 << 20, &c->shard_i) || num_int(sn, 1, 1 << 20, &c->shard_n) ||
-      c->shard_i >= c->shard_n) {
-    fprintf(stderr, "sim: bad --shard '%s' (i/N with 0 <= i < N)\n", v);
-    return 2;
-  }
-  return 0;
-}
-
-/* the options into *c and *L: 0 to run, 1 after --help, 2 on bad input (said on stderr) */
-static int sim_options(SimCfg *c, SimLists *L, int argc, char **argv) {
-  int has_until = 0; /* --until-ci given: 0 is refused, not read as "off" */
-  for (int i = 1; i < argc; i++) {
-    const char *v;
-    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) { sim_usage(stdout); return 1; }
-    else if ((v = optval(argc, argv, &i, "--scenario"))) L->scen = v;
-    else if ((v = optval(argc, argv, &i, "--variant"))) L->var = v;
-    else if ((v = optval(argc, argv, &i, "--set"))) { if (sim_opt_set(c, v)) return 2; }
-    else if ((v = optval(argc, argv, &i, "--players")) && seats_form(v)) {
-      char seats[3][128], b[SPEC_LEN], e[256] = "";
-      if (seats_parse(v, seats, e, sizeof e) || seats_allied_spec(seats, b, sizeof b) ||
-          add_pair(c, seats[SEAT_FRENCH], b)) {
-        fprintf(stderr, "sim: bad --players '%s': %s\n", v, e[0] ? e : "too long");
-        return 2;
-      }
-    } else if (v) {
-      char a[SPEC_LEN], b[SPEC_LEN];
-      if (parse_pair(v, a, b) || add_pair(c, a, b)) {
-        fprintf(stderr, "sim: bad --players '%s' (A,B or A/B)\n", v);
-        return 2;
-      }
-    } else if ((v = optval(argc, argv, &i, "--budgets"))) L->budgets = v;
-    else if ((v = optval(argc, argv, &i, "--games"))) { if (opt_long("sim", "--games", v, 1, CLI_MAX_GAMES, &c->games)) return 2; }
-    else if ((v = optval(argc, argv, &i, "--seed"))) { if (opt_u64("sim", "--seed", v, &c->seed)) return 2; }
-    else if ((v = optval(argc, argv, &i, "--threads"))) { if (opt_int("sim", "--threads", v, 1, CLI_MAX_THREADS, &c->threads)) return 2; }
-    else if ((v = optval(argc, argv, &i, "--out"))) snprintf(c->out, sizeof c->out, "%s", v);
-    else if (!strcmp(argv[i], "--resume")) c->resume = 1;
-    else if (!strcmp(argv[i], "--overwrite")) c->overwrite = 1;
-    else if (!strcmp(argv[i], "--quiet")) c->progress = 0;
-    else if ((v = optval(argc, argv, &i, "--until-ci"))) {
-      has_until = 1;
-      if (opt_double("sim", "--until-ci", v, 0, 0.5, &c->until_ci)) return 2;
-    }
-    else if ((v = optval(argc, argv, &i, "--batch"))) { if (opt_long("sim", "--batch", v, 1, CLI_MAX_GAMES, &c->batch)) return 2; }
-    else if ((v = optval(argc, argv, &i, "--detect"))) {
-      double x;
-      if (opt_double("sim", "--detect", v, 0.1, 99, &x)) return 2;
-      c->detect_pts = x / 100;
-    } else if ((v = optval(argc, argv, &i, "--detect-vp"))) {
-      if (opt_double("sim", "--detect-vp", v, 0.01, 999, &c->detect_vp)) return 2;
-    }
-    else if ((v = optval(argc, argv, &i, "--shard"))) { if (sim_opt_shard(c, v)) return 2; }
-    else {
-      fprintf(stderr, "sim: unknown option '%s' (see --help)\n", argv[i]);
-      return 2;
-    }
-  }
-  if (c->games <= 0 || c->games > 100000000) { fprintf(stderr, "sim: bad --games\n"); return 2; }
-  if (c->batch <= 0) { fprintf(stderr, "sim: bad --batch\n"); return 2; }
-  if (c->until_ci < 0 || c->until_ci >= 0.5 || (has_until && !(c->until_ci > 0))) {
-    fprintf(stderr, "sim: bad --until-ci (0 < W < 0.5; leave the option out to play --games in full)\n");
-    return 2;
-  }
-  if (c->until_ci > 0 && c->shard_n > 1) {
-    fprintf(stderr, "sim: --until-ci needs every game of a batch: not with --shard (use MPI)\n");
-    return 2;
-  }
-  if (c->until_ci == 0) c->batch = 0;
-  return 0;
-}
 
 /* the variants: --variant with base added first, base alone for a sweep, else every shipped one */
 static int sim_variants(SimCfg *c, const char *var) {
@@ -212,9 +58,9 @@ static int sim_lists(SimCfg *c, const SimLists *L) {
     int n = split_list(L->budgets, ',', bl[0], MAX_PAIRS, SPEC_LEN);
     if (n <= 0) { fprintf(stderr, "sim: bad --budgets\n"); return 2; }
     for (int i = 0; i < n; i++)
-      if (add_pair(c, bl[i], bl[i])) { fprintf(stderr, "sim: too many player pairs\n"); return 2; }
+      if (sim_add_pair(c, bl[i], bl[i])) { fprintf(stderr, "sim: too many player pairs\n"); return 2; }
   }
-  if (c->npair == 0) add_pair(c, "heuristic", "heuristic");
+  if (c->npair == 0) sim_add_pair(c, "heuristic", "heuristic");
   return 0;
 }
 
@@ -245,19 +91,13 @@ static int sim_out_dir(Run *R) {
   return 0;
 }
 
-int cmd_sim(int argc, char **argv) {
+int sim_main(SimCfg *cfg, const SimLists *L) {
   Run R;
   memset(&R, 0, sizeof R);
+  R.cfg = *cfg;
   SimCfg *c = &R.cfg;
-  c->games = DEFAULT_GAMES;
-  c->seed = DEFAULT_SEED;
-  c->batch = DEFAULT_BATCH;
-  c->progress = 1;
-  c->out[0] = 0; /* default: a new folder per run, results/run-N (chosen below) */
-  SimLists L = {"short,long", NULL, NULL};
-  int rc = sim_options(c, &L, argc, argv);
-  if (rc == 0) rc = sim_lists(c, &L);
-  if (rc) return rc == 1 ? 0 : rc;
+  int rc = sim_lists(c, L);
+  if (rc) return rc;
   R.rank = 0;
   R.size = 1;
 #ifdef USE_MPI
@@ -265,7 +105,7 @@ int cmd_sim(int argc, char **argv) {
   MPI_Initialized(&inited);
   if (!inited) {
     int prov;
-    MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &prov);
+    MPI_Init_thread(NULL, NULL, MPI_THREAD_FUNNELED, &prov);
     mine_init = 1;
   }
   MPI_Comm_rank(MPI_COMM_WORLD, &R.rank);
@@ -293,23 +133,6 @@ typedef struct {
   int nd;
   Run R;
 } Merge;
-
-static int merge_options(Merge *M, int argc, char **argv) {
-  for (int i = 1; i < argc; i++) {
-    const char *v;
-    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-      printf("usage: waterloo merge [--out DIR] DIR...\n"
-             "Merges the journals of './waterloo sim --shard i/N --out DIR' runs (one directory\n"
-             "per shard, or one shared directory) and writes the report the plain run would\n"
-             "have written.  Every game of every cell must be present.\n");
-      return 1;
-    } else if ((v = optval(argc, argv, &i, "--out"))) M->out = v;
-    else if (argv[i][0] == '-') { fprintf(stderr, "merge: unknown option '%s'\n", argv[i]); return 2; }
-    else if (M->nd < 256) M->dirs[M->nd++] = argv[i];
-  }
-  if (M->nd == 0) { fprintf(stderr, "merge: no directories (see --help)\n"); return 2; }
-  return 0;
-}
 
 /* the configuration: from the first journal header found */
 static int merge_config(Merge *M) {
@@ -377,14 +200,15 @@ static void merge_journal(Merge *M) {
   buf_free(&b);
 }
 
-int cmd_merge(int argc, char **argv) {
+int merge_main(const char *out, const char **dirs, int nd) {
   Merge *M = calloc(1, sizeof *M);
   if (!M) { fprintf(stderr, "merge: out of memory\n"); return 2; }
-  M->out = "results/latest";
-  int rc = merge_options(M, argc, argv);
-  if (rc == 0) rc = merge_config(M);
+  M->out = out;
+  M->nd = nd < 256 ? nd : 256;
+  for (int d = 0; d < M->nd; d++) M->dirs[d] = dirs[d];
+  int rc = merge_config(M);
   if (rc == 0) rc = merge_load(M);
-  if (rc) { free(M); return rc == 1 ? 0 : rc; }
+  if (rc) { free(M); return rc; }
   Run *R = &M->R;
   long missing = 0;
   for (int ci = 0; ci < R->nc; ci++)

@@ -1,7 +1,7 @@
-/* Monte Carlo balance simulator: AI-vs-AI games, statistics and reports (issue 4).
+/* Monte Carlo balance simulator: AI-vs-AI games, statistics and reports.
  *
- * Subcommands (cli/main.c dispatches to them; argv[0] is the subcommand name; each handles
- * --help and returns the process exit code):
+ * The commands (cli/ reads their options and calls the *_main functions of "the commands"
+ * below; each returns the process exit code):
  *   sim       play every scenario x variant x player-pair cell, write the reports
  *   merge     merge the journals of --shard runs into one report
  *   replay    replay one game (from its seed and index, or from a CSV row) and print its log
@@ -17,13 +17,99 @@
 #include "../ai/player.h"
 #include "../engine/engine.h"
 
-int cmd_sim(int argc, char **argv);
-int cmd_merge(int argc, char **argv);
-int cmd_replay(int argc, char **argv);
-int cmd_match(int argc, char **argv);
-int cmd_strength(int argc, char **argv);
-int cmd_scaling(int argc, char **argv);
 void sim_bench(FILE *out);
+
+/* ---------------------------------------------------------------- the commands
+ * cli/ reads each command's options from the command line into its struct below (cli/sim_cmd.c:
+ * sim, merge, replay; cli/match_cmd.c: match, strength, scaling) and calls its run function;
+ * the values that are lists (scenarios, variants, pairs of players) are expanded here. */
+#define SIM_MAX_GAMES 100000000L /* games a cell or a match at most (cli's CLI_MAX_GAMES) */
+#define MAX_SCEN 2
+#define MAX_VAR 48
+#define MAX_SET 4         /* --set options (sweeps)                           */
+#define MAX_PAIRS 16
+#define SPEC_LEN 120
+/* sim: the configuration of a run: the options of `sim` (read by cli/sim_cmd.c), then the cells
+ * of its lists (scen, var, the pairs of --budgets, the sweep) filled by sim_main */
+typedef struct {
+  char scen[MAX_SCEN][16];
+  int nscen;
+  char var[MAX_VAR][64];
+  int nvar;
+  /* --set NAME=V1,V2,...: the sweep; its cells are var[sweep_from..nvar), labelled
+   * "NAME=V" (several --set: every combination, "A=1+B=2") */
+  char set[MAX_SET][256];
+  int nset, sweep_from;
+  char pf[MAX_PAIRS][SPEC_LEN], pa[MAX_PAIRS][SPEC_LEN];
+  int npair;
+  long games;          /* games per cell (the cap with --until-ci)     */
+  uint64_t seed;
+  double until_ci;     /* 0: off                                        */
+  long batch;          /* batch size with --until-ci                    */
+  uint32_t fp;         /* engine fingerprint (journal header only)      */
+  double detect_pts, detect_vp; /* --detect, --detect-vp: the effects of the power columns
+                                   (0: 5 points, 2 VP); the report only, not the games */
+  /* not part of the results: */
+  int threads;
+  char out[1024];
+  int resume, shard_i, shard_n, progress;
+  int overwrite;       /* --overwrite: discard the journal or reports found in out */
+} SimCfg;
+/* the list options of sim, read after the others (their defaults depend on them) */
+typedef struct {
+  const char *scen, *var, *budgets;
+} SimLists;
+/* one more player pair (French a, Allied b): 0, or -1 when there are MAX_PAIRS or a spec is too
+ * long */
+int sim_add_pair(SimCfg *c, const char *a, const char *b);
+/* sim: the cells of L's lists (sim_lists), the output folder, the run and its reports; c holds
+ * the other options.  The exit code */
+int sim_main(SimCfg *c, const SimLists *L);
+/* merge: the reports of the journals of dirs[0..nd) into out; the exit code */
+int merge_main(const char *out, const char **dirs, int nd);
+/* replay: the game to replay (seed and index, or the CSV row) and what to do with it */
+typedef struct {
+  char scen[16], var[MAX_VARIANT_LIST], pf[128], pa[128];
+  uint64_t seed;
+  long index, row;
+  const char *csv, *save;
+  int quiet;
+} ReplayOpts;
+/* replay: plays the game with its log on stdout (checked against the CSV row); the exit code */
+int replay_main(const ReplayOpts *o);
+/* match: the players, the seeds and the SPRT */
+typedef struct {
+  char scen[16], var[MAX_VARIANT_LIST], A[128], B[128];
+  long games, batch;
+  uint64_t seed;
+  int threads, quiet;
+  double sprt0, sprt1;  /* NAN: no SPRT */
+  char seats[3][128];   /* --players french=A,british=B,prussian=C: fixed seats, no mirror */
+  int seated;
+} MatchOpts;
+
+/* match: the mirrored match (or the seated games) and its lines on stdout; the exit code */
+int match_main(const MatchOpts *o);
+/* "A,B" or "A/B" (a spec with '=' is cut at '/' only) into a and b: 0, or -1 */
+int sim_split_players(const char *v, char *a, char *b, size_t len);
+/* strength: the table of the computer players (the pairs of --pairs, else the default list) */
+typedef struct {
+  long games;
+  uint64_t seed;
+  int threads, resume, overwrite;
+  const char *out, *scen_list;
+  const char *pairs;        /* --pairs 'A/B[@N];C/D', NULL: the default pairs */
+} StrengthOpts;
+int strength_main(const StrengthOpts *o);
+/* scaling: strength against the budget by doublings of --from */
+#define SCALING_MAX_DOUBLINGS 12
+typedef struct {
+  const char *from, *out, *scen_arg;
+  int doublings, threads, resume, overwrite;
+  long games;
+  uint64_t seed;
+} ScalingOpts;
+int scaling_main(const ScalingOpts *o);
 
 /* ---------------------------------------------------------------- one game */
 /* how a game was won */

@@ -3,37 +3,6 @@
 #define WATERLOO_SIM_INT_H
 #include "sim.h"
 
-#define MAX_SCEN 2
-#define MAX_VAR 48
-#define MAX_SET 4         /* --set options (sweeps)                           */
-#define MAX_PAIRS 16
-#define SPEC_LEN 120
-
-typedef struct {
-  char scen[MAX_SCEN][16];
-  int nscen;
-  char var[MAX_VAR][64];
-  int nvar;
-  /* --set NAME=V1,V2,...: the sweep; its cells are var[sweep_from..nvar), labelled
-   * "NAME=V" (several --set: every combination, "A=1+B=2") */
-  char set[MAX_SET][256];
-  int nset, sweep_from;
-  char pf[MAX_PAIRS][SPEC_LEN], pa[MAX_PAIRS][SPEC_LEN];
-  int npair;
-  long games;          /* games per cell (the cap with --until-ci)     */
-  uint64_t seed;
-  double until_ci;     /* 0: off                                        */
-  long batch;          /* batch size with --until-ci                    */
-  uint32_t fp;         /* engine fingerprint (journal header only)      */
-  double detect_pts, detect_vp; /* --detect, --detect-vp: the effects of the power columns
-                                   (0: 5 points, 2 VP); the report only, not the games */
-  /* not part of the results: */
-  int threads;
-  char out[1024];
-  int resume, shard_i, shard_n, progress;
-  int overwrite;       /* --overwrite: discard the journal or reports found in out */
-} SimCfg;
-
 typedef struct {
   int si, vi, pi;
   Scen *sc;
@@ -97,8 +66,6 @@ typedef struct {
 
 /* config.c */
 int split_list(const char *s, char sep, char *out, int max, size_t len);
-int parse_pair(const char *s, char *a, char *b);
-int add_pair(SimCfg *c, const char *a, const char *b);
 int list_variants(SimCfg *c);
 int add_sweep(SimCfg *c);
 

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "../sim/sim.h"
+#include "../cli/cli.h"
 #include "helpers.h"
 
 #define NEAR(x, y, eps) cr_assert(fabs((x) - (y)) < (eps), "%s = %.6f, expected %.6f", #x, (double)(x), (double)(y))
