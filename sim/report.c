@@ -475,11 +475,14 @@ static void md_victory(const MdSection *m) {
       CellStats st;
       const Cell *cl = md_cell_stats(m, vi, &st);
       if (!cl) continue;
-      double n = st.n ? (double)st.n : 1;
-      buf_printf(b, "| %s | %ld (%.1f%%) | %ld (%.1f%%) | %ld (%.1f%%) |\n", c->var[vi],
-                 st.cond[COND_3CASTLES], 100 * (st.cond[COND_3CASTLES] / n),
-                 st.cond[COND_2CASTLES_MSJ], 100 * (st.cond[COND_2CASTLES_MSJ] / n),
-                 st.cond[COND_HOLD], 100 * (st.cond[COND_HOLD] / n));
+      buf_printf(b, "| %s |", c->var[vi]);
+      static const int cond[3] = {COND_3CASTLES, COND_2CASTLES_MSJ, COND_HOLD};
+      for (int k = 0; k < 3; k++) {
+        buf_printf(b, " %ld (", st.cond[cond[k]]);
+        pct_ci(b, wilson(st.cond[cond[k]], st.n, Z95));
+        buf_printf(b, ") |");
+      }
+      buf_printf(b, "\n");
     }
     return;
   }
@@ -497,51 +500,6 @@ static void md_victory(const MdSection *m) {
     buf_printf(b, "| %s | %.1f (%.1f + %.1f) | %.1f (%.1f + %.1f) | %s | %.1f | %+.1f | %ld |\n",
                c->var[vi], st.vp[0], st.vp_sq[0], st.vp_elim[0], st.vp[1], st.vp_sq[1],
                st.vp_elim[1], ci, st.margin_sd, median_margin(cl), st.cond[COND_VP_DRAW]);
-  }
-}
-
-static void md_game_facts(const MdSection *m) {
-  const SimCfg *c = m->c;
-  Buf *b = m->b;
-  buf_printf(b, "\n### Game facts (means per game)\n\n| variant | turns | rounds | passes | "
-                "decisions | cards F / A | bids F / A | battles F / A | units lost F / A | "
-                "reduced at end F / A |\n|---|---:|---:|---:|---:|---|---|---|---|---|\n");
-  for (int vi = 0; vi < c->nvar; vi++) {
-    CellStats st;
-    const Cell *cl = md_cell_stats(m, vi, &st);
-    if (!cl) continue;
-    buf_printf(b, "| %s | %.2f | %.1f | %.1f | %.0f | %.1f / %.1f | %.2f / %.2f | %.1f / %.1f | "
-                  "%.2f / %.2f | %.2f / %.2f |\n",
-               c->var[vi], st.turns, st.rounds, st.passes, st.decisions, st.cards[0], st.cards[1],
-               st.bids[0], st.bids[1], st.battles[0], st.battles[1], st.lost[0], st.lost[1],
-               st.reduced[0], st.reduced[1]);
-  }
-}
-
-/* when the victory squares of the scenario first turned French */
-static void md_first_falls(const MdSection *m) {
-  const SimCfg *c = m->c;
-  Buf *b = m->b;
-  int vs[V_COUNT], nv = 0;
-  if (m->is_long) { int l[] = {V_HOUGOUMONT, V_LHS, V_MSJ, V_PLANC1, V_PLANC2, V_PLANC3}; memcpy(vs, l, sizeof l); nv = 6; }
-  else { int l[] = {V_HOUGOUMONT, V_LHS, V_FRISCHERMONT, V_MSJ}; memcpy(vs, l, sizeof l); nv = 4; }
-  buf_printf(b, "\n### When the victory squares first turned French\n\nShare of games in which "
-                "the square ever turned French, and the mean turn it first did.\n\n| variant |");
-  for (int k = 0; k < nv; k++) buf_printf(b, " %s |", vsq_name(vs[k], 1));
-  buf_printf(b, "\n|---|");
-  for (int k = 0; k < nv; k++) buf_printf(b, "---|");
-  buf_printf(b, "\n");
-  for (int vi = 0; vi < c->nvar; vi++) {
-    CellStats st;
-    const Cell *cl = md_cell_stats(m, vi, &st);
-    if (!cl) continue;
-    buf_printf(b, "| %s |", c->var[vi]);
-    for (int k = 0; k < nv; k++) {
-      int v = vs[k];
-      if (st.fell[v]) buf_printf(b, " %.1f%% (turn %.2f) |", st.n ? 100.0 * st.fell[v] / st.n : 0, st.fall_turn[v]);
-      else buf_printf(b, " never |");
-    }
-    buf_printf(b, "\n");
   }
 }
 
@@ -583,8 +541,7 @@ static void report_md(const SimCfg *c, Cell *cells, Buf *b) {
       md_win_rates(&m);
       md_evals(&m);
       md_victory(&m);
-      md_game_facts(&m);
-      md_first_falls(&m);
+      facts_md(b, c, cells, si, pi, is_long);
       if (base >= 0 && c->nvar > 1) against_base_md(c, cells, si, pi, base, is_long, b);
       buf_printf(b, "\n");
     }
@@ -959,6 +916,7 @@ static cJSON *json_cell(JsonCell *j) {
     if (st->cond[k]) cJSON_AddNumberToObject(cond, cond_name(k), (double)st->cond[k]);
   json_facts(o, j);
   json_first_fall(o, j);
+  facts_json(o, j->cl, j->is_long);
   if (j->base >= 0 && j->vi != j->base) json_vs_base(o, j);
   return o;
 }

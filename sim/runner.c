@@ -128,9 +128,26 @@ static void run_after(void *ctx, const State *before, Action a, const State *s) 
   }
   f->decisions++;
   f->decisions_side[side]++;
+  /* the second bid resolves the bid; who goes first is then turn.first */
+  if (before->turn.phase == PH_BID && s->turn.phase != PH_BID && s->turn.first < 2)
+    f->bids_won[s->turn.first]++;
   uint8_t newly = (uint8_t)(s->turn.owner & ~before->turn.owner);
   for (int v = 0; v < V_COUNT; v++)
-    if ((newly & (1u << v)) && !f->fall[v]) f->fall[v] = s->turn.number ? s->turn.number : 1;
+    if ((newly & (1u << v)) && !f->fall[v]) {
+      f->fall[v] = s->turn.number ? s->turn.number : 1;
+      f->fall_round[v] = f->rounds ? f->rounds : 1;
+    }
+}
+
+int bid_winner(const GameFacts *f) {
+  if (!f->more) return BIDW_UNKNOWN;
+  if (f->bids_won[0] == f->bids_won[1]) return f->bids_won[0] ? BIDW_SPLIT : BIDW_NONE;
+  return f->bids_won[0] > f->bids_won[1] ? BIDW_FRENCH : BIDW_ALLIED;
+}
+
+const char *bid_winner_name(int bw) {
+  static const char *n[BIDW_COUNT] = {"none", "french", "allied", "split", "unknown"};
+  return bw >= 0 && bw < BIDW_COUNT ? n[bw] : "unknown";
 }
 
 int run_game(const Scen *sc, Player *fr, Player *al, uint64_t seed, uint64_t index,
@@ -139,6 +156,7 @@ int run_game(const Scen *sc, Player *fr, Player *al, uint64_t seed, uint64_t ind
   gs_init(sc, &s, seed, index);
   memset(f, 0, sizeof *f);
   f->index = (int32_t)index;
+  f->more = 1;
   RunCtx r = {.sc = sc, .pl = {fr, al}, .f = f, .log = log, .rec = rec, .last_turn = -1, .last_active = -1};
   GameHooks hk = {.choose = run_choose, .after = run_after, .ctx = &r, .max_actions = MAX_GAME_ACTIONS};
   int rc = game_run(sc, &s, &hk) == GAME_LIMIT ? -1 : 0;

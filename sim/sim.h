@@ -148,7 +148,19 @@ typedef struct {
    * an older build); kept in the journal, never in games.csv or in the fingerprints */
   float cpu;
   float cpu_side[2];          /* not a result: thread CPU seconds of each side's decisions   */
+  /* facts recorded since issue 24 item 5, after the fingerprinted bytes so that the journals'
+   * fingerprints stay; a row of an older journal has none of them (more = 0) */
+  uint8_t more;               /* 1: the facts below were recorded                  */
+  uint8_t bids_won[2];        /* bids each side won (who went first after a bid)    */
+  uint16_t fall_round[V_COUNT]; /* round of the game (1 = the first) in which each victory
+                                   square first turned French, 0 never              */
 } GameFacts;
+/* the side that won more of a game's bids: BIDW_FRENCH, BIDW_ALLIED, BIDW_SPLIT (as many each),
+ * BIDW_NONE (no bid was made: no-bidding, or the game ended on turn 1), BIDW_UNKNOWN (a row of
+ * an older journal) */
+enum { BIDW_NONE, BIDW_FRENCH, BIDW_ALLIED, BIDW_SPLIT, BIDW_UNKNOWN, BIDW_COUNT };
+int bid_winner(const GameFacts *f);
+const char *bid_winner_name(int bw);
 /* the bytes of a GameFacts that are results (the fingerprints hash these) */
 #define FACTS_RESULT_BYTES offsetof(GameFacts, cpu)
 
@@ -202,6 +214,9 @@ PairGain pair_gain(long a, long b, long c, long d, double z);
 /* the plan: games per cell for a half-width h of the difference p1 - p2 (normal approximation)
  * when the pairs correlate phi (0: unpaired; NAN counts as 0) */
 double games_for_halfwidth(double p1, double p2, double phi, double h, double z);
+/* the difference p1 - p2 of two independent proportions k1/n1 and k2/n2 with Newcombe's
+ * hybrid score interval (method 10 with no correlation, 1998); NAN without games in a group */
+Interval diff_indep(long k1, long n1, long k2, long n2, double z);
 /* Elo difference for an expected score in (0,1): -400 log10(1/s - 1) (+-inf at 0 and 1). */
 double elo_from_score(double s);
 /* Elo difference and its 95% error margin from wins, losses, draws (cutechess-style margin
@@ -263,6 +278,8 @@ typedef struct { char *s; size_t n, cap; } Buf;
 void buf_printf(Buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void buf_free(Buf *b);
 
+/* the key of a victory square in games.csv and summary.json ("hougoumont", "plancenoit1") */
+const char *vsq_key(int v);
 /* CSV of game facts: header and one row (no newline) */
 void facts_csv_header(Buf *b);
 void facts_csv_row(Buf *b, const char *scen, const char *variant, const char *pf, const char *pa,

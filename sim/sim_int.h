@@ -48,6 +48,39 @@ typedef struct {
 } CellStats;
 void cell_stats(const Cell *cell, CellStats *st);
 
+/* ---------------------------------------------------------------- game facts with their
+ * intervals (facts.c) */
+typedef struct { double s, s2; long n; } Mom;  /* sum, sum of squares, count */
+/* the facts of FactStats.m: length, then French / Allied pairs (FT_X + side) */
+enum {
+  FT_TURNS, FT_ROUNDS, FT_DECISIONS, FT_PASSES,
+  FT_CARDS, FT_BIDS = FT_CARDS + 2, FT_BATTLES = FT_BIDS + 2, FT_LOST = FT_BATTLES + 2,
+  FT_REDUCED = FT_LOST + 2, FT_VP = FT_REDUCED + 2, FT_BIDS_WON = FT_VP + 2,
+  FT_COUNT = FT_BIDS_WON + 2
+};
+typedef struct {
+  long n;
+  Mom m[FT_COUNT];              /* FT_BIDS_WON over the games that recorded it        */
+  long held[V_COUNT];           /* games the French hold the square at the end        */
+  long fell[V_COUNT];           /* games it ever turned French                        */
+  Mom fall_turn[V_COUNT], fall_round[V_COUNT]; /* over those games                   */
+  long bidw[BIDW_COUNT];        /* games by bid winner (bid_winner)                   */
+  long fr_win_when[BIDW_COUNT]; /* of them, French wins                               */
+  long bidw_won;                /* games the French or Allied bid winner won          */
+} FactStats;
+void fact_stats(const Cell *cl, FactStats *fs);
+/* the mean of m with its Student-t 95% interval */
+Interval mom_ci(const Mom *m);
+/* the bid winner's win rate (Wilson) and the French win rate when the French won the bid minus
+ * when the Allies did (Newcombe, independent groups) */
+Interval bid_winner_rate(const FactStats *fs);
+Interval bid_advantage(const FactStats *fs);
+/* report.md's game facts, bid and victory-square sections of one scenario x pair */
+void facts_md(Buf *b, const SimCfg *c, Cell *cells, int si, int pi, int is_long);
+/* summary.json's "game_facts" of one cell into o */
+struct cJSON;
+void facts_json(struct cJSON *o, const Cell *cl, int is_long);
+
 /* ---------------------------------------------------------------- one run (sim.c, batch.c,
  * journal.c) */
 typedef struct {

@@ -74,6 +74,12 @@ Interval paired_diff(long a, long b, long c, long d, double z) {
                   wilson(a + c, n, z), phi);
 }
 
+Interval diff_indep(long k1, long n1, long k2, long n2, double z) {
+  if (n1 <= 0 || n2 <= 0) return (Interval){NAN, NAN, NAN};
+  double p1 = (double)k1 / n1, p2 = (double)k2 / n2;
+  return newcombe(p1, wilson(k1, n1, z), p2, wilson(k2, n2, z), 0);
+}
+
 double pair_phi(long a, long b, long c, long d) {
   double A = (double)(a + b) * (double)(c + d) * (double)(a + c) * (double)(b + d);
   return A > 0 ? ((double)a * d - (double)b * c) / sqrt(A) : NAN;

@@ -86,12 +86,33 @@ void buf_free(Buf *b) {
 static const char *vname[V_COUNT] = {"msj", "hougoumont", "lhs", "frischermont",
                                      "plancenoit1", "plancenoit2", "plancenoit3"};
 
+const char *vsq_key(int v) { return v >= 0 && v < V_COUNT ? vname[v] : "?"; }
+
 void facts_csv_header(Buf *b) {
   buf_printf(b, "scenario,variant,french,allied,seed,index,result,winner,condition,turns,rounds,"
                 "passes,decisions,decisions_fr,decisions_al,cards_fr,cards_al,bids_fr,bids_al,"
                 "battles_fr,battles_al,lost_fr,lost_al,reduced_fr,reduced_al,vp_fr,vp_al,"
                 "vp_margin,vp_squares_fr,vp_squares_al,vp_elim_fr,vp_elim_al,owner");
   for (int v = 0; v < V_COUNT; v++) buf_printf(b, ",fall_%s", vname[v]);
+  buf_printf(b, ",bid_winner,bids_won_fr,bids_won_al,held");
+  for (int v = 0; v < V_COUNT; v++) buf_printf(b, ",fall_round_%s", vname[v]);
+}
+
+/* the columns after fall_*: who won the bids, the squares the French hold at the end (names
+ * joined by '+', "none"), the round of each first fall; a game of an older journal leaves the
+ * facts it did not record empty */
+static void csv_more(Buf *b, const GameFacts *f) {
+  buf_printf(b, ",%s", bid_winner_name(bid_winner(f)));
+  if (f->more) buf_printf(b, ",%d,%d,", f->bids_won[0], f->bids_won[1]);
+  else buf_printf(b, ",,,");
+  int any = 0;
+  for (int v = 0; v < V_COUNT; v++)
+    if (f->owner & (1u << v)) buf_printf(b, "%s%s", any++ ? "+" : "", vname[v]);
+  if (!any) buf_printf(b, "none");
+  for (int v = 0; v < V_COUNT; v++) {
+    if (f->more) buf_printf(b, ",%d", f->fall_round[v]);
+    else buf_printf(b, ",");
+  }
 }
 
 static void csv_str(Buf *b, const char *s) {
@@ -120,6 +141,7 @@ void facts_csv_row(Buf *b, const char *scen, const char *variant, const char *pf
              f->reduced[0], f->reduced[1], f->vp[0], f->vp[1], f->vp[0] - f->vp[1], f->vp_sq[0],
              f->vp_sq[1], f->vp_elim[0], f->vp_elim[1], f->owner);
   for (int v = 0; v < V_COUNT; v++) buf_printf(b, ",%d", f->fall[v]);
+  csv_more(b, f);
 }
 
 /* split one CSV line into fields (quotes handled); returns the count */
@@ -153,7 +175,8 @@ static int csv_split(const char *line, char fields[][128], int maxf) {
   }
 }
 
-#define NCSV (33 + V_COUNT)
+#define NCSV_OLD (33 + V_COUNT) /* a row of a journal written before issue 24 item 5 */
+#define NCSV (NCSV_OLD + 4 + V_COUNT)
 
 static int num(const char *s, long lo, long hi, long *out) {
   if (!*s) return -1;
@@ -165,12 +188,28 @@ static int num(const char *s, long lo, long hi, long *out) {
   return 0;
 }
 
+/* the columns of csv_more (the held column is the owner column again, not read) */
+static int csv_parse_more(char fl[][128], GameFacts *f) {
+  if (!strcmp(fl[0], "unknown")) return 0;
+  long v;
+  for (int s = 0; s < 2; s++) {
+    if (num(fl[1 + s], 0, 255, &v)) return -1;
+    f->bids_won[s] = (uint8_t)v;
+  }
+  for (int k = 0; k < V_COUNT; k++) {
+    if (num(fl[4 + k], 0, 65535, &v)) return -1;
+    f->fall_round[k] = (uint16_t)v;
+  }
+  f->more = 1;
+  return strcmp(fl[0], bid_winner_name(bid_winner(f))) ? -1 : 0;
+}
+
 int facts_csv_parse(const char *line, char *scen, size_t scen_len, char *variant,
                     size_t var_len, char *pf, char *pa, size_t p_len, uint64_t *seed,
                     GameFacts *f) {
   static __thread char fl[NCSV + 2][128];
   int n = csv_split(line, fl, NCSV + 1);
-  if (n != NCSV) return -1;
+  if (n != NCSV && n != NCSV_OLD) return -1;
   snprintf(scen, scen_len, "%s", fl[0]);
   snprintf(variant, var_len, "%s", fl[1]);
   snprintf(pf, p_len, "%s", fl[2]);
@@ -180,7 +219,7 @@ int facts_csv_parse(const char *line, char *scen, size_t scen_len, char *variant
   *seed = strtoull(fl[4], &e, 10);
   if (*e || errno || !fl[4][0]) return -1;
   long v[NCSV];
-  for (int i = 5; i < NCSV; i++) {
+  for (int i = 5; i < NCSV_OLD; i++) {
     if (i == 7 || i == 8) continue;
     if (num(fl[i], -100000, 4294967295L, &v[i])) return -1;
   }
@@ -208,5 +247,5 @@ int facts_csv_parse(const char *line, char *scen, size_t scen_len, char *variant
   f->vp_elim[0] = (int16_t)v[30]; f->vp_elim[1] = (int16_t)v[31];
   f->owner = (uint8_t)v[32];
   for (int k = 0; k < V_COUNT; k++) f->fall[k] = (uint8_t)v[33 + k];
-  return 0;
+  return n == NCSV ? csv_parse_more(fl + NCSV_OLD, f) : 0;
 }

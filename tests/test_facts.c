@@ -1,0 +1,219 @@
+/* Tests of the game facts of a sim run (issue 24 item 5): the columns of games.csv against the
+ * games replayed action by action, and summary.json's intervals recomputed from games.csv. */
+#include <cjson/cJSON.h>
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../sim/sim.h"
+#include "helpers.h"
+
+#define NEAR(x, y) cr_assert(fabs((x) - (y)) < 1e-9, "%s = %.9f, expected %.9f", #x, (double)(x), (double)(y))
+
+static char dir[256];
+
+static void mk(void) {
+  snprintf(dir, sizeof dir, "/tmp/waterloo-test-facts-XXXXXX");
+  cr_assert_not_null(mkdtemp(dir));
+}
+
+static void rm(void) {
+  char cmd[400];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+  if (system(cmd)) {}
+}
+
+/* one row of games.csv split at its commas (the test's specs hold none) */
+#define MAXF 64
+typedef struct { char f[MAXF][64]; int n; } Row;
+
+static int col(const Row *h, const char *name) {
+  for (int i = 0; i < h->n; i++)
+    if (!strcmp(h->f[i], name)) return i;
+  cr_assert_fail("no column %s", name);
+  return -1;
+}
+
+static void split(char *line, Row *r) {
+  r->n = 0;
+  for (char *t = strtok(line, ",\n"); t && r->n < MAXF; t = strtok(NULL, ",\n"))
+    snprintf(r->f[r->n++], 64, "%s", t);
+}
+
+static long I(const Row *h, const Row *r, const char *name) { return atol(r->f[col(h, name)]); }
+
+/* the game of a row played again, action by action: the bids each side won (the side that plays
+ * the first round after a bid) and the round (1 + the rounds ended before) in which each victory
+ * square first turned French */
+static void replay_facts(const char *scen, const char *var, long index, int won[2], int fall[V_COUNT]) {
+  Scen *sc = malloc(sizeof(Scen));
+  char err[256];
+  cr_assert_eq(scen_load(sc, scen_default_dir(), scen, var, err, sizeof err), 0, "%s", err);
+  Player *fr = player_new(sc, "heuristic", sim_player_seed(5, (uint64_t)index, FRENCH), err, sizeof err);
+  Player *al = player_new(sc, "heuristic", sim_player_seed(5, (uint64_t)index, ALLIED), err, sizeof err);
+  GameRec rec;
+  gamerec_init(&rec, scen, var, 5, (uint64_t)index);
+  GameFacts f;
+  cr_assert_eq(run_game(sc, fr, al, 5, (uint64_t)index, &f, NULL, &rec, NULL), 0);
+  State s;
+  gamerec_position(sc, &rec, 0, &s);
+  int ended = 0;
+  won[0] = won[1] = 0;
+  memset(fall, 0, sizeof(int) * V_COUNT);
+  for (int k = 0; k < rec.n; k++) {
+    State before = s;
+    gs_apply(sc, &s, rec.acts[k]);
+    if (before.turn.phase == PH_BID && s.turn.phase == PH_ROUND) won[s.turn.active]++;
+    for (int v = 0; v < V_COUNT; v++)
+      if ((s.turn.owner & ~before.turn.owner & (1u << v)) && !fall[v]) fall[v] = ended + 1;
+    if (rec.acts[k].t == A_END && before.turn.phase == PH_ROUND) ended++;
+  }
+  gamerec_free(&rec);
+  player_free(fr);
+  player_free(al);
+  free(sc);
+}
+
+static const char *VK[V_COUNT] = {"msj", "hougoumont", "lhs", "frischermont",
+                                  "plancenoit1", "plancenoit2", "plancenoit3"};
+
+/* every row: the bids won add up to the turns that had a bid, the bid winner is the side with
+ * more, held names the owner bits, and every third game replayed gives the same facts */
+static void check_rows(FILE *f, Row *h) {
+  char line[4096];
+  int rows = 0;
+  while (fgets(line, sizeof line, f)) {
+    Row r;
+    split(line, &r);
+    cr_assert_eq(r.n, h->n);
+    int nb = !strcmp(r.f[1], "no-bidding");
+    long w0 = I(h, &r, "bids_won_fr"), w1 = I(h, &r, "bids_won_al");
+    cr_assert_eq(w0 + w1, nb ? 0 : I(h, &r, "turns") - 1, "R-4.2: a bid every turn from the 2nd");
+    const char *bw = r.f[col(h, "bid_winner")];
+    cr_assert_str_eq(bw, w0 > w1 ? "french" : w1 > w0 ? "allied" : w0 ? "split" : "none");
+    char held[200] = "";
+    for (int v = 0; v < V_COUNT; v++)
+      if (I(h, &r, "owner") & (1 << v)) snprintf(held + strlen(held), 200 - strlen(held), "%s%s", held[0] ? "+" : "", VK[v]);
+    cr_assert_str_eq(r.f[col(h, "held")], held[0] ? held : "none");
+    if (rows++ % 3) continue;
+    int won[2], fall[V_COUNT];
+    replay_facts(r.f[0], r.f[1], I(h, &r, "index"), won, fall);
+    cr_assert_eq(won[0], w0);
+    cr_assert_eq(won[1], w1);
+    for (int v = 0; v < V_COUNT; v++) {
+      char name[64];
+      snprintf(name, sizeof name, "fall_round_%s", VK[v]);
+      cr_assert_eq(I(h, &r, name), fall[v], "%s of %s game %s", name, r.f[0], r.f[5]);
+      snprintf(name, sizeof name, "fall_%s", VK[v]);
+      cr_assert_eq(I(h, &r, name) > 0, fall[v] > 0);
+    }
+  }
+  cr_assert_eq(rows, 4 * 12);
+}
+
+/* the tallies of one cell from games.csv */
+typedef struct { double rs, rs2; long n, bw_n, bw_won, fr_fw, fr_fw_n, fr_aw, fr_aw_n, held_h; } Tally;
+
+static void tally(FILE *f, Row *h, const char *scen, const char *var, Tally *t) {
+  char line[4096];
+  memset(t, 0, sizeof *t);
+  while (fgets(line, sizeof line, f)) {
+    Row r;
+    split(line, &r);
+    if (strcmp(r.f[0], scen) || strcmp(r.f[1], var)) continue;
+    double rounds = (double)I(h, &r, "rounds");
+    t->rs += rounds, t->rs2 += rounds * rounds, t->n++;
+    const char *bw = r.f[col(h, "bid_winner")], *win = r.f[col(h, "winner")];
+    int fw = !strcmp(win, "french");
+    if (!strcmp(bw, "french")) { t->bw_n++, t->bw_won += fw, t->fr_fw_n++, t->fr_fw += fw; }
+    if (!strcmp(bw, "allied")) { t->bw_n++, t->bw_won += !strcmp(win, "allied"), t->fr_aw_n++, t->fr_aw += fw; }
+    t->held_h += (I(h, &r, "owner") >> V_HOUGOUMONT) & 1;
+  }
+}
+
+static cJSON *cell_json(cJSON *root, const char *scen, const char *var) {
+  cJSON *c;
+  cJSON_ArrayForEach(c, cJSON_GetObjectItem(root, "cells")) {
+    if (!strcmp(cJSON_GetObjectItem(c, "scenario")->valuestring, scen) &&
+        !strcmp(cJSON_GetObjectItem(c, "variant")->valuestring, var))
+      return cJSON_GetObjectItem(c, "game_facts");
+  }
+  cr_assert_fail("no cell %s %s", scen, var);
+  return NULL;
+}
+
+static double J(cJSON *o, const char *a, const char *b) {
+  cJSON *x = cJSON_GetObjectItem(o, a);
+  cr_assert_not_null(x, "%s", a);
+  x = cJSON_GetObjectItem(x, b);
+  cr_assert_not_null(x, "%s.%s", a, b);
+  return x->valuedouble;
+}
+
+/* summary.json's game facts of a cell recomputed from its rows of games.csv */
+static void check_summary(FILE *f, Row *h, cJSON *root, const char *scen) {
+  Tally t;
+  rewind(f);
+  char line[4096];
+  if (!fgets(line, sizeof line, f)) cr_assert_fail("empty");
+  tally(f, h, scen, "base", &t);
+  cJSON *g = cell_json(root, scen, "base");
+  Interval r = mean_t(t.rs, t.rs2, t.n, 0.95);
+  NEAR(J(g, "rounds", "mean"), r.p);
+  NEAR(J(g, "rounds", "lo"), r.lo);
+  NEAR(J(g, "rounds", "hi"), r.hi);
+  cJSON *bid = cJSON_GetObjectItem(g, "bid");
+  Interval w = wilson(t.bw_won, t.bw_n, Z95);
+  NEAR(J(bid, "bid_winner_wins", "rate"), w.p);
+  NEAR(J(bid, "bid_winner_wins", "lo"), w.lo);
+  Interval d = diff_indep(t.fr_fw, t.fr_fw_n, t.fr_aw, t.fr_aw_n, Z95);
+  if (!isnan(d.p)) {
+    NEAR(J(bid, "advantage", "diff"), d.p);
+    NEAR(J(bid, "advantage", "hi"), d.hi);
+  }
+  Interval hh = wilson(t.held_h, t.n, Z95);
+  cJSON *sq = cJSON_GetObjectItem(cJSON_GetObjectItem(g, "squares"), "hougoumont");
+  NEAR(J(sq, "held", "rate"), hh.p);
+  NEAR(J(sq, "held", "hi"), hh.hi);
+}
+
+Test(sim_facts, csv_columns_replayed_and_summary_recomputed, .init = mk, .fini = rm, .timeout = 300) {
+  char *argv[] = {"sim", "--scenario", "short,long", "--variant", "base,no-bidding", "--players",
+                  "heuristic", "--games", "12", "--seed", "5", "--threads", "1", "--quiet",
+                  "--out", dir, NULL};
+  cr_assert_eq(cmd_sim(16, argv), 0);
+  char p[400];
+  snprintf(p, sizeof p, "%s/games.csv", dir);
+  FILE *f = fopen(p, "r");
+  cr_assert_not_null(f);
+  char line[4096];
+  Row h;
+  cr_assert_not_null(fgets(line, sizeof line, f));
+  split(line, &h);
+  check_rows(f, &h);
+  size_t n;
+  snprintf(p, sizeof p, "%s/summary.json", dir);
+  char *js = th_slurp(p, &n);
+  cJSON *root = cJSON_Parse(js);
+  cr_assert_not_null(root);
+  check_summary(f, &h, root, "short");
+  check_summary(f, &h, root, "long");
+  cJSON *nb = cJSON_GetObjectItem(cell_json(root, "long", "no-bidding"), "bid");
+  cr_assert_eq(cJSON_GetObjectItem(nb, "none")->valueint, 12, "no-bidding: no bid winner");
+  cJSON_Delete(root);
+  free(js);
+  fclose(f);
+}
+
+/* Newcombe (1998), example (a) of the unpaired methods: 56/70 - 48/80, method 10 gives
+ * 0.0524 to 0.3339 */
+Test(sim_stats, difference_of_independent_proportions) {
+  Interval d = diff_indep(56, 70, 48, 80, Z95);
+  cr_assert(fabs(d.p - 0.2) < 1e-12);
+  cr_assert(fabs(d.lo - 0.0524) < 5e-5, "%f", d.lo);
+  cr_assert(fabs(d.hi - 0.3339) < 5e-5, "%f", d.hi);
+  cr_assert(isnan(diff_indep(1, 0, 1, 2, Z95).p));
+}
