@@ -55,7 +55,7 @@ int cmd_bench(int argc, char **argv) {
   printf("sizeof(State) = %zu bytes (target <= 512)\n", sizeof(State));
   const char *scens[2] = {"short", "long"};
   for (int k = 0; k < 2; k++) {
-    Scen *sc = cli_scen(scens[k], "base");
+    Scen *sc = sim_scen_load("bench", scens[k], "base");
     if (!sc) return 2;
     double t0 = clock_wall();
     long games = 0, decisions = 0;

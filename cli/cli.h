@@ -9,10 +9,8 @@
 #include "../engine/util.h"
 #include "../engine/num.h"
 #include "../engine/driver.h"
+#include "../sim/sim.h" /* sim_scen_load: the one scenario loader of the commands */
 
-/* a scenario with variants from the data folder in a new Scen (the caller frees it); NULL after
- * one line "waterloo: error" on stderr */
-Scen *cli_scen(const char *scenario, const char *variant);
 const char *opt_get(int argc, char **argv, const char *name, const char *def);
 int opt_has(int argc, char **argv, const char *name);
 int opt_check(int argc, char **argv, const char *cmd, const char *known);

@@ -1,4 +1,4 @@
-/* Helpers shared by the subcommands: scenario loading, options, clocks, random games. */
+/* Helpers shared by the subcommands: the options. */
 #include <ctype.h>
 #include <stdarg.h>
 #include <inttypes.h>
@@ -10,21 +10,6 @@
 #include "cli.h"
 #include "../ai/player.h"
 #include "../engine/num.h"
-
-Scen *cli_scen(const char *scenario, const char *variant) {
-  char err[2048];
-  Scen *sc = malloc(sizeof *sc);
-  if (!sc) {
-    fprintf(stderr, "waterloo: out of memory\n");
-    return NULL;
-  }
-  if (scen_load(sc, scen_default_dir(), scenario, variant, err, sizeof err)) {
-    fprintf(stderr, "waterloo: %s\n", err);
-    free(sc);
-    return NULL;
-  }
-  return sc;
-}
 
 /* option parsing shared by the subcommands: --name value */
 const char *opt_get(int argc, char **argv, const char *name, const char *def) {

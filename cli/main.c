@@ -16,7 +16,7 @@ static int cmd_random(int argc, char **argv) {
                     "the totals.\n");
   if (rc >= 0) return rc;
   Scen *sc =
-      cli_scen(opt_get(argc, argv, "--scenario", "short"), opt_get(argc, argv, "--variant", "base"));
+      sim_scen_load("random", opt_get(argc, argv, "--scenario", "short"), opt_get(argc, argv, "--variant", "base"));
   if (!sc) return 2;
   long ngames;
   uint64_t games, seed;
@@ -55,7 +55,7 @@ static int cmd_show(int argc, char **argv) {
                     "(counters, set-up, cards, reference table, map), each naming the file to edit.\n");
   if (rc >= 0) return rc;
   Scen *sc =
-      cli_scen(opt_get(argc, argv, "--scenario", "short"), opt_get(argc, argv, "--variant", "base"));
+      sim_scen_load("show", opt_get(argc, argv, "--scenario", "short"), opt_get(argc, argv, "--variant", "base"));
   if (!sc) return 2;
   if (opt_has(argc, argv, "--data")) {
     show_data(sc, stdout);

@@ -333,7 +333,7 @@ int cmd_skill(int argc, char **argv) {
   int rc = skill_options(&K, argc, argv);
   if (rc < 0) rc = skill_open(&K);
   for (int s = 0; rc < 0 && s < K.nsc; s++) {
-    Scen *sc = cli_scen(K.scen[s], K.var);
+    Scen *sc = sim_scen_load("skill", K.scen[s], K.var);
     if (!sc) { rc = 2; break; }
     uint32_t fp = play_fingerprint(sc);
     if (K.resume) skill_journal_read(&K, s, fp);

@@ -27,7 +27,7 @@ static int train_options(FitTrainOpts *T, Scen **scp, char *defpath, size_t dl, 
   if (rc >= 0) return rc;
   const char *scen = opt_get(argc, argv, "--scenario", "short");
   const char *var = opt_get(argc, argv, "--variant", "base");
-  T->sc = *scp = cli_scen(scen, var);
+  T->sc = *scp = sim_scen_load("train", scen, var);
   if (!T->sc) return 2;
   if (opt_u64("train", "--games", opt_get(argc, argv, "--games", "6000"), &T->games) ||
       opt_u64("train", "--seed", opt_get(argc, argv, "--seed", "1"), &T->seed))

@@ -21,7 +21,7 @@ int cmd_version(int argc, char **argv) {
   uint64_t sig[2];
   uint32_t play[2];
   for (int k = 0; k < 2; k++) {
-    Scen *sc = cli_scen(scens[k], "base");
+    Scen *sc = sim_scen_load("version", scens[k], "base");
     if (!sc) return 2;
     long lt = 0, nd = 0;
     sig[k] = bench_signature(sc, BENCH_SIG_GAMES, &lt, &nd);

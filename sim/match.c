@@ -849,13 +849,8 @@ static void strength_targets(Strength *S, const Scen *sc, const MatchRes *res) {
 
 /* the section of one scenario: every match, the ladder and the targets; 2 on an error */
 static int strength_scenario(Strength *S, int si) {
-  Scen *sc = malloc(sizeof(Scen));
-  char err[512];
-  if (scen_load(sc, scen_default_dir(), S->scens[si], "base", err, sizeof err)) {
-    fprintf(stderr, "strength: %s: %s\n", S->scens[si], err);
-    free(sc);
-    return 2;
-  }
+  Scen *sc = sim_scen_load("strength", S->scens[si], "base");
+  if (!sc) return 2;
   uint32_t fp = play_fingerprint(sc);
   buf_printf(&S->b, "## %s game\n\n| A | B | W - L - D | score | Elo (A − B) | pairs 0-½-1-1½-2 | "
                     "Elo from pairs, LOS | margin (A − B) | A as French | A as Allied | A overall | "

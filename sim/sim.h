@@ -265,10 +265,12 @@ int ladder_wls(int np, int nm, const int *a, const int *b, const double *val, co
                int anchor, double *r, double *se);
 
 /* ---------------------------------------------------------------- small utilities */
-/* write a whole buffer to path atomically (path.tmp + rename); 0 or -1 */
-/* a scenario with its variants from the data folder (scen_default_dir) in a new Scen (the
- * caller frees it); NULL after one line "CMD: SCENARIO VARIANTS: error" on stderr */
+/* the one scenario loader of the commands (cli/ and sim/): a scenario with the variants of a
+ * command line (scen_load_user: shipped names, variant files by path, NAME=VALUE) from the data
+ * folder (scen_default_dir) in a new Scen (the caller frees it); NULL after "CMD: SCENARIO
+ * VARIANTS: error" on stderr */
 Scen *sim_scen_load(const char *cmd, const char *scen, const char *var);
+/* write a whole buffer to path atomically (path.tmp + rename); 0 or -1 */
 int write_atomic(const char *path, const char *data, size_t len);
 /* whether a new file prefix.probe.PID can be created (it is removed again): 0, or -1 with errno */
 int can_create(const char *prefix);

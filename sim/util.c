@@ -12,7 +12,7 @@
 
 Scen *sim_scen_load(const char *cmd, const char *scen, const char *var) {
   Scen *sc = malloc(sizeof(Scen));
-  char err[512];
+  char err[2048];
   if (!sc) {
     fprintf(stderr, "%s: out of memory\n", cmd);
     return NULL;
