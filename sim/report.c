@@ -60,6 +60,7 @@ typedef struct {
   double p, chi2;       /* McNemar: exact two-sided p; continuity-corrected chi-square     */
   Interval mdiff;       /* mean paired VP margin difference, Student t (long game)        */
   double msd;           /* sd of the per-seed margin difference                            */
+  double mp;            /* its two-sided paired t-test p (NAN: no spread)                  */
   PairGain g;           /* the win flags' pair correlation and what pairing bought        */
   double mphi, mgain;   /* the same for the VP margins: correlation, 1 - paired/unpaired  */
 } Paired;
@@ -87,6 +88,8 @@ static Paired paired(const Cell *x, const Cell *y) {
   r.p = mcnemar_p(r.b, r.c, &r.chi2);
   r.mdiff = mean_t(ms, ms2, r.n, 0.95);
   r.msd = r.n > 1 ? sqrt(fmax(0, (ms2 - ms * ms / r.n) / (r.n - 1))) : NAN;
+  double se = r.msd / sqrt((double)r.n);
+  r.mp = r.n > 1 && se > 0 ? 2 * (1 - t_cdf(fabs(r.mdiff.p) / se, (double)r.n - 1)) : NAN;
   r.g = pair_gain(r.a, r.b, r.c, r.d, Z95);
   /* margins: var(x - y) = var x + var y - 2 cov; unpaired, the same two samples independent */
   double vx = r.n > 1 ? (sx2 - sx * sx / r.n) / (r.n - 1) : NAN;
@@ -140,9 +143,11 @@ static void svg_text(Buf *b, double x, double y, const char *anchor, int size, c
 #define DETECT_POINTS (c->detect_pts > 0 ? c->detect_pts : 0.05)
 #define DETECT_VP (c->detect_vp > 0 ? c->detect_vp : 2.0)
 
-/* Holm-adjusted McNemar p of every variant against base in one scenario x pair group
- * (the family of tests the table makes); NAN for base and identical variants */
-static void holm_family(const SimCfg *c, Cell *cells, int si, int pi, int base, double *adj) {
+/* Holm-adjusted p of every variant against base in one scenario x pair group (the family of
+ * tests the table makes): McNemar's on the win flags (vp 0) or the paired t test of the VP
+ * margins (vp 1); NAN for base and identical variants */
+static void holm_family(const SimCfg *c, Cell *cells, int si, int pi, int base, double *adj,
+                        int vp) {
   double p[MAX_VAR] = {0}, a[MAX_VAR] = {0};
   int idx[MAX_VAR], n = 0;
   const Cell *bc = &cells[cell_id(c, si, pi, base)];
@@ -150,7 +155,8 @@ static void holm_family(const SimCfg *c, Cell *cells, int si, int pi, int base, 
     adj[vi] = NAN;
     const Cell *cl = &cells[cell_id(c, si, pi, vi)];
     if (vi == base || cl->identical) continue;
-    p[n] = paired(cl, bc).p;
+    Paired pr = paired(cl, bc);
+    p[n] = vp ? (isnan(pr.mp) ? 1.0 : pr.mp) : pr.p;
     idx[n++] = vi;
   }
   holm_adjust(p, n, a);
@@ -172,7 +178,7 @@ static void fmt_gain(char *out, size_t len, double phi, double gain) {
 
 /* one row of the table against base */
 static void vs_base_row(const SimCfg *c, const char *name, const Paired *p, double holm,
-                        int is_long, Buf *b) {
+                        double holm_vp, int is_long, Buf *b) {
   double nn = p->n ? (double)p->n : 1;
   char reading[160], gain[64];
   if (p->diff.lo > 0 || p->diff.hi < 0)
@@ -195,10 +201,10 @@ static void vs_base_row(const SimCfg *c, const char *name, const Paired *p, doub
   if (is_long) {
     fmt_gain(gain, sizeof gain, p->mphi, p->mgain);
     if (p->n > 1)
-      buf_printf(b, " %+.2f [%+.2f, %+.2f] | %s | %.0f |", p->mdiff.p, p->mdiff.lo, p->mdiff.hi, gain,
-                 mean_games_needed(p->msd, DETECT_VP, 0.05, 0.80));
+      buf_printf(b, " %+.2f [%+.2f, %+.2f] | %.3g | %.3g | %s | %.0f |", p->mdiff.p, p->mdiff.lo,
+                 p->mdiff.hi, p->mp, holm_vp, gain, mean_games_needed(p->msd, DETECT_VP, 0.05, 0.80));
     else
-      buf_printf(b, " — | — | — |");
+      buf_printf(b, " — | — | — | — | — |");
   }
   buf_printf(b, "\n");
 }
@@ -206,7 +212,9 @@ static void vs_base_row(const SimCfg *c, const char *name, const Paired *p, doub
 static void against_base_md(const SimCfg *c, Cell *cells, int si, int pi, int base, int is_long,
                             Buf *b) {
   double holm[MAX_VAR];
-  holm_family(c, cells, si, pi, base, holm);
+  holm_family(c, cells, si, pi, base, holm, 0);
+  double holm_vp[MAX_VAR];
+  holm_family(c, cells, si, pi, base, holm_vp, 1);
   int fam = family_size(c, cells, si, pi, base);
   buf_printf(b, "\n### Against base (paired, same seeds)\n\n");
   buf_printf(b, "Difference = variant − base in French win rate, points, Newcombe 95%% interval. "
@@ -227,26 +235,28 @@ static void against_base_md(const SimCfg *c, Cell *cells, int si, int pi, int ba
   if (is_long)
     buf_printf(b, " VP margin difference: the mean over the seeds of (variant − base) of the "
                   "French VP margin, Student-t 95%% interval — far more sensitive than the win "
-                  "flag; its pairing likewise (correlation of the margins, paired against "
-                  "unpaired width); games for ±%g VP likewise.", DETECT_VP);
+                  "flag; its p: the paired t test, two-sided, and its Holm p over the same "
+                  "variants (a second family of tests: read the Holm p before calling a margin "
+                  "difference real); its pairing likewise (correlation of the margins, paired "
+                  "against unpaired width); games for ±%g VP likewise.", DETECT_VP);
   buf_printf(b, "\n\n| variant | pairs | French win base | French win variant | difference "
                 "[95%% CI] | unpaired [95%% CI] | pairing | games for ±3 paired / unpaired | b / c | McNemar p | Holm p | reading | "
                 "games for ±%g |", 100 * DETECT_POINTS);
   if (is_long)
-    buf_printf(b, " VP margin difference [95%% CI] | margin pairing | games for ±%g VP |", DETECT_VP);
+    buf_printf(b, " VP margin difference [95%% CI] | t-test p | Holm p | margin pairing | games for ±%g VP |", DETECT_VP);
   buf_printf(b, "\n|---|---:|---:|---:|---|---|---|---|---|---:|---:|---|---:|%s\n",
-             is_long ? "---|---|---:|" : "");
+             is_long ? "---|---:|---:|---|---:|" : "");
   const Cell *bc = &cells[cell_id(c, si, pi, base)];
   for (int vi = 0; vi < c->nvar; vi++) {
     if (vi == base) continue;
     const Cell *cl = &cells[cell_id(c, si, pi, vi)];
     if (cl->identical) {
       buf_printf(b, "| %s | identical to base in this scenario: not played | | | | | | | | | | | |%s\n",
-                 c->var[vi], is_long ? " | | |" : "");
+                 c->var[vi], is_long ? " | | | | |" : "");
       continue;
     }
     Paired p = paired(cl, bc);
-    vs_base_row(c, c->var[vi], &p, holm[vi], is_long, b);
+    vs_base_row(c, c->var[vi], &p, holm[vi], holm_vp[vi], is_long, b);
   }
 }
 
@@ -550,8 +560,9 @@ static void report_md(const SimCfg *c, Cell *cells, Buf *b) {
   sweep_md(c, cells, b);
   int has_long = 0;
   for (int si = 0; si < c->nscen; si++) has_long |= !strcmp(c->scen[si], "long");
-  buf_printf(b, "Charts: [win rates](winrate.svg)%s. Every game: [games.csv](games.csv) "
-                "(replay one with `./waterloo replay --csv games.csv --row K`).\n",
+  buf_printf(b, "Charts: [win rates](winrate.svg)%s. Every game: `games.csv`, written beside this "
+                "report by the command above (a copy kept in `results/` leaves it out: run the "
+                "command to have it; replay one with `./waterloo replay --csv games.csv --row K`).\n",
              has_long ? ", [VP margins of the long game](vp_margin.svg)" : "");
 }
 
@@ -578,10 +589,11 @@ static void sweep_md(const SimCfg *c, Cell *cells, Buf *b) {
       buf_printf(b, "### %s — %s vs %s\n\n| value | games | French win [95%% CI] | difference "
                     "vs base [95%% CI] | McNemar p | Holm p |%s\n|---|---:|---|---|---:|---:|%s\n",
                  scen_title(c->scen[si]), c->pf[pi], c->pa[pi],
-                 is_long ? " VP margin [95% t CI] | margin difference vs base [95% t CI] |" : "",
+                 is_long ? " VP margin [95% t CI] | margin difference vs base [95% t CI], Holm p |" : "",
                  is_long ? "---|---|" : "");
-      double holm[MAX_VAR];
-      holm_family(c, cells, si, pi, base, holm);
+      double holm[MAX_VAR], holm_vp[MAX_VAR];
+      holm_family(c, cells, si, pi, base, holm, 0);
+      holm_family(c, cells, si, pi, base, holm_vp, 1);
       const Cell *bc = &cells[cell_id(c, si, pi, base)];
       double best = 2;
       int bestv = -1;
@@ -607,7 +619,8 @@ static void sweep_md(const SimCfg *c, Cell *cells, Buf *b) {
           if (same) buf_printf(b, " 0 (the same games) |");
           else {
             Paired p = paired(cl, bc);
-            buf_printf(b, " %+.2f [%+.2f, %+.2f] |", p.mdiff.p, p.mdiff.lo, p.mdiff.hi);
+            buf_printf(b, " %+.2f [%+.2f, %+.2f], Holm p %.3g |", p.mdiff.p, p.mdiff.lo,
+                       p.mdiff.hi, holm_vp[vi]);
           }
         }
         buf_printf(b, "\n");
@@ -781,7 +794,7 @@ static cJSON *json_head(const SimCfg *c) {
   cJSON_AddStringToObject(notes, "vs_base.unpaired_lo", "unpaired_lo/hi: Newcombe's interval of the same difference had the two cells been independent samples of the same size; pairing_gain: 1 - paired width / unpaired width");
   cJSON_AddStringToObject(notes, "vs_base.vp_margin_diff.pair_corr", "the correlation of a seed's French VP margins in base and variant; pairing_gain: 1 - sd(difference) / sqrt(var base + var variant)");
   cJSON_AddStringToObject(notes, "vs_base.games_to_detect", "games per cell for 80% power to detect a change of detect_points in the French win rate at two-sided alpha 0.05 (McNemar, Connor 1987, this variant's share of discordant seeds, at least the share the change needs)");
-  cJSON_AddStringToObject(notes, "vs_base.vp_margin_diff", "long game: mean over the seeds of the variant's French VP margin minus base's, Student-t 95% interval; games_to_detect: 80% power, alpha 0.05, for a change of detect_vp");
+  cJSON_AddStringToObject(notes, "vs_base.vp_margin_diff", "long game: mean over the seeds of the variant's French VP margin minus base's, Student-t 95% interval; p: the paired t test, two-sided; holm_p: p adjusted by Holm over the variants compared with base in the same scenario and player pair; games_to_detect: 80% power, alpha 0.05, for a change of detect_vp");
   cJSON_AddNumberToObject(root, "detect_points", DETECT_POINTS);
   cJSON_AddNumberToObject(root, "detect_vp", DETECT_VP);
   cJSON_AddStringToObject(notes, "facts.vp_margin_ci", "long game: Student-t 95% interval of the mean VP margin");
@@ -848,7 +861,9 @@ static void json_vs_base(cJSON *o, const JsonCell *j) {
   const SimCfg *c = j->c;
   Paired p = paired(j->cl, &j->cells[cell_id(c, j->si, j->pi, j->base)]);
   double holm[MAX_VAR];
-  holm_family(c, j->cells, j->si, j->pi, j->base, holm);
+  holm_family(c, j->cells, j->si, j->pi, j->base, holm, 0);
+  double holm_vp[MAX_VAR];
+  holm_family(c, j->cells, j->si, j->pi, j->base, holm_vp, 1);
   cJSON *vb = cJSON_AddObjectToObject(o, "vs_base");
   cJSON_AddNumberToObject(vb, "pairs", (double)p.n);
   cJSON_AddNumberToObject(vb, "diff", p.diff.p);
@@ -877,6 +892,8 @@ static void json_vs_base(cJSON *o, const JsonCell *j) {
     cJSON_AddNumberToObject(md, "lo", p.mdiff.lo);
     cJSON_AddNumberToObject(md, "hi", p.mdiff.hi);
     cJSON_AddNumberToObject(md, "sd", p.msd);
+    cJSON_AddNumberToObject(md, "p", p.mp);
+    cJSON_AddNumberToObject(md, "holm_p", holm_vp[j->vi]);
     cJSON_AddNumberToObject(md, "pair_corr", p.mphi);
     cJSON_AddNumberToObject(md, "pairing_gain", p.mgain);
     cJSON_AddNumberToObject(md, "games_to_detect", mean_games_needed(p.msd, DETECT_VP, 0.05, 0.80));

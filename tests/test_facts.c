@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "../sim/sim.h"
+#include "../cli/cli.h"
 #include "helpers.h"
 
 #define NEAR(x, y) cr_assert(fabs((x) - (y)) < 1e-9, "%s = %.9f, expected %.9f", #x, (double)(x), (double)(y))
@@ -216,4 +217,53 @@ Test(sim_stats, difference_of_independent_proportions) {
   cr_assert(fabs(d.lo - 0.0524) < 5e-5, "%f", d.lo);
   cr_assert(fabs(d.hi - 0.3339) < 5e-5, "%f", d.hi);
   cr_assert(isnan(diff_indep(1, 0, 1, 2, Z95).p));
+}
+
+/* the paired t test of the long game's VP margins against base and its Holm adjustment over
+ * the variants, in summary.json, recomputed from the margins of games.csv */
+Test(sim_facts, vp_margin_holm_recomputed, .init = mk, .fini = rm, .timeout = 300) {
+  char *argv[] = {"sim", "--scenario", "long", "--variant", "base,no-bidding,three-player",
+                  "--games", "16", "--seed", "5", "--threads", "1", "--quiet", "--out", dir, NULL};
+  cr_assert_eq(cmd_sim(14, argv), 0);
+  char p[400], line[4096];
+  snprintf(p, sizeof p, "%s/games.csv", dir);
+  FILE *f = fopen(p, "r");
+  cr_assert_not_null(f);
+  Row h;
+  cr_assert_not_null(fgets(line, sizeof line, f));
+  split(line, &h);
+  double m[3][16];
+  const char *var[3] = {"base", "no-bidding", "three-player"};
+  while (fgets(line, sizeof line, f)) {
+    Row r;
+    split(line, &r);
+    for (int v = 0; v < 3; v++)
+      if (!strcmp(r.f[1], var[v])) m[v][I(&h, &r, "index")] = (double)I(&h, &r, "vp_margin");
+  }
+  fclose(f);
+  double pv[2], adj[2];
+  for (int v = 1; v < 3; v++) {
+    double s = 0, s2 = 0;
+    for (int i = 0; i < 16; i++) { double d = m[v][i] - m[0][i]; s += d, s2 += d * d; }
+    double mean = s / 16, sd = sqrt((s2 - 16 * mean * mean) / 15);
+    pv[v - 1] = 2 * (1 - t_cdf(fabs(mean) / (sd / 4), 15));
+  }
+  holm_adjust(pv, 2, adj);
+  size_t n;
+  snprintf(p, sizeof p, "%s/summary.json", dir);
+  char *js = th_slurp(p, &n);
+  cJSON *root = cJSON_Parse(js), *c;
+  int seen = 0;
+  cJSON_ArrayForEach(c, cJSON_GetObjectItem(root, "cells")) {
+    const char *name = cJSON_GetObjectItem(c, "variant")->valuestring;
+    int v = !strcmp(name, "no-bidding") ? 1 : !strcmp(name, "three-player") ? 2 : 0;
+    if (!v) continue;
+    cJSON *md = cJSON_GetObjectItem(cJSON_GetObjectItem(c, "vs_base"), "vp_margin_diff");
+    NEAR(cJSON_GetObjectItem(md, "p")->valuedouble, pv[v - 1]);
+    NEAR(cJSON_GetObjectItem(md, "holm_p")->valuedouble, adj[v - 1]);
+    seen++;
+  }
+  cr_assert_eq(seen, 2);
+  cJSON_Delete(root);
+  free(js);
 }
