@@ -407,11 +407,6 @@ static int root_candidates(Descent *D, const State *obs, const ActList *L, long 
   return n;
 }
 
-static double child_mean(const Tree *t, int c) {
-  const Node *x = &t->nodes[c];
-  return x->n ? x->w / x->n : 0;
-}
-
 /* one round of the halving root: `per` worlds, each played by every alive candidate with the
  * same world and the same random numbers below (common random numbers); 0, -1 at the deadline */
 static int sh_round(Descent *D, const State *obs, const ActList *L, const int *cand,
@@ -419,9 +414,10 @@ static int sh_round(Descent *D, const State *obs, const ActList *L, const int *c
                     double deadline) {
   Mcts *m = D->m;
   Tree *t = D->t;
+  Rng *keep = D->r;
   State w0;
   for (long j = 0; j < per; j++) {
-    if (deadline > 0 && omp_get_wtime() > deadline) return -1;
+    if (deadline > 0 && omp_get_wtime() > deadline) { D->r = keep; return -1; }
     Rng wr, rr;
     t->worlds++;
     rng_seed(&wr, seed + 0x9e3779b97f4a7c15ULL * (uint64_t)t->worlds, 0xd37ULL);
@@ -444,30 +440,81 @@ static int sh_round(Descent *D, const State *obs, const ActList *L, const int *c
       t->iters++;
     }
   }
+  D->r = keep;
+  return 0;
+}
+
+/* one tree's worker of a search: its walk, random numbers and world (the walk points at them) */
+typedef struct {
+  Descent D;
+  Rng r;
+  State w;
+  int child[MAX_ACTIONS]; /* halving root: the node of each candidate in this tree */
+} Worker;
+
+static int worker_init(Mcts *m, Worker *k, Tree *t, int me, uint64_t seed) {
+  rng_seed(&k->r, seed, 0x15c75ULL);
+  k->D = (Descent){.m = m, .t = t, .r = &k->r, .w = &k->w, .me = me};
+  k->D.prior = calloc(1, sizeof *k->D.prior);
+  t->iters = 0;
+  t->worlds = 0;
+  return k->D.prior ? 0 : -1;
+}
+
+/* a candidate's mean value over every tree (the trees play other worlds: one estimate) */
+static double merged_mean(const Mcts *m, const Worker *wk, int c) {
+  double w = 0, n = 0;
+  for (int k = 0; k < m->o.trees; k++) {
+    const Node *x = &m->trees[k].nodes[wk[k].child[c]];
+    w += x->w;
+    n += x->n;
+  }
+  return n > 0 ? w / n : 0;
+}
+
+/* the candidates' nodes in every tree after the first (which chose them) */
+static int candidates_everywhere(Mcts *m, Worker *wk, int na) {
+  for (int k = 1; k < m->o.trees; k++)
+    for (int c = 0; c < na; c++) {
+      Tree *t = &m->trees[k];
+      uint32_t key = m->trees[0].nodes[wk[0].child[c]].key;
+      int x = find_child(t, t->root, key);
+      if (x < 0) x = add_child(t, t->root, key, wk[0].D.me);
+      if (x < 0) return -1;
+      wk[k].child[c] = x;
+    }
   return 0;
 }
 
 /* the halving root (Pepels et al. 2014, hybrid MCTS): sequential halving over the root's
  * candidates, each round on common worlds and random numbers, the tree below each candidate
- * grown by the walks; the better half by mean value goes on */
-static void run_sh(Descent *D, const State *obs, long iters, uint64_t seed, double deadline) {
-  ActList L;
-  gs_legal(D->m->sc, obs, &L);
-  int cand[MAX_ACTIONS], child[MAX_ACTIONS], alive[MAX_ACTIONS];
-  int na = root_candidates(D, obs, &L, iters, cand, child);
+ * grown by the walks; the better half by mean value goes on.  With several trees every tree
+ * plays its share of each round on worlds of its own (in parallel), and the halving is decided
+ * on the candidates' means over all trees: one halving of the whole budget, not one per tree.
+ * The survivor's candidate index */
+static int run_sh(Mcts *m, Worker *wk, const State *obs, const ActList *L, long iters,
+                  const uint64_t *seed, double deadline) {
+  int T = m->o.trees, threads = m->o.threads < T ? m->o.threads : T;
+  int cand[MAX_ACTIONS], alive[MAX_ACTIONS];
+  int na = root_candidates(&wk[0].D, obs, L, iters, cand, wk[0].child);
+  if (na < 1 || candidates_everywhere(m, wk, na) < 0) return -1;
   for (int i = 0; i < na; i++) alive[i] = i;
   int rounds = 0;
   while ((1 << rounds) < na) rounds++;
-  Rng *keep = D->r;
   long used = 0;
   for (int rd = 0; rd < rounds && na > 1; rd++) {
-    long per = (iters - used) / (rounds - rd) / na;
+    long per = (iters - used) / (rounds - rd) / na, perk;
     if (per < 1) per = 1;
-    int stop = sh_round(D, obs, &L, cand, child, alive, na, per, seed, deadline);
-    used += per * na;
+    perk = (per + T - 1) / T;
+    int stop = 0;
+#pragma omp parallel for num_threads(threads) schedule(static, 1) reduction(| : stop)
+    for (int k = 0; k < T; k++)
+      stop |= sh_round(&wk[k].D, obs, L, cand, wk[k].child, alive, na, perk, seed[k], deadline);
+    used += perk * T * na;
     for (int a = 1; a < na; a++) { /* by mean, stable: the prior's order breaks ties */
       int x = alive[a], b = a - 1;
-      while (b >= 0 && child_mean(D->t, child[alive[b]]) < child_mean(D->t, child[x])) {
+      double vx = merged_mean(m, wk, x);
+      while (b >= 0 && merged_mean(m, wk, alive[b]) < vx) {
         alive[b + 1] = alive[b];
         b--;
       }
@@ -476,29 +523,34 @@ static void run_sh(Descent *D, const State *obs, long iters, uint64_t seed, doub
     if (stop) break;
     na = (na + 1) / 2;
   }
-  D->r = keep;
-  /* the survivor gets one more visit than any other: the most visited is the choice */
-  Node *best = &D->t->nodes[child[alive[0]]];
-  for (int c = D->t->nodes[D->t->root].child; c >= 0; c = D->t->nodes[c].next)
-    if (c != child[alive[0]] && D->t->nodes[c].n >= best->n) {
-      best->w += (float)(best->n ? best->w / best->n : 0.5) * (D->t->nodes[c].n + 1 - best->n);
-      best->n = D->t->nodes[c].n + 1;
-    }
+  return alive[0];
 }
 
-static void run_tree(Mcts *m, Tree *t, const State *obs, int me, uint64_t seed, long iters,
-                     double deadline) {
-  Rng r;
-  rng_seed(&r, seed, 0x15c75ULL);
-  State w;
-  Prior *P = calloc(1, sizeof *P);
-  Descent D = {.m = m, .t = t, .r = &r, .w = &w, .me = me, .prior = P};
-  t->iters = 0;
-  t->worlds = 0;
-  if (!P) return;
-  if (m->o.root == ROOT_SH) run_sh(&D, obs, iters, seed, deadline);
-  else run_ucb(&D, obs, iters, deadline);
-  free(P);
+/* the walks of a search in every tree: the halving root (1, *pick: the survivor's key) or the
+ * UCB root in each tree apart (0); -1 when out of memory */
+static int run_trees(Mcts *m, const State *obs, int me, const ActList *L, uint64_t h, long total,
+                     double deadline, uint32_t *pick) {
+  int T = m->o.trees, threads = m->o.threads < T ? m->o.threads : T, ret = -1;
+  Worker *wk = calloc((size_t)T, sizeof *wk);
+  uint64_t *seed = calloc((size_t)T, sizeof *seed);
+  int ok = wk && seed;
+  for (int k = 0; ok && k < T; k++) {
+    seed[k] = h + 0x1000193ULL * (uint64_t)(k + 1);
+    ok = worker_init(m, &wk[k], &m->trees[k], me, seed[k]) == 0;
+  }
+  if (ok && m->o.root == ROOT_SH) {
+    int c = run_sh(m, wk, obs, L, total, seed, deadline);
+    if (c >= 0) *pick = m->trees[0].nodes[wk[0].child[c]].key, ret = 1;
+  } else if (ok) {
+    long per = (total + T - 1) / T;
+#pragma omp parallel for num_threads(threads) schedule(static, 1)
+    for (int k = 0; k < T; k++) run_ucb(&wk[k].D, obs, per, deadline);
+    ret = 0;
+  }
+  for (int k = 0; wk && k < T; k++) free(wk[k].D.prior);
+  free(wk);
+  free(seed);
+  return ret;
 }
 
 /* the tree a search starts from: the subtree kept from the last decision when this is the
@@ -584,6 +636,23 @@ static double phase_share(const MctsOpts *o, int phase) {
   return phase == PH_MOVE ? o->mscale : ai_small_phase(phase) ? o->sscale : 1.0;
 }
 
+/* the halving's survivor made the most visited root action (the choice): one more visit than
+ * any other over all trees, added to its node in the first tree at its mean */
+static void promote(Mcts *m, uint32_t key) {
+  int j = -1, most = -1;
+  for (int i = 0; i < m->nroot; i++)
+    if (m->root[i].key == key) j = i;
+    else if (m->root[i].visits > most) most = m->root[i].visits;
+  Tree *t = &m->trees[0];
+  int c = find_child(t, t->root, key);
+  if (j < 0 || c < 0 || m->root[j].visits > most) return;
+  Node *b = &t->nodes[c];
+  uint32_t add = (uint32_t)(most + 1 - m->root[j].visits);
+  b->w += (float)(b->n ? b->w / b->n : 0.5) * add;
+  b->n += add;
+  merge_roots(m);
+}
+
 static Action mcts_search(Mcts *m, const State *obs, int me, const ActList *L, uint64_t h,
                           int *iters_done) {
   long total = (long)(m->o.iters * phase_share(&m->o, obs->turn.phase));
@@ -591,13 +660,13 @@ static Action mcts_search(Mcts *m, const State *obs, int me, const ActList *L, u
   int T = m->o.trees;
   long per = (total + T - 1) / T;
   double deadline = m->o.time_ms > 0 ? omp_get_wtime() + m->o.time_ms / 1000.0 : 0;
+  uint32_t pick = 0;
   for (int k = 0; k < T; k++)
     if (tree_start(m, &m->trees[k], h, me, per) < 0) return L->a[0];
-  int threads = m->o.threads < T ? m->o.threads : T;
-#pragma omp parallel for num_threads(threads) schedule(static, 1)
-  for (int k = 0; k < T; k++)
-    run_tree(m, &m->trees[k], obs, me, h + 0x1000193ULL * (uint64_t)(k + 1), per, deadline);
+  int sh = run_trees(m, obs, me, L, h, total, deadline, &pick);
+  if (sh < 0) return L->a[0];
   m->last_iters = merge_roots(m);
+  if (sh) promote(m, pick);
   if (iters_done) *iters_done = (int)m->last_iters;
   m->last_h = h;
   m->have_last = 1;
