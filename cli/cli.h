@@ -50,4 +50,7 @@ int cmd_match(int argc, char **argv);
 int cmd_strength(int argc, char **argv);
 int cmd_scaling(int argc, char **argv);
 int cmd_headline(int argc, char **argv);
+/* cli/lab.c: the designer's questions (sim/lab.h) */
+int cmd_balance(int argc, char **argv);
+int cmd_worth(int argc, char **argv);
 #endif

@@ -152,6 +152,8 @@ static const Cmd CMDS[] = {
     {"strength", cmd_strength, "the strength table of the AI players"},
     {"scaling", cmd_scaling, "strength against thinking budget: each doubling head to head, Elo curve"},
     {"headline", cmd_headline, "the headline rows of balance reports already written (make run)"},
+    {"balance", cmd_balance, "which value of a parameter makes the game even (French win rate 50%)"},
+    {"worth", cmd_worth, "what each rule is worth: win-rate change when one side may not use it"},
     {"skill", cmd_skill, "balance across skill: French win rate as both sides get stronger"},
     {"train", cmd_train, "fit the evaluation to game outcomes (logistic regression)"},
     {"review", cmd_review, "review a saved game: the win probability each decision lost, marked"},
