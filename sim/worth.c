@@ -25,6 +25,8 @@ typedef struct {
   long n, a, b, c, d;    /* pairs of the side's wins: a both, b full rules only, c barred only */
   double p, holm, phi;
   Interval base, barred, worth; /* worth = base - barred, at the Holm step's level */
+  double vsum, vsum2;    /* long game: the side's VP margin, full rules minus restricted */
+  Interval vp;           /* its mean, Student t at the same level */
   double level;
 } WRes;
 
@@ -99,6 +101,9 @@ static void worth_pairs(const Worth *W, int si, const WRow *row, WRes *r) {
   for (long i = 0; i < c->games; i++) {
     int x = b->res[i].result == win, y = v->res[i].result == win;
     r->a += x && y, r->b += x && !y, r->c += !x && y, r->d += !x && !y;
+    int sg = row->side == FRENCH ? 1 : -1;
+    double dm = sg * ((b->res[i].vp[0] - b->res[i].vp[1]) - (v->res[i].vp[0] - v->res[i].vp[1]));
+    r->vsum += dm, r->vsum2 += dm * dm;
   }
   r->n = c->games;
   r->base = wilson(r->a + r->b, r->n, Z95);
@@ -123,6 +128,7 @@ static void worth_holm(Worth *W, int si) {
     r->holm = adj[j];
     r->level = 1 - alpha;
     r->worth = paired_diff(r->a, r->b, r->c, r->d, norm_quantile(1 - alpha / 2));
+    r->vp = mean_t(r->vsum, r->vsum2, r->n, r->level);
   }
 }
 
@@ -168,20 +174,26 @@ static void worth_reading(const WRes *r, const char *side, Buf *o) {
 
 static void worth_table(const Worth *W, int si, Buf *o) {
   const WorthCfg *w = W->w;
+  int lg = !strcmp(w->scen[si], "long");
   buf_printf(o, "\n## %s game — %s (French) against %s (Allied), %ld games a row\n\n"
              "| restriction | side | its win rate, full rules | restricted | worth to the side "
-             "[Holm-adjusted CI] | level | b / c | McNemar p | Holm p | pairing φ | reading |\n"
-             "|---|---|---:|---:|---|---:|---|---:|---:|---:|---|\n",
+             "[Holm-adjusted CI] | level | b / c | McNemar p | Holm p | pairing φ | %sreading |\n"
+             "|---|---|---:|---:|---|---:|---|---:|---:|---:|%s---|\n",
              !strcmp(w->scen[si], "short") ? "Short" : "Long",
-             w->pf, w->pa, w->games);
+             w->pf, w->pa, w->games, lg ? "worth in its VP margin [same level] | " : "",
+             lg ? "---|" : "");
   for (int i = 0; i < W->nrow; i++) {
     const WRes *r = &W->res[si][i];
     const char *side = W->row[i].side == FRENCH ? "French" : "Allies";
     buf_printf(o, "| %s | %s | ", ban_name(W->row[i].bit), side);
-    if (r->moot) { buf_printf(o, "— | — | moot: nothing to bar in this game | | | | | | |\n"); continue; }
+    if (r->moot) {
+      buf_printf(o, "— | — | moot: nothing to bar in this game | | | | | | |%s\n", lg ? " |" : "");
+      continue;
+    }
     buf_printf(o, "%.1f%% | %.1f%% | %+.1f [%+.1f, %+.1f] | %.4g%% | %ld / %ld | %.3g | %.3g | %+.2f | ",
                100 * r->base.p, 100 * r->barred.p, 100 * r->worth.p, 100 * r->worth.lo,
                100 * r->worth.hi, 100 * r->level, r->b, r->c, r->p, r->holm, r->phi);
+    if (lg) buf_printf(o, "%+.2f [%+.2f, %+.2f] | ", r->vp.p, r->vp.lo, r->vp.hi);
     worth_reading(r, W->row[i].side == FRENCH ? "French" : "Allies", o);
     buf_printf(o, " |\n");
   }
@@ -202,7 +214,9 @@ static void worth_md(const Worth *W, Buf *o) {
              "smallest p (the `level` column). A negative worth: the side does better without "
              "the ability, which says more about how its player uses it than about the rule. "
              "*Moot*: the side holds no such card in this game (the Prussians in the short game), "
-             "or the castle has no damage points.\n\n"
+             "or the castle has no damage points. In the long game the VP margin (the side's VP minus the "
+             "other's) is worth more than the win flag: its worth is the mean over the seeds of the "
+             "margin under the full rules minus restricted, with Student's t at the row's level.\n\n"
              "The figures hold for these players; a weak player's use of an ability is not the "
              "game's. Chart: [worth.svg](worth.svg); every cell, with the game facts and the "
              "long game's VP margins: [report.md](report.md).\n");
