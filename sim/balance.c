@@ -312,6 +312,7 @@ static void bal_md(const Bal *B, Buf *o) {
   bal_bracket(B, o);
   buf_printf(o, "\nThe answer holds for these players: another level can put the crossing "
              "elsewhere. Chart: [balance.svg](balance.svg).\n");
+  if (!lab_searches(b->pf) && !lab_searches(b->pa)) buf_printf(o, "\n%s\n", LAB_NO_SEARCH);
   bal_table(B, o);
   bal_rounds(B, o);
   buf_printf(o, "\nReplay a game: `./waterloo replay --scenario %s --variant '%s%s%s=V' "

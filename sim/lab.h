@@ -50,6 +50,16 @@ int worth_run(const WorthCfg *w);
 int lab_mpi_begin(int *rank, int *size);
 void lab_mpi_end(int mine);
 
+/* whether a player spec searches (mcts, flat, cheat ...: every kind but heuristic and random);
+ * the reports say when neither side does */
+static inline int lab_searches(const char *spec) {
+  return __builtin_strncmp(spec, "heuristic", 9) && __builtin_strncmp(spec, "random", 6);
+}
+#define LAB_NO_SEARCH \
+  "**Not search-level:** neither player searches, so this measures the game as these players " \
+  "play it, a check of the machinery; a designer's answer needs a search level (`--players " \
+  "mcts:sim` or stronger)."
+
 /* ---------------------------------------------------------------- the crossing (crossing.c) */
 /* the logistic fit P(French win) = 1 / (1 + exp(-(a + b x))) of k[i] French wins in n[i] games
  * at x[i] (maximum likelihood, Newton), and where it crosses the target: xs with its 95%

@@ -220,6 +220,7 @@ static void worth_md(const Worth *W, Buf *o) {
              "The figures hold for these players; a weak player's use of an ability is not the "
              "game's. Chart: [worth.svg](worth.svg); every cell, with the game facts and the "
              "long game's VP margins: [report.md](report.md).\n");
+  if (!lab_searches(w->pf) && !lab_searches(w->pa)) buf_printf(o, "\n%s\n", LAB_NO_SEARCH);
   for (int si = 0; si < w->nscen; si++) worth_table(W, si, o);
 }
 
