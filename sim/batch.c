@@ -219,12 +219,12 @@ int cells_load(Run *R, const char *cmd) {
 static int run_load_cells(Run *R) {
   SimCfg *c = &R->cfg;
   char err[512];
-  if (cells_load(R, "sim")) return 2;
+  if (cells_load(R, SIM_CMD(c))) return 2;
   for (int ci = 0; ci < R->nc; ci++) R->cells[ci].active = !R->cells[ci].identical;
   for (int pi = 0; pi < c->npair; pi++) {
     const char *sp[2] = {c->pf[pi], c->pa[pi]};
     for (int s = 0; s < 2; s++) {
-      if (player_spec_check(sp[s], err, sizeof err)) { fprintf(stderr, "sim: %s\n", err); return 2; }
+      if (player_spec_check(sp[s], err, sizeof err)) { fprintf(stderr, "%s: %s\n", SIM_CMD(c), err); return 2; }
     }
   }
   return 0;
@@ -236,7 +236,7 @@ static int run_prepare_out(Run *R) {
   int drc = 0;
   if (R->rank == 0) {
     if (mkdir_p(c->out)) {
-      fprintf(stderr, "sim: cannot create %s: %s\n", c->out, strerror(errno));
+      fprintf(stderr, "%s: cannot create %s: %s\n", SIM_CMD(c), c->out, strerror(errno));
       drc = 2;
     } else {
       drc = check_out_dir(R);
@@ -254,7 +254,7 @@ static int run_prepare_out(Run *R) {
     mpi_bcast_loaded(R);
   }
 #endif
-  if (loaded && c->progress) fprintf(stderr, "sim: resumed %ld finished games from %s\n", loaded, c->out);
+  if (loaded && c->progress) fprintf(stderr, "%s: resumed %ld finished games from %s\n", SIM_CMD(c), loaded, c->out);
   return 0;
 }
 
@@ -271,7 +271,7 @@ static void run_set_aside_stale_journal(const SimCfg *c, const char *jp) {
     char old[1500];
     snprintf(old, sizeof old, "%s.stale", jp);
     if (rename(jp, old) == 0)
-      fprintf(stderr, "sim: moved the unusable journal to %s\n", old);
+      fprintf(stderr, "%s: moved the unusable journal to %s\n", SIM_CMD(c), old);
   }
 }
 
@@ -286,7 +286,7 @@ static int run_open_journal(Run *R) {
   struct stat stt;
   int fresh = stat(jp, &stt) != 0 || stt.st_size == 0;
   R->journal = fopen(jp, "a");
-  if (!R->journal) { fprintf(stderr, "sim: cannot write %s: %s\n", jp, strerror(errno)); return 2; }
+  if (!R->journal) { fprintf(stderr, "%s: cannot write %s: %s\n", SIM_CMD(c), jp, strerror(errno)); return 2; }
   int wok;
   if (fresh) {
     Buf b = {0};
@@ -298,7 +298,7 @@ static int run_open_journal(Run *R) {
     wok = fprintf(R->journal, "\n") >= 0;
   }
   if (fflush(R->journal) != 0 || !wok) {
-    fprintf(stderr, "sim: cannot write %s: %s\n", jp, strerror(errno));
+    fprintf(stderr, "%s: cannot write %s: %s\n", SIM_CMD(c), jp, strerror(errno));
     fclose(R->journal);
     R->journal = NULL;
     return 2;
@@ -315,7 +315,8 @@ static long run_plan_batch(Run *R, long batch, Work *w) {
     Cell *cl = &R->cells[ci];
     cl->planned = cl->done = 0;
     if (!cl->active) continue;
-    long from = cl->target, to = from + batch < c->games ? from + batch : c->games;
+    long games = sim_pair_games(c, cl->pi);
+    long from = cl->target, to = from + batch < games ? from + batch : games;
     cl->target = to;
     if (cell_reserve(cl, to)) return -1;
     for (long i = from; i < to; i++) {
@@ -355,7 +356,7 @@ static int run_retire_cells(Run *R) {
   for (int ci = 0; ci < R->nc; ci++) {
     Cell *cl = &R->cells[ci];
     if (!cl->active) continue;
-    if (cl->target >= c->games) cl->active = 0;
+    if (cl->target >= sim_pair_games(c, cl->pi)) cl->active = 0;
     else if (c->until_ci > 0 && cell_halfwidth(cl) <= c->until_ci) cl->active = 0;
     if (c->progress && R->rank == 0 && (R->size > 1 || c->until_ci > 0) && !cl->active) cell_line(R, cl);
     any |= cl->active;
@@ -374,9 +375,9 @@ static int run_batches(Run *R) {
   Work *w = malloc(sizeof(Work) * (size_t)R->nc * (size_t)(batch < c->games ? batch : c->games) + 16);
   for (;;) {
     long nw = run_plan_batch(R, batch, w);
-    if (nw < 0) { fprintf(stderr, "sim: out of memory\n"); free(w); return -2; }
+    if (nw < 0) { fprintf(stderr, "%s: out of memory\n", SIM_CMD(c)); free(w); return -2; }
     rc = run_play_mine(R, w, nw, err, sizeof err);
-    if (rc) { fprintf(stderr, "%ssim: %s\n", R->tty ? "\n" : "", err); rc = 2; break; }
+    if (rc) { fprintf(stderr, "%s%s: %s\n", R->tty ? "\n" : "", SIM_CMD(c), err); rc = 2; break; }
 #ifdef USE_MPI
     if (R->size > 1) mpi_share(R, w, nw);
 #endif
@@ -391,22 +392,22 @@ static int run_finish(Run *R, double cpu0) {
   SimCfg *c = &R->cfg;
   double el = clock_wall() - R->t0;
   if (c->progress && R->rank == 0)
-    fprintf(stderr, "sim: %ld games played in %.1f s wall, %.1f CPU s (%.2f CPU ms/game; %.1f games/s)\n",
+    fprintf(stderr, "%s: %ld games played in %.1f s wall, %.1f CPU s (%.2f CPU ms/game; %.1f games/s)\n", SIM_CMD(c),
             R->total_done, el, clock_cpu() - cpu0,
             R->total_done ? 1000 * (clock_cpu() - cpu0) / R->total_done : 0.0,
             el > 0 ? R->total_done / el : 0.0);
   if (c->shard_n > 1) {
     if (c->progress)
-      fprintf(stderr, "sim: shard %d/%d done; merge the shard directories with ./waterloo merge\n",
+      fprintf(stderr, "%s: shard %d/%d done; merge the shard directories with ./waterloo merge\n", SIM_CMD(c),
               c->shard_i, c->shard_n);
     return 0;
   }
   if (R->rank == 0) {
     if (sim_report(c, R->cells, c->out)) {
-      fprintf(stderr, "sim: cannot write the reports in %s: %s\n", c->out, strerror(errno));
+      fprintf(stderr, "%s: cannot write the reports in %s: %s\n", SIM_CMD(c), c->out, strerror(errno));
       return 2;
     }
-    if (c->progress) fprintf(stderr, "sim: reports in %s/ (report.md, summary.json, games.csv, *.svg)\n", c->out);
+    if (c->progress) fprintf(stderr, "%s: reports in %s/ (report.md, summary.json, games.csv, *.svg)\n", SIM_CMD(c), c->out);
   }
   return 0;
 }

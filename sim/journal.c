@@ -58,13 +58,13 @@ long journal_load(Run *R, const char *path, int check_seed) {
       first = 0;
       SimCfg jc;
       if (cfg_parse(line, &jc) == 0 && check_seed && jc.seed != R->cfg.seed) {
-        fprintf(stderr, "sim: %s was written with seed %" PRIu64 ", not %" PRIu64
-                        "; not resuming from it\n", path, jc.seed, R->cfg.seed);
+        fprintf(stderr, "%s: %s was written with seed %" PRIu64 ", not %" PRIu64
+                        "; not resuming from it\n", SIM_CMD(&R->cfg), path, jc.seed, R->cfg.seed);
         break;
       }
       if (check_seed && jc.fp != R->cfg.fp) {
-        fprintf(stderr, "sim: %s was written by a build whose engine or fitted evaluation plays "
-                        "differently (fingerprint %08x, now %08x); not resuming from it\n", path, jc.fp, R->cfg.fp);
+        fprintf(stderr, "%s: %s was written by a build whose engine or fitted evaluation plays "
+                        "differently (fingerprint %08x, now %08x); not resuming from it\n", SIM_CMD(&R->cfg), path, jc.fp, R->cfg.fp);
         break;
       }
       continue;
@@ -96,11 +96,12 @@ long journal_load(Run *R, const char *path, int check_seed) {
       if (strcmp(scen, R->cfg.scen[cl->si]) || strcmp(var, R->cfg.var[cl->vi]) ||
           strcmp(pf, R->cfg.pf[cl->pi]) || strcmp(pa, R->cfg.pa[cl->pi]))
         continue;
-      if (g.index >= 0 && g.index < R->cfg.games && cell_reserve(cl, g.index + 1L) == 0 &&
-          !cl->have[g.index]) {
+      if (g.index >= 0 && g.index < sim_pair_games(&R->cfg, cl->pi) &&
+          cell_reserve(cl, g.index + 1L) == 0 && !cl->have[g.index]) {
         g.cpu = (float)cpu;
         cl->res[g.index] = g;
         cl->have[g.index] = 1;
+        cl->resumed++;
         loaded++;
       }
       break;
@@ -108,7 +109,7 @@ long journal_load(Run *R, const char *path, int check_seed) {
   }
   free(line);
   fclose(f);
-  if (bad) fprintf(stderr, "sim: %s: ignored %ld torn or malformed line(s)\n", path, bad);
+  if (bad) fprintf(stderr, "%s: %s: ignored %ld torn or malformed line(s)\n", SIM_CMD(&R->cfg), path, bad);
   return loaded;
 }
 
@@ -186,7 +187,7 @@ typedef struct {
 static int scan_journals(const Run *R, const char *own_name, OutScan *S) {
   const SimCfg *c = &R->cfg;
   DIR *d = opendir(c->out);
-  if (!d) { fprintf(stderr, "sim: cannot open %s: %s\n", c->out, strerror(errno)); return 2; }
+  if (!d) { fprintf(stderr, "%s: cannot open %s: %s\n", SIM_CMD(c), c->out, strerror(errno)); return 2; }
   struct dirent *e;
   while ((e = readdir(d))) {
     if (!is_journal_name(e->d_name)) continue;
@@ -217,8 +218,8 @@ static int scan_journals(const Run *R, const char *own_name, OutScan *S) {
 static int judge_journals(const SimCfg *c, const char *own, const OutScan *S) {
   if (c->resume) {
     if (S->differ[0]) {
-      fprintf(stderr, "sim: --resume: %s/%s was made with different options (%s); resume with "
-                      "the same options, or write to another --out\n", c->out, S->other, S->differ);
+      fprintf(stderr, "%s: --resume: %s/%s was made with different options (%s); resume with "
+                      "the same options, or write to another --out\n", SIM_CMD(c), c->out, S->other, S->differ);
       return 2;
     }
   } else if (S->nj > 0) {
@@ -227,9 +228,9 @@ static int judge_journals(const SimCfg *c, const char *own, const OutScan *S) {
     } else if (c->shard_n > 1 && !S->own_exists && !S->differ[0]) {
       /* other shards of the same run share the directory */
     } else {
-      fprintf(stderr, "sim: %s holds the journal of %s run: add --resume to continue it "
+      fprintf(stderr, "%s: %s holds the journal of %s run: add --resume to continue it "
                       "(plays only what is missing), --overwrite to discard it, or choose another "
-                      "--out\n", c->out, S->differ[0] ? "a different" : "an earlier");
+                      "--out\n", SIM_CMD(c), c->out, S->differ[0] ? "a different" : "an earlier");
       return 2;
     }
   }
@@ -257,8 +258,8 @@ static int judge_reports(const SimCfg *c) {
   }
   buf_free(&cmd);
   if (!same) {
-    fprintf(stderr, "sim: %s holds the reports of a different run: choose another --out, or "
-                    "--overwrite to replace them\n", c->out);
+    fprintf(stderr, "%s: %s holds the reports of a different run: choose another --out, or "
+                    "--overwrite to replace them\n", SIM_CMD(c), c->out);
     return 2;
   }
   return 0;
@@ -278,6 +279,6 @@ int check_out_dir(Run *R) {
   /* the directory takes new files (the reports and the journal) */
   char in_dir[1300];
   snprintf(in_dir, sizeof in_dir, "%s/", c->out);
-  if (can_create(in_dir)) { fprintf(stderr, "sim: cannot write in %s: %s\n", c->out, strerror(errno)); return 2; }
+  if (can_create(in_dir)) { fprintf(stderr, "%s: cannot write in %s: %s\n", SIM_CMD(c), c->out, strerror(errno)); return 2; }
   return 0;
 }

@@ -1131,6 +1131,20 @@ static void cost_md(const SimCfg *c, const Cell *cells, Buf *b) {
   if (all_n) buf_printf(b, "\nAll timed games: %ld, %.1f CPU s, %.3f CPU s/game.\n", all_n, all, all / all_n);
 }
 
+void games_csv(const SimCfg *c, const Cell *cells, Buf *b) {
+  facts_csv_header(b);
+  buf_printf(b, "\n");
+  for (int ci = 0; ci < ncells(c); ci++) {
+    const Cell *cl = &cells[ci];
+    for (long i = 0; i < cl->target; i++) {
+      if (!cl->have[i]) continue;
+      facts_csv_row(b, c->scen[cl->si], c->var[cl->vi], c->pf[cl->pi], c->pa[cl->pi], c->seed,
+                    &cl->res[i]);
+      buf_printf(b, "\n");
+    }
+  }
+}
+
 int sim_report(const SimCfg *c, Cell *cells, const char *dir) {
   int rc = 0;
   Buf b = {0};
@@ -1150,17 +1164,7 @@ int sim_report(const SimCfg *c, Cell *cells, const char *dir) {
   } else {
     rc = -1;
   }
-  facts_csv_header(&b);
-  buf_printf(&b, "\n");
-  for (int ci = 0; ci < ncells(c); ci++) {
-    const Cell *cl = &cells[ci];
-    for (long i = 0; i < cl->target; i++) {
-      if (!cl->have[i]) continue;
-      facts_csv_row(&b, c->scen[cl->si], c->var[cl->vi], c->pf[cl->pi], c->pa[cl->pi], c->seed,
-                    &cl->res[i]);
-      buf_printf(&b, "\n");
-    }
-  }
+  games_csv(c, cells, &b);
   rc |= put(dir, "games.csv", b.s, b.n);
   buf_free(&b);
   svg_winrate(c, cells, &b);

@@ -54,7 +54,15 @@ typedef struct {
   char out[1024];
   int resume, shard_i, shard_n, progress;
   int overwrite;       /* --overwrite: discard the journal or reports found in out */
+  /* set by a command built on a sim run (skill), 0/NULL for sim itself: */
+  long pair_games[MAX_PAIRS]; /* games of pair i's cells when > 0 (at most games), else games */
+  const char *cmd;     /* the command its messages name, NULL: "sim" */
 } SimCfg;
+#define SIM_CMD(c) ((c)->cmd ? (c)->cmd : "sim")
+/* the games of pair pi's cells */
+static inline long sim_pair_games(const SimCfg *c, int pi) {
+  return c->pair_games[pi] > 0 && c->pair_games[pi] < c->games ? c->pair_games[pi] : c->games;
+}
 /* the list options of sim, read after the others (their defaults depend on them) */
 typedef struct {
   const char *scen, *var, *budgets;
@@ -110,6 +118,22 @@ typedef struct {
   uint64_t seed;
 } ScalingOpts;
 int scaling_main(const ScalingOpts *o);
+/* skill: balance across skill, a sim run with one pair per level (the level on both sides) and
+ * one variant: its games, journal (DIR/journal.csv) and games.csv are sim's; report.md and
+ * skill.svg are its own (sim/skill.c) */
+#define SKILL_MAX_LEVELS MAX_PAIRS
+typedef struct {
+  char scen[MAX_SCEN][16];
+  int nsc;
+  char spec[SKILL_MAX_LEVELS][SPEC_LEN];
+  long games[SKILL_MAX_LEVELS];  /* games of each level */
+  int nl;
+  const char *var, *out;
+  const char *command;           /* the command line that reproduces the report */
+  uint64_t seed;
+  int threads, resume, overwrite;
+} SkillOpts;
+int skill_main(const SkillOpts *o);
 
 /* ---------------------------------------------------------------- one game */
 /* how a game was won */

@@ -14,6 +14,7 @@ typedef struct {
   int active;
   int identical;       /* the variant changes nothing in this scenario: its rules are
                           base's, the cell is not played and the reports say so */
+  long resumed;        /* games loaded from a journal (--resume, merge)                  */
 } Cell;
 
 /* cell order: scenario, then player pair, then variant */
@@ -32,6 +33,8 @@ uint32_t engine_fingerprint(const SimCfg *c, Cell *cells);
 /* the command that reproduces the results (no --threads, --out, --resume, --shard) */
 void cfg_command(const SimCfg *c, Buf *b);
 
+/* games.csv: the header and one row per game played of every cell, in cell order */
+void games_csv(const SimCfg *c, const Cell *cells, Buf *b);
 /* all reports into dir (Markdown, JSON, CSV, SVG), written atomically */
 int sim_report(const SimCfg *c, Cell *cells, const char *dir);
 
