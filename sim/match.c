@@ -189,18 +189,25 @@ static void fmt_elo(char *buf, size_t len, double elo, double margin) {
   else snprintf(buf, len, elo ? "%+.1f +/- %.1f" : "%.1f +/- %.1f", elo, margin);
 }
 
-/* Elo of a W-L-D score: the cutechess margin where it is finite, else the interval from the
- * Wilson bounds of the score, which stays finite at 100% ("+inf (95%: >= +407.0)") */
+/* Elo of a W-L-D score: the Elo of the ends of the score's interval (per-game variance, as
+ * cutechess) where they are finite, else the interval from the Wilson bounds of the score, which
+ * stays finite at 100% ("≥ +407.0 (95%; every game won)") */
 static void fmt_elo_wld(char *buf, size_t len, long w, long l, long d) {
   double elo, margin;
   elo_wld(w, l, d, &elo, &margin);
-  if (isfinite(margin) || w + l + d == 0) { fmt_elo(buf, len, elo, margin); return; }
+  if (w + l + d == 0) { fmt_elo(buf, len, elo, margin); return; }
   double lo, hi;
+  if (isfinite(margin)) { /* the Elo of the score interval's ends: not symmetric */
+    elo_wld_interval(w, l, d, &lo, &hi);
+    snprintf(buf, len, fabs(elo) < 0.05 ? "%.1f [%+.1f, %+.1f]" : "%+.1f [%+.1f, %+.1f]",
+             fabs(elo) < 0.05 ? 0.0 : elo, lo, hi);
+    return;
+  }
   elo_bounds_wilson(w, l, d, &lo, &hi);
   char e[32];
   /* every game won (lost): the point estimate is infinite, the finite bound is what is known */
-  if (!isfinite(elo) && isinf(hi) && !isinf(lo)) { snprintf(buf, len, "≥ %+.1f (95%%; every game won)", lo); return; }
-  if (!isfinite(elo) && isinf(lo) && !isinf(hi)) { snprintf(buf, len, "≤ %+.1f (95%%; every game lost)", hi); return; }
+  if (l == 0 && d == 0) { snprintf(buf, len, "≥ %+.1f (95%%; every game won)", lo); return; }
+  if (w == 0 && d == 0) { snprintf(buf, len, "≤ %+.1f (95%%; every game lost)", hi); return; }
   if (!isfinite(elo)) snprintf(e, sizeof e, "%s", elo > 0 ? "+inf" : "-inf");
   else snprintf(e, sizeof e, fabs(elo) < 0.05 ? "%.1f" : "%+.1f", fabs(elo) < 0.05 ? 0.0 : elo);
   if (isinf(hi) && !isinf(lo)) snprintf(buf, len, "%s (95%%: ≥ %+.1f)", e, lo);
@@ -225,8 +232,14 @@ static void fmt_penta_elo(char *buf, size_t len, const MatchRes *r) {
   /* the interval of the pair score mapped to Elo: asymmetric, so written as its two ends (a
    * symmetric "± margin" beside LOS 100% would reach far below the lower end) */
   double se = ps.pairs > 0 ? sqrt(ps.var / (double)ps.pairs) : 0;
-  double lo = elo_from_score(ps.score - Z95 * se), hi = elo_from_score(ps.score + Z95 * se);
-  if (!isfinite(ps.elo)) snprintf(e, sizeof e, "%s", ps.elo > 0 ? "+inf" : "-inf");
+  double tq = ps.pairs > 1 ? t_quantile(0.975, (double)ps.pairs - 1) : INFINITY;
+  double lo = elo_from_score(ps.score - tq * se), hi = elo_from_score(ps.score + tq * se);
+  double wlo, whi; /* an end of the t interval past 0% or 100%: the Wilson bound, finite */
+  elo_bounds_wilson(r->w, r->l, r->d, &wlo, &whi);
+  if (!isfinite(lo) || ps.score - tq * se <= 0) lo = wlo;
+  if (!isfinite(hi) || ps.score + tq * se >= 1) hi = whi;
+  if (!isfinite(ps.elo)) /* every pair won (lost): the finite Wilson bound is what is known */
+    snprintf(e, sizeof e, ps.elo > 0 ? "≥ %+.1f (95%%)" : "≤ %+.1f (95%%)", ps.elo > 0 ? wlo : whi);
   else if (!(se > 0))
     snprintf(e, sizeof e, fabs(ps.elo) < 0.05 ? "%.1f (no spread over %ld pairs)" : "%+.1f (no spread over %ld pairs)",
              fabs(ps.elo) < 0.05 ? 0.0 : ps.elo, ps.pairs);
@@ -528,23 +541,26 @@ static void strength_preamble(Strength *S) {
   buf_printf(b, "Every match: N games (%ld unless the pair says `@N`), N/2 seeds each played "
                  "twice with sides swapped. Score "
                  "and Elo are from the first player's point of view (cutechess-cli: Elo = "
-                 "−400·log10(1/score − 1), error margin from the per-game score variance, 95%%; "
-                 "where that margin is unbounded, the 95%% range from the Wilson interval of the "
-                 "score, which stays finite at 100%%). "
+                 "−400·log10(1/score − 1); its 95%% interval the Elo of the ends of the score's "
+                 "interval from the per-game score variance, so not symmetric; where that is "
+                 "unbounded, the Elo of the Wilson interval of the score, which stays finite at "
+                 "100%%). "
                  "Win rates with 95%% Wilson intervals.\n\n"
                  "Pairs: a seed played with both side assignments is one pair; the pentanomial "
                  "counts are the seeds on which A scored 0 - ½ - 1 - 1½ - 2 points over its two "
-                 "games (as fishtest counts them), and the Elo ± 95%% and LOS (likelihood of "
+                 "games (as fishtest counts them), and the Elo [95%%] and LOS (likelihood of "
                  "superiority) are computed from the pair scores, which carry the correlation "
-                 "of the two games of a seed. — : the match was journalled before pairs were "
+                 "of the two games of a seed (Student t over the pairs; an end past 0%% or 100%% "
+                 "is replaced by the finite Wilson bound of the score). — : the match was journalled before pairs were "
                  "counted.\n\n"
                  "Ladder: fitted jointly over all matches of the scenario, relative to `heuristic`: "
                  "the Elo by maximum-likelihood Bradley–Terry (logistic) with draws as half, "
                  "one virtual draw added to every match so a 100%% score stays finite (BayesElo "
                  "adds two; it pulls the smallest matches toward 0), ± 95%% from the Fisher "
                  "information; the margin by weighted least squares (each match weighted by "
-                 "1/variance of its mean). Redundant matches add evidence instead of being "
-                 "ignored.\n\n"
+                 "1/variance of its mean), ± 95%% by Student t with the degrees of freedom of "
+                 "the match with the fewest seeds. Redundant matches add evidence instead of "
+                 "being ignored.\n\n"
                  "Margin: a finer, paired measure for games that the side mostly decides. For "
                  "each seed, the French margin when A played the French minus the French margin "
                  "when B did, halved: how much more A gets per game than B, with the seed's and "
@@ -737,6 +753,13 @@ static void strength_ladder(Strength *S, const Scen *sc, const MatchRes *res) {
   }
   int okb = bt_fit(nn, nm, bm, 0, 1.0, elo, ese) == 0;
   int okm = ladder_wls(nn, nm, ma, mb, mv, mvar, 0, mr, mse) == 0;
+  /* the margins' 95% by Student t, as each match's: the fewest seeds of a match that enters
+   * the fit give the degrees of freedom (conservative: a joint fit has at least these) */
+  double df = INFINITY;
+  for (int k = 0; k < S->np; k++)
+    if (res[k].games && res[k].mpairs > 1 && isfinite(margin_half(&res[k])))
+      df = fmin(df, (double)res[k].mpairs - 1);
+  double tq = isfinite(df) ? t_quantile(0.975, df) : Z95;
   buf_printf(&S->b, "\nLadder (joint fit over all the matches above, relative to heuristic, "
                     "95%%; the margin in %s per game):\n\n| player | Elo (Bradley–Terry) | "
                     "margin |\n|---|---|---|\n", margin_unit(sc));
@@ -746,18 +769,69 @@ static void strength_ladder(Strength *S, const Scen *sc, const MatchRes *res) {
     else if (okb && isfinite(elo[i])) fmt_elo(e, sizeof e, elo[i], Z95 * ese[i]);
     else snprintf(e, sizeof e, "—");
     if (i == 0) snprintf(mg, sizeof mg, "0 (anchor)");
-    else if (okm && isfinite(mr[i])) snprintf(mg, sizeof mg, "%+.2f +/- %.2f", fabs(mr[i]) < 0.005 ? 0.0 : mr[i], Z95 * mse[i]);
+    else if (okm && isfinite(mr[i])) snprintf(mg, sizeof mg, "%+.2f +/- %.2f", fabs(mr[i]) < 0.005 ? 0.0 : mr[i], tq * mse[i]);
     else snprintf(mg, sizeof mg, "—");
     buf_printf(&S->b, "| %s | %s | %s |\n", names[i], e, mg);
   }
 }
 
+/* a target "at least x" judged by an interval: met only when the whole interval reaches it */
+static const char *verdict_at_least(Interval iv, double x) {
+  return iv.lo >= x ? "met (the whole interval is at or above it)"
+         : iv.hi < x ? "NOT met (the whole interval is below it)"
+                     : "not shown (the target is inside the interval)";
+}
+
+/* the level ladder of issue 8, from the weakest */
+static const char *LADDER[] = {"random", "heuristic", "mcts:sim", "mcts:easy", "mcts:normal",
+                               "mcts:hard", "mcts:expert"};
+#define NLADDER ((int)(sizeof LADDER / sizeof *LADDER))
+
+static int is_level_step(const Pair *p) {
+  for (int i = 0; i + 1 < NLADDER; i++)
+    if (!strcmp(p->a, LADDER[i + 1]) && !strcmp(p->b, LADDER[i])) return 1;
+  return 0;
+}
+
+/* the pairs were counted and do not all score the same */
+static int step_by_pairs(const MatchRes *r) {
+  if (!has_penta(r)) return 0;
+  int kinds = 0;
+  for (int q = 0; q < 5; q++) kinds += r->penta[q] > 0;
+  return kinds > 1;
+}
+
+/* A's score with its 95% interval: Student t over the pair scores when the pairs were counted
+ * (they carry the correlation of a seed's two games), else Wilson over the games; the one-sided
+ * p of "A scores more than half" in *p (t over the pairs, else the exact sign test of the won
+ * against the lost pairs, or games) */
+static Interval step_score(const MatchRes *r, double *p) {
+  Interval wi = wilson_d(r->w + 0.5 * r->d, r->games, Z95);
+  /* without pairs, or when every pair scored the same: the sign test, over the pairs (won
+   * against lost) when they were counted, else over the games */
+  *p = has_penta(r) ? sign_test_p(r->penta[3] + r->penta[4], r->penta[0] + r->penta[1])
+                    : sign_test_p(r->w, r->l);
+  if (!has_penta(r)) return wi;
+  double sum = 0, sum2 = 0;
+  for (int q = 0; q < 5; q++) {
+    sum += r->penta[q] * (q / 4.0);
+    sum2 += r->penta[q] * (q / 4.0) * (q / 4.0);
+  }
+  long n = r->games / 2;
+  Interval iv = mean_t(sum, sum2, n, 0.95);
+  double se = n > 1 ? (iv.hi - iv.lo) / 2 / t_quantile(0.975, (double)n - 1) : 0;
+  if (!(se > 1e-12)) return wi;
+  *p = 1 - t_cdf((iv.p - 0.5) / se, (double)n - 1);
+  iv.lo = fmax(0, iv.lo);
+  iv.hi = fmin(1, iv.hi);
+  return iv;
+}
+
 /* the targets of the levels: normal scores >= 90% against the heuristic and >= 70% against the
- * baseline over at least 200 mirrored games; each level beats the one below it significantly
- * (the lower end of the 95% Wilson interval of its score above 50%) */
-static void level_targets(Buf *b, const Pair *p, const MatchRes *r) {
-  static const char *ladder[] = {"random", "heuristic", "mcts:sim", "mcts:easy", "mcts:normal", "mcts:hard", "mcts:expert"};
-  const int nl = (int)(sizeof ladder / sizeof *ladder);
+ * baseline over at least 200 mirrored games, judged by the interval; each level beats the one
+ * below it, judged by the one-sided p of its pair score adjusted by Holm over the level steps
+ * of the table (holm: NAN when the pair is not a step) */
+static void level_targets(Buf *b, const Pair *p, const MatchRes *r, double holm) {
   Interval wi = wilson_d(r->w + 0.5 * r->d, r->games, Z95);
   char n[96] = "";
   if (r->games < 200) snprintf(n, sizeof n, "; %ld games, fewer than the 200 asked", r->games);
@@ -766,37 +840,48 @@ static void level_targets(Buf *b, const Pair *p, const MatchRes *r) {
   for (int k = 0; k < 2; k++)
     if (!strcmp(p->a, "mcts:normal") && !strcmp(p->b, floor_name[k]))
       buf_printf(b, "- mcts:normal scores ≥ %.0f%% against %s (issue 8): %.1f%% [%.1f, %.1f] — %s%s\n", 100 * floor[k],
-                 floor_name[k], 100 * wi.p, 100 * wi.lo, 100 * wi.hi,
-                 wi.lo >= floor[k] ? "met, beyond the interval" : wi.p >= floor[k] ? "met on the point estimate" : "NOT met", n);
-  for (int i = 0; i + 1 < nl; i++)
-    if (!strcmp(p->a, ladder[i + 1]) && !strcmp(p->b, ladder[i]))
-      buf_printf(b, "- %s beats the level below it, %s, significantly (issue 8): %.1f%% [%.1f, %.1f] — %s\n", p->a, p->b,
-                 100 * wi.p, 100 * wi.lo, 100 * wi.hi,
-                 wi.lo > 0.5 ? "met" : wi.p > 0.5 ? "NOT met (ahead, not significantly)" : "NOT met");
+                 floor_name[k], 100 * wi.p, 100 * wi.lo, 100 * wi.hi, verdict_at_least(wi, floor[k]), n);
+  if (isnan(holm)) return;
+  double p1;
+  Interval si = step_score(r, &p1);
+  buf_printf(b, "- %s beats the level below it, %s (issue 8): %.1f%% [%.1f, %.1f] (%s), Holm p %.3g — %s\n",
+             p->a, p->b, 100 * si.p, 100 * si.lo, 100 * si.hi,
+             step_by_pairs(r) ? "t over the pairs"
+             : has_penta(r)   ? "Wilson over the games, sign test over the pairs"
+                              : "Wilson over the games, sign test over the games", holm,
+             holm < 0.05 ? "met" : si.p > 0.5 ? "not shown (ahead, not significantly after Holm)" : "NOT met");
+}
+
+/* "met" on a point estimate is not claimed: a gain is met when its interval is above 0 */
+static void budget_target(Buf *b, const Scen *sc, const Pair *p, const MatchRes *r) {
+  double elo, margin, lo, hi;
+  elo_wld(r->w, r->l, r->d, &elo, &margin);
+  elo_wld_interval(r->w, r->l, r->d, &lo, &hi);
+  char mg[80];
+  fmt_margin(mg, sizeof mg, r, margin_unit(sc));
+  buf_printf(b, "- %s over %s gains Elo: %+.1f — %s; margin %s — %s\n", p->a,
+             p->b, fabs(elo) < 0.05 ? 0.0 : elo,
+              lo > 0 ? "met (its interval above 0)" : elo > 0 ? "not shown (ahead, interval reaches 0)" : "NOT met",
+             mg, r->mpairs <= 0 ? "not recorded" : margin_lo(r) > 0 ? "ahead (interval above 0)"
+                  : r->msum > 0 ? "not shown (ahead, interval reaches 0)" : "not ahead");
 }
 
 /* the target lines of one match: heuristic over random, mcts:normal over heuristic, the
  * targets of the levels, and a larger budget over a smaller one of the same player */
-static void strength_match_targets(Buf *b, const Scen *sc, const Pair *p, const MatchRes *r) {
-  double sc_ = (r->w + 0.5 * r->d) / r->games;
+static void strength_match_targets(Buf *b, const Scen *sc, const Pair *p, const MatchRes *r,
+                                   double holm) {
+  Interval wi = wilson_d(r->w + 0.5 * r->d, r->games, Z95);
   if (!strcmp(p->a, "heuristic") && !strcmp(p->b, "random"))
-    buf_printf(b, "- heuristic beats random ≥ 90%%: %.1f%% — %s\n", 100 * sc_, sc_ >= 0.9 ? "met" : "NOT met");
+    buf_printf(b, "- heuristic beats random ≥ 90%%: %.1f%% [%.1f, %.1f] — %s\n", 100 * wi.p,
+               100 * wi.lo, 100 * wi.hi, verdict_at_least(wi, 0.9));
   if (!strcmp(p->a, "mcts:normal") && !strcmp(p->b, "heuristic"))
-    buf_printf(b, "- mcts:normal beats heuristic ≥ 75%% over both sides: %.1f%% — %s\n", 100 * sc_, sc_ >= 0.75 ? "met" : "NOT met");
-  level_targets(b, p, r);
+    buf_printf(b, "- mcts:normal beats heuristic ≥ 75%% over both sides: %.1f%% [%.1f, %.1f] — %s\n",
+               100 * wi.p, 100 * wi.lo, 100 * wi.hi, verdict_at_least(wi, 0.75));
+  level_targets(b, p, r, holm);
   const char *star = strchr(p->a, '*');
   if (star && !strncmp(p->a, p->b, (size_t)(star - p->a)) &&
-      (p->b[star - p->a] == 0 || p->b[star - p->a] == '*')) {
-    double elo, margin;
-    elo_wld(r->w, r->l, r->d, &elo, &margin);
-    char mg[80];
-    fmt_margin(mg, sizeof mg, r, margin_unit(sc));
-    buf_printf(b, "- %s over %s gains Elo: %+.1f — %s; margin %s — %s\n", p->a,
-               p->b, fabs(elo) < 0.05 ? 0.0 : elo,
-               elo > 0 ? (elo - margin > 0 ? "met (significant)" : "met (not significant)") : "NOT met",
-               mg, r->mpairs <= 0 ? "not recorded" : margin_lo(r) > 0 ? "ahead (significant)"
-                    : r->msum > 0 ? "ahead (not significant)" : "not ahead");
-  }
+      (p->b[star - p->a] == 0 || p->b[star - p->a] == '*'))
+    budget_target(b, sc, p, r);
 }
 
 /* honest against cheating search, head to head: the cheat's win rate minus the honest player's,
@@ -820,16 +905,27 @@ static void strength_cheat_gap(Buf *b, const MatchRes *r) {
                 "honest %.1f%%, gap %.1f points [%.1f, %.1f] (%s) — %s\n",
              100 * ch, 100 * hon, 100 * (ch - hon), 100 * iv.lo, 100 * iv.hi,
              has_penta(r) ? "t over the pairs" : "t over the games",
-             ch - hon <= 0.10 ? (iv.hi <= 0.10 ? "met (significant)" : "met (not significant)")
-                              : (iv.lo > 0.10 ? "NOT met (significant)" : "NOT met (not significant)"));
+             iv.hi <= 0.10 ? "met (the whole interval within 10 points)"
+             : iv.lo > 0.10 ? "NOT met (the whole interval beyond 10 points)"
+                            : "not shown (10 points inside the interval)");
 }
 
 /* the targets of the strength table that the default pairs measure */
 static void strength_targets(Strength *S, const Scen *sc, const MatchRes *res) {
   const Pair *pairs = S->pairs;
   buf_printf(&S->b, "\nTargets:\n\n");
+  double p[64], adj[64], holm[64];
+  int idx[64], n = 0;
+  for (int k = 0; k < S->np; k++) {
+    holm[k] = NAN;
+    if (!res[k].games || !is_level_step(&pairs[k])) continue;
+    step_score(&res[k], &p[n]);
+    idx[n++] = k;
+  }
+  holm_adjust(p, n, adj);
+  for (int i = 0; i < n; i++) holm[idx[i]] = adj[i];
   for (int k = 0; k < S->np; k++)
-    if (res[k].games) strength_match_targets(&S->b, sc, &pairs[k], &res[k]);
+    if (res[k].games) strength_match_targets(&S->b, sc, &pairs[k], &res[k], holm[k]);
   int kn = -1, kc = -1;
   for (int k = 0; k < S->np; k++) {
     if (!res[k].games || strcmp(pairs[k].b, "heuristic")) continue;
@@ -837,10 +933,14 @@ static void strength_targets(Strength *S, const Scen *sc, const MatchRes *res) {
     if (!strcmp(pairs[k].a, "cheat:normal")) kc = k;
   }
   if (kn >= 0 && kc >= 0) {
-    double a = (double)res[kn].w / res[kn].games, c = (double)res[kc].w / res[kc].games;
+    Interval g = diff_indep(res[kc].w, res[kc].games, res[kn].w, res[kn].games, Z95);
     buf_printf(&S->b, "- honest normal within 10 points of cheat:normal (win rates against "
-                      "heuristic): %.1f%% vs %.1f%%, gap %.1f points — %s\n",
-               100 * a, 100 * c, 100 * (c - a), c - a <= 0.10 ? "met" : "NOT met");
+                      "heuristic): %.1f%% vs %.1f%%, gap %.1f points [%.1f, %.1f] — %s\n",
+               100.0 * res[kn].w / res[kn].games, 100.0 * res[kc].w / res[kc].games, 100 * g.p,
+               100 * g.lo, 100 * g.hi,
+               g.hi <= 0.10 ? "met (the whole interval within 10 points)"
+               : g.lo > 0.10 ? "NOT met (the whole interval beyond 10 points)"
+                             : "not shown (10 points inside the interval)");
   }
   for (int k = 0; k < S->np; k++)
     if (res[k].games && !strcmp(pairs[k].a, "cheat:normal") && !strcmp(pairs[k].b, "mcts:normal"))

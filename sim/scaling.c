@@ -162,8 +162,10 @@ static void step_elo(Step *st) {
     elo_bounds_wilson(r->w, r->l, r->d, &st->elo_lo, &st->elo_hi);
   } else {
     st->elo = elo_from_score(iv.p);
-    st->elo_lo = iv.lo > 0 ? elo_from_score(iv.lo) : -INFINITY;
-    st->elo_hi = iv.hi < 1 ? elo_from_score(iv.hi) : INFINITY;
+    double wlo, whi; /* an end of the t interval past 0% or 100%: the finite Wilson bound */
+    elo_bounds_wilson(r->w, r->l, r->d, &wlo, &whi);
+    st->elo_lo = iv.lo > 0 ? elo_from_score(iv.lo) : wlo;
+    st->elo_hi = iv.hi < 1 ? elo_from_score(iv.hi) : whi;
   }
 }
 
@@ -291,7 +293,8 @@ static void scaling_preamble(Scaling *S) {
                 "seeds:\n\n"
                 "- **score**: A's points per pair (0, ¼, ½, ¾ or 1 a game); the Elo is "
                 "−400·log10(1/score − 1) and its 95%% interval the Elo of the score interval's ends "
-                "(so it is not symmetric); ʷ: every pair scored the same, no spread is known, the "
+                "(so it is not symmetric; an end past 0%% or 100%%, where the Elo would be "
+                "infinite, is the finite Wilson bound of the games' score); ʷ: every pair scored the same, no spread is known, the "
                 "interval is the Wilson interval of the games' score instead and no p-value is "
                 "given. LOS: likelihood of superiority from the pentanomial counts (fishtest).\n"
                 "- **margin**: per seed, the French margin when A played the French minus when B "

@@ -219,8 +219,11 @@ uint32_t play_fingerprint(const Scen *sc);
 typedef struct { double p, lo, hi; } Interval;
 /* Wilson score interval for k successes in n trials (z = 1.96 for 95%). */
 Interval wilson(long k, long n, double z);
-/* standard normal quantile */
+/* standard normal quantile and distribution function */
 double norm_quantile(double p);
+double norm_cdf(double x);
+/* the exact one-sided sign test: P(at least w wins of w + l decided games | 1/2); 1 without games */
+double sign_test_p(long w, long l);
 /* McNemar test on the discordant pairs b, c: exact two-sided binomial p-value, and the
  * continuity-corrected chi-square statistic in *chi2 (may be NULL). */
 double mcnemar_p(long b, long c, double *chi2);
@@ -246,6 +249,9 @@ double elo_from_score(double s);
 /* Elo difference and its 95% error margin from wins, losses, draws (cutechess-style margin
  * from the trinomial per-game variance). */
 void elo_wld(long w, long l, long d, double *elo, double *margin);
+/* the same 95% interval as its two ends, the Elo of the score interval's ends (not symmetric;
+ * +-inf when an end leaves (0, 1)) */
+void elo_wld_interval(long w, long l, long d, double *lo, double *hi);
 /* SPRT log-likelihood ratio for H1: elo1 against H0: elo0 (BayesElo-free, logistic model,
  * trinomial approximation). */
 double sprt_llr(long w, long l, long d, double elo0, double elo1);

@@ -28,6 +28,12 @@ Interval wilson(long k, long n, double z) {
 }
 
 /* the standard normal quantile (GSL) */
+double sign_test_p(long w, long l) {
+  return w + l > 0 && w > 0 ? gsl_cdf_binomial_Q((unsigned)(w - 1), 0.5, (unsigned)(w + l)) : 1;
+}
+
+double norm_cdf(double x) { return gsl_cdf_ugaussian_P(x); }
+
 double norm_quantile(double p) {
   if (p <= 0) return -INFINITY;
   if (p >= 1) return INFINITY;
@@ -128,6 +134,17 @@ void elo_wld(long w, long l, long d, double *elo, double *margin) {
   *elo = elo_from_score(mu);
   if (lo <= 0 || hi >= 1) *margin = INFINITY;
   else *margin = (elo_from_score(hi) - elo_from_score(lo)) / 2;
+}
+
+void elo_wld_interval(long w, long l, long d, double *lo, double *hi) {
+  double n = (double)(w + l + d);
+  if (n <= 0) { *lo = -INFINITY; *hi = INFINITY; return; }
+  double pw = w / n, pl = l / n, pd = d / n;
+  double mu = pw + pd / 2;
+  double var = pw * (1 - mu) * (1 - mu) + pl * mu * mu + pd * (0.5 - mu) * (0.5 - mu);
+  double sd = sqrt(var / n);
+  *lo = elo_from_score(mu - Z95 * sd);
+  *hi = elo_from_score(mu + Z95 * sd);
 }
 
 static double score_of_elo(double e) { return 1.0 / (1.0 + pow(10.0, -e / 400.0)); }

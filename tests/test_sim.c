@@ -573,11 +573,25 @@ Test(sim_strength, mirror_margin_pair_counts_and_resume, .init = mk_tmp, .fini =
   size_t n1 = 0, n2 = 0;
   char *t1 = slurp(tmpbase, "s.md", &n1);
   cr_assert_not_null(t1);
-  cr_assert_not_null(strstr(t1, "| heuristic | heuristic | 2 - 2 - 0 | 0.500 | 0.0 +/- "), "%s", t1);
+  /* the Elo interval as its two ends, not "± margin" (it is not symmetric) */
+  cr_assert_not_null(strstr(t1, "| heuristic | heuristic | 2 - 2 - 0 | 0.500 | 0.0 [-"), "%s", t1);
   /* two seeds that gave the same margin: the spread is unknown, never "+/- 0.00" */
   cr_assert_not_null(strstr(t1, "| +0.00 +/- ? objectives (all 2 seeds equal) |"), "%s", t1);
   cr_assert_not_null(strstr(t1, "| +0.00 +/- ? VP (all 2 seeds equal) |"), "%s", t1);
   cr_assert_null(strstr(t1, "+/- 0.00"), "%s", t1);
+  /* the ladder's margin of random, fitted from the one match against the anchor, carries the
+   * match's own Student-t half-width (not a z one) */
+  const char *lg = strstr(t1, "## Long game");
+  cr_assert_not_null(lg);
+  const char *mrow = strstr(lg, "| heuristic | random |"), *lrow = strstr(lg, "\n| random | ");
+  cr_assert(mrow && lrow, "%s", lg);
+  double mm, mh, lm0, lh0;
+  const char *vp = strstr(mrow, " VP |");
+  while (vp > mrow && vp[-1] != '|') vp--;
+  cr_assert_eq(sscanf(vp, " %lf +/- %lf", &mm, &mh), 2, "%s", vp);
+  const char *bar = strchr(strchr(lrow + 3, '|') + 1, '|');
+  cr_assert_eq(sscanf(bar + 1, " %lf +/- %lf", &lm0, &lh0), 2, "%s", bar);
+  cr_assert(fabs(lm0 + mm) < 0.006 && fabs(lh0 - mh) < 0.006, "ladder %f +/- %f, match %f +/- %f", lm0, lh0, mm, mh);
   /* the same player on both sides of a seed scores 1 point per pair: pentanomial 0-0-2-0-0 */
   cr_assert_not_null(strstr(t1, "| 0-0-2-0-0 | 0.0 (no spread over 2 pairs), LOS 50.0% "), "%s", t1);
   /* heuristic vs random: 6 games in each scenario, a positive margin */
@@ -836,8 +850,20 @@ Test(sim_strength, level_steps_judged_by_their_interval, .init = mk_tmp, .fini =
   size_t n;
   char *t = slurp(tmpbase, "t.md", &n);
   cr_assert_not_null(t);
-  const char *l = strstr(t, "- heuristic beats the level below it, random, significantly (issue 8): 100.0% [72.2, 100.0] — met\n");
-  cr_assert_not_null(l, "%s", t);
+  /* 10 games won of 10, 5 pairs won of 5: the step is judged by the sign test over the pairs
+   * (one step: Holm p = p = 1/32), the 90% target by the whole Wilson interval, which holds it */
+  Interval wi = wilson_d(10, 10, Z95);
+  char want[300];
+  snprintf(want, sizeof want, "- heuristic beats the level below it, random (issue 8): 100.0%% "
+           "[%.1f, 100.0] (Wilson over the games, sign test over the pairs), Holm p %.3g — met\n",
+           100 * wi.lo, sign_test_p(5, 0));
+  cr_assert_not_null(strstr(t, want), "%s\n%s", want, t);
+  cr_assert(fabs(sign_test_p(5, 0) - 1.0 / 32) < 1e-15);
+  snprintf(want, sizeof want, "- heuristic beats random ≥ 90%%: 100.0%% [%.1f, 100.0] — not shown "
+           "(the target is inside the interval)\n", 100 * wi.lo);
+  cr_assert_not_null(strstr(t, want), "%s\n%s", want, t);
+  cr_assert(!strstr(t, "+inf") && !strstr(t, "-inf"), "no infinite Elo where a finite bound exists: %s", t);
+  cr_assert_not_null(strstr(t, "≥ +"), "%s", t);
   cr_assert_null(strstr(t, "- random beats the level below"), "random has no level below it: %s", t);
   char cmdline[400];
   snprintf(cmdline, sizeof cmdline, "--pairs 'heuristic/random@10;random/heuristic@4' --out %s\n```", out);
