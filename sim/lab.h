@@ -10,7 +10,7 @@
 #include <stdint.h>
 
 #define LAB_SPEC 120
-#define LAB_MAX_VALUES 48  /* values played over all rounds */
+#define LAB_MAX_VALUES 256 /* values played over all rounds (16 rounds x 16 points) */
 #define LAB_MAX_ROUNDS 16
 
 typedef struct {
