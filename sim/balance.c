@@ -373,9 +373,10 @@ static void bal_svg(const Bal *B, Buf *o) {
   buf_printf(o, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"760\" height=\"420\" "
              "font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"760\" height=\"420\" "
              "fill=\"white\"/>\n<text x=\"70\" y=\"20\" font-size=\"15\">French win rate against "
-             "%s, %s game, %s vs %s</text>\n<text x=\"70\" y=\"36\" fill=\"#555\">points: the "
+             "%s, %s game, %s vs %s%s</text>\n<text x=\"70\" y=\"36\" fill=\"#555\">points: the "
              "values played with their 95%% Wilson interval; line: the logistic fit; band: the "
-             "crossing's 95%% Fieller interval</text>\n", b->param, b->scen, b->pf, b->pa);
+             "crossing's 95%% Fieller interval</text>\n", b->param, b->scen, b->pf, b->pa,
+             !lab_searches(b->pf) && !lab_searches(b->pa) ? " (not search-level)" : "");
   bal_svg_axes(B, &P, o);
   bal_svg_fit(B, &P, o);
   for (int i = 0; i < B->np; i++) {

@@ -260,10 +260,11 @@ static void worth_svg(const Worth *W, Buf *o) {
   buf_printf(o, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"760\" height=\"%.0f\" "
              "font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"760\" height=\"%.0f\" "
              "fill=\"white\"/>\n<text x=\"10\" y=\"20\" font-size=\"15\">What each ability is worth "
-             "to the side that loses it (points of its win rate), %s vs %s</text>\n<text x=\"10\" "
+             "to the side that loses it (points of its win rate), %s vs %s%s</text>\n<text x=\"10\" "
              "y=\"36\" fill=\"#555\">dot: full rules minus restricted, paired on the same seeds; "
              "line: Holm-adjusted interval; right of 0: the ability helps its side</text>\n",
-             H, H, W->w->pf, W->w->pa);
+             H, H, W->w->pf, W->w->pa,
+             !lab_searches(W->w->pf) && !lab_searches(W->w->pa) ? " (not search-level)" : "");
   for (int si = 0; si < W->w->nscen; si++) worth_panel(W, si, -m, 2 * m, 70 + ph * si, o);
   double base = H - 24;
   for (int k = -(int)lround(m * 20); k <= (int)lround(m * 20); k++) {
