@@ -32,7 +32,7 @@ void halving_default_opts(HalvOpts *o) {
   o->sscale = 0.25;
 }
 
-/* the levels of issue 8 (ai/README.md): playouts per full decision */
+/* the levels (ai/README.md): playouts per full decision */
 int halving_level_opts(const char *level, HalvOpts *o) {
   static const struct { const char *name; int iters; } LV[] = {
       {"sim", 128}, {"easy", 800}, {"normal", 3200}, {"hard", 12800}, {"expert", 51200}};

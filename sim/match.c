@@ -782,7 +782,7 @@ static const char *verdict_at_least(Interval iv, double x) {
                      : "not shown (the target is inside the interval)";
 }
 
-/* the level ladder of issue 8, from the weakest */
+/* the level ladder, from the weakest */
 static const char *LADDER[] = {"random", "heuristic", "mcts:sim", "mcts:easy", "mcts:normal",
                                "mcts:hard", "mcts:expert"};
 #define NLADDER ((int)(sizeof LADDER / sizeof *LADDER))
@@ -839,12 +839,12 @@ static void level_targets(Buf *b, const Pair *p, const MatchRes *r, double holm)
   const double floor[2] = {0.90, 0.70};
   for (int k = 0; k < 2; k++)
     if (!strcmp(p->a, "mcts:normal") && !strcmp(p->b, floor_name[k]))
-      buf_printf(b, "- mcts:normal scores ≥ %.0f%% against %s (issue 8): %.1f%% [%.1f, %.1f] — %s%s\n", 100 * floor[k],
+      buf_printf(b, "- mcts:normal scores ≥ %.0f%% against %s (level target): %.1f%% [%.1f, %.1f] — %s%s\n", 100 * floor[k],
                  floor_name[k], 100 * wi.p, 100 * wi.lo, 100 * wi.hi, verdict_at_least(wi, floor[k]), n);
   if (isnan(holm)) return;
   double p1;
   Interval si = step_score(r, &p1);
-  buf_printf(b, "- %s beats the level below it, %s (issue 8): %.1f%% [%.1f, %.1f] (%s), Holm p %.3g — %s\n",
+  buf_printf(b, "- %s beats the level below it, %s (level target): %.1f%% [%.1f, %.1f] (%s), Holm p %.3g — %s\n",
              p->a, p->b, 100 * si.p, 100 * si.lo, 100 * si.hi,
              step_by_pairs(r) ? "t over the pairs"
              : has_penta(r)   ? "Wilson over the games, sign test over the pairs"

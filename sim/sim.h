@@ -172,8 +172,9 @@ typedef struct {
    * an older build); kept in the journal, never in games.csv or in the fingerprints */
   float cpu;
   float cpu_side[2];          /* not a result: thread CPU seconds of each side's decisions   */
-  /* facts recorded since issue 24 item 5, after the fingerprinted bytes so that the journals'
-   * fingerprints stay; a row of an older journal has none of them (more = 0) */
+  /* the later facts (bids won, squares held, the round of each fall), after the fingerprinted
+   * bytes so that the journals' fingerprints stay; a row of an older journal has none of them
+   * (more = 0) */
   uint8_t more;               /* 1: the facts below were recorded                  */
   uint8_t bids_won[2];        /* bids each side won (who went first after a bid)    */
   uint16_t fall_round[V_COUNT]; /* round of the game (1 = the first) in which each victory

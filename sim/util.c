@@ -175,7 +175,7 @@ static int csv_split(const char *line, char fields[][128], int maxf) {
   }
 }
 
-#define NCSV_OLD (33 + V_COUNT) /* a row of a journal written before issue 24 item 5 */
+#define NCSV_OLD (33 + V_COUNT) /* a row of a journal written before the later facts */
 #define NCSV (NCSV_OLD + 4 + V_COUNT)
 
 static int num(const char *s, long lo, long hi, long *out) {

@@ -221,9 +221,9 @@ Test(players, budget_multiplier_is_the_same_player_as_explicit_iterations) {
   free(sc);
 }
 
-/* Issue 12 item 1 / R-6.7: the invariant checker after every action of games played by the
+/* R-6.7: the invariant checker after every action of games played by the
  * heuristic and the search, not only by random play.  Long heuristic game 59 of this range
- * (data and heuristic of issue 10) ended with Wellington, his army gone, overrun by an advance
+ * (the data and heuristic of that time) ended with Wellington, his army gone, overrun by an advance
  * under the engine before the R-6.7 ruling (docs/RULINGS.md); random play never gets there. */
 static void checked_ai_games(const char *scen, const char *spec, int from, int games) {
   Scen *sc = th_load(scen, "base");

@@ -95,7 +95,7 @@ Test(cli, every_command_has_help) {
   }
 }
 
-/* issue 10: `show --data` prints the components in the order an owner checks them, each unit
+/* `show --data` prints the components in the order an owner checks them, each unit
  * and card once, with the variant's set-up applied */
 Test(cli, show_data_lists_counters_setup_cards_reference_and_map_in_order) {
   static char out[1 << 17];

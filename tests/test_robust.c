@@ -668,7 +668,7 @@ Test(robust, load_error_about_an_action_is_one_line) {
   free(sc);
 }
 
-/* issue 22: a save killed mid-write leaves its temporary file (PATH.PID.K.NSEC.tmp); the next
+/* a save killed mid-write leaves its temporary file (PATH.PID.K.NSEC.tmp); the next
  * write beside it removes it when its process is gone, never a live writer's; `serve` cleans
  * its saves folder at start (file_clean_stale_temps with no target) */
 Test(robust, save_killed_mid_write_leaves_no_temporary_for_long) {
@@ -707,7 +707,7 @@ Test(robust, save_killed_mid_write_leaves_no_temporary_for_long) {
   saved_close(&v);
 }
 
-/* issue 22: a data file's raw bytes (control, high) never reach an error message raw */
+/* a data file's raw bytes (control, high) never reach an error message raw */
 Test(robust, scenario_error_messages_are_printable_lines) {
   char dir[256], err[4096];
   th_tmpdir(dir, sizeof dir);

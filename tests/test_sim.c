@@ -401,7 +401,7 @@ static long file_size(const char *dir, const char *name) {
   return stat(p, &st) ? -1 : (long)st.st_size;
 }
 
-/* issue 11 item 4 and issue 12 item 8: a relaunch never deletes a journal; --resume with
+/* a relaunch never deletes a journal; --resume with
  * other options stops; a folder with another run's reports is refused; a journal write that
  * fails (a full disk) stops the run at once, and --resume then completes it to the same
  * report as an uninterrupted run */
@@ -662,7 +662,7 @@ Test(sim_strength, mirror_margin_pair_counts_and_resume, .init = mk_tmp, .fini =
   free(t4);
 }
 
-/* issue 12 item 8: an output that cannot be written is refused before the first game, and a
+/* an output that cannot be written is refused before the first game, and a
  * journal is never truncated by a relaunch without --resume */
 Test(sim_strength, output_checked_first_and_journal_kept, .init = mk_tmp, .fini = rm_tmp, .timeout = 60) {
   char ro[300], out[300], jp[320];
@@ -839,7 +839,7 @@ Test(sim_strength, refit_evaluation_is_not_reused, .init = mk_tmp, .fini = rm_tm
   free(k);
 }
 
-/* the strength table's targets of issue 8: a step of the ladder played head to head is judged
+/* the strength table's level targets: a step of the ladder played head to head is judged
  * by the lower end of its score's Wilson interval, and a match shorter than 200 games says so */
 Test(sim_strength, level_steps_judged_by_their_interval, .init = mk_tmp, .fini = rm_tmp, .timeout = 60) {
   char out[300];
@@ -854,7 +854,7 @@ Test(sim_strength, level_steps_judged_by_their_interval, .init = mk_tmp, .fini =
    * (one step: Holm p = p = 1/32), the 90% target by the whole Wilson interval, which holds it */
   Interval wi = wilson_d(10, 10, Z95);
   char want[300];
-  snprintf(want, sizeof want, "- heuristic beats the level below it, random (issue 8): 100.0%% "
+  snprintf(want, sizeof want, "- heuristic beats the level below it, random (level target): 100.0%% "
            "[%.1f, 100.0] (Wilson over the games, sign test over the pairs), Holm p %.3g — met\n",
            100 * wi.lo, sign_test_p(5, 0));
   cr_assert_not_null(strstr(t, want), "%s\n%s", want, t);

@@ -150,7 +150,7 @@ Test(tactics, bad_input_one_line_and_exit_2) {
   th_rmdir(dir);
 }
 
-/* issue 19's target: every level from easy up solves every position of the suite */
+/* the suite's target: every level from easy up solves every position of the suite */
 Test(tactics, levels_from_easy_up_solve_every_position) {
   TacticSet set = load_suite();
   const char *specs[] = {"mcts:easy", "mcts:normal"};

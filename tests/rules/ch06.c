@@ -437,7 +437,7 @@ Test(rules, R_6_6_castle_positions_reachable_through_engine_load) {
   free(sc);
 }
 
-/* Issue 12 item 1, ruling R-6.7/R-11.1 (docs/RULINGS.md): a leader whose army has no unit left
+/* Ruling R-6.7/R-11.1 (docs/RULINGS.md): a leader whose army has no unit left
  * is displaced to the nearest unit of his side, else removed; never overrun by an advance. */
 Test(rules, R_6_7_leader_whose_army_has_no_unit_left_is_never_overrun) {
   SETUP_TURN("long", 11, 3);
