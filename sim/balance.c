@@ -274,7 +274,12 @@ static void bal_table(const Bal *B, Buf *o) {
     buf_printf(o, ", p = %.3g%s", f->gof_p,
                f->gof_p < 0.05 ? " (the rate is not logistic in the value: read the played values "
                                  "around the crossing, not the curve far from it)" : "");
-  buf_printf(o, ".\n");
+  buf_printf(o, ".");
+  if (f->disp > 1)
+    buf_printf(o, " The values scatter %.2f times more than binomial noise about the curve: the "
+               "standard errors and the crossing's interval are widened by that factor's square "
+               "root (quasi-binomial).", f->disp);
+  buf_printf(o, "\n");
 }
 
 static void bal_rounds(const Bal *B, Buf *o) {

@@ -67,11 +67,15 @@ void logit_fit(const double *x, const long *k, const long *n, int m, double targ
   f->va = v[0] - 2 * t * v[1] + t * t * v[2];
   f->cab = (v[1] - t * v[2]) / sc;
   f->ok = 1;
-  if (f->b != 0) fieller(f, target, z);
   f->df = m - 2;
   for (int i = 0; i < m; i++) {
     double p = logit_p(f, x[i]), w = n[i] * p * (1 - p);
     if (w > 0) f->chi2 += (k[i] - n[i] * p) * (k[i] - n[i] * p) / w;
   }
   f->gof_p = f->df > 0 ? gsl_cdf_chisq_Q(f->chi2, f->df) : NAN;
+  /* a curve that fits worse than binomial noise allows (chi2 / df > 1): the variances are
+   * scaled by chi2 / df (quasi-binomial), so its crossing's interval widens with the misfit */
+  f->disp = f->df > 0 && f->chi2 > f->df ? f->chi2 / f->df : 1;
+  f->va *= f->disp, f->vb *= f->disp, f->cab *= f->disp;
+  if (f->b != 0) fieller(f, target, z);
 }

@@ -64,7 +64,8 @@ static inline int lab_searches(const char *spec) {
 /* the logistic fit P(French win) = 1 / (1 + exp(-(a + b x))) of k[i] French wins in n[i] games
  * at x[i] (maximum likelihood, Newton), and where it crosses the target: xs with its 95%
  * Fieller interval [xlo, xhi] (bounded = 0: the slope is not told from 0, the interval is
- * unbounded), Pearson's chi-square of the fit (df = values - 2) and its p-value */
+ * unbounded), Pearson's chi-square of the fit (df = values - 2) and its p-value; when the
+ * chi-square exceeds its df the variances (and so the interval) are scaled by chi2 / df */
 typedef struct {
   int ok;                  /* 0: no fit (fewer than 2 values, a separation, no convergence) */
   double a, b, va, vb, cab;
@@ -72,6 +73,7 @@ typedef struct {
   int bounded;
   double chi2, gof_p;
   int df;
+  double disp;             /* chi2 / df when above 1 (the variances are scaled by it), else 1 */
 } LogitFit;
 void logit_fit(const double *x, const long *k, const long *n, int m, double target, double z,
                LogitFit *f);

@@ -49,6 +49,26 @@ Test(lab, logit_fit_recovers_a_known_curve_and_its_crossing) {
   cr_assert_float_eq(f.xs, (6 - log(3)) / 0.5, 1e-3);
 }
 
+Test(lab, logit_fit_widens_the_interval_of_a_curve_that_scatters) {
+  double x[6] = {10, 12, 14, 16, 18, 20};
+  long n[6], k[6], kz[6];
+  for (int i = 0; i < 6; i++) {
+    n[i] = 2000;
+    kz[i] = lround(n[i] / (1 + exp(-(-7.5 + 0.5 * x[i]))));      /* on the curve: 50% at 15 */
+    k[i] = kz[i] + (i % 2 ? 120 : -120);                          /* well off it, both ways */
+  }
+  LogitFit on, off;
+  logit_fit(x, kz, n, 6, 0.5, 1.959963984540054, &on);
+  logit_fit(x, k, n, 6, 0.5, 1.959963984540054, &off);
+  cr_assert(on.ok && off.ok);
+  cr_assert_float_eq(on.disp, 1, 1e-12, "a curve that fits is not widened");
+  cr_assert(off.chi2 > 4 * off.df, "chi2 %g on %d df", off.chi2, off.df);
+  cr_assert_float_eq(off.disp, off.chi2 / off.df, 1e-12);
+  cr_assert(off.xlo < off.xs && off.xs < off.xhi);
+  cr_assert_gt(off.xhi - off.xlo, 1.8 * (on.xhi - on.xlo), "[%g, %g] against [%g, %g]", off.xlo,
+               off.xhi, on.xlo, on.xhi);
+}
+
 Test(lab, logit_fit_flat_rate_gives_an_unbounded_interval) {
   double x[4] = {1, 2, 3, 4};
   long k[4] = {50, 49, 51, 50}, n[4] = {100, 100, 100, 100};
