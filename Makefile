@@ -19,7 +19,7 @@ PKGS    += libmicrohttpd-dev libgsl-dev
 MPIPKGS := libopenmpi-dev openmpi-bin
 STAMP   := $(BUILD)/.deps-ok
 
-.PHONY: all deps run check test bench mpi clean rule-coverage web-test func-length install uninstall install-test
+.PHONY: all deps run check test bench mpi clean rule-coverage web-test func-length report-check install uninstall install-test
 
 all: waterloo
 
@@ -85,6 +85,7 @@ test: $(BUILD)/test-runner waterloo
 check: mpi waterloo
 	tests/mpi_check.sh
 	$(MAKE) func-length
+	$(MAKE) report-check
 	$(MAKE) test
 	$(MAKE) install-test
 	$(MAKE) sanitize
@@ -225,6 +226,11 @@ waterloo-mpi-bin: $(STAMP) $(OBJ)
 
 rule-coverage:
 	tools/rule-coverage
+
+# every report committed under results/ names the build that made it (or is marked as of its
+# build: tools/report-check --mark) and links only to files that exist (issue 24 item 7)
+report-check: waterloo
+	tools/report-check --waterloo ./waterloo
 
 # no function of the code over 80 lines (issue 13): each one a named step (tools/func-length)
 func-length:

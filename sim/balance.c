@@ -309,8 +309,11 @@ static void bal_command(const BalanceCfg *b, Buf *o) {
 
 static void bal_md(const Bal *B, Buf *o) {
   const BalanceCfg *b = B->b;
+  char cap[CAPTION_LEN];
+  build_caption(cap, sizeof cap);
   buf_printf(o, "# Which `%s` makes the %s game even? French win rate %.1f%%, %s (French) "
-             "against %s (Allied)\n\nCommand: `", b->param, b->scen, 100 * b->target, b->pf, b->pa);
+             "against %s (Allied)\n\n%s\n\nCommand: `", b->param, b->scen, 100 * b->target, b->pf,
+             b->pa, cap);
   bal_command(b, o);
   buf_printf(o, "`%s%s%s\n\n", b->fix[0] ? " (held fixed: `" : "", b->fix, b->fix[0] ? "`)" : "");
   bal_answer(B, o);

@@ -533,8 +533,10 @@ static int strength_pairs(Strength *S) {
 /* the head of the table: the reproducing command and what every column means */
 static void strength_preamble(Strength *S) {
   Buf *b = &S->b;
-  buf_printf(b, "# Strength table\n\nReproduce with:\n\n```\n./waterloo strength --games %ld --seed %" PRIu64 " --scenario %s",
-             S->games, S->seed, S->scen_list);
+  char cap[CAPTION_LEN];
+  build_caption(cap, sizeof cap);
+  buf_printf(b, "# Strength table\n\n%s\n\nReproduce with:\n\n```\n./waterloo strength --games %ld --seed %" PRIu64 " --scenario %s",
+             cap, S->games, S->seed, S->scen_list);
   if (S->pairs_orig) buf_printf(b, " --pairs '%s'", S->pairs_orig);
   if (strcmp(S->out, "results/strength.md")) buf_printf(b, " --out %s", S->out);
   buf_printf(b, "\n```\n\n");

@@ -388,7 +388,9 @@ static const Cell *md_cell_stats(const MdSection *m, int vi, CellStats *st) {
 
 /* the head of report.md: the command, the seeds, the statistics, the players' strength */
 static void md_head(const SimCfg *c, Cell *cells, Buf *b) {
-  buf_printf(b, "# Waterloo balance report\n\n");
+  char cap[CAPTION_LEN];
+  build_caption(cap, sizeof cap);
+  buf_printf(b, "# Waterloo balance report\n\n%s\n\n", cap);
   buf_printf(b, "Reproduce with:\n\n```\n");
   cfg_command(c, b);
   buf_printf(b, "\n```\n\n");
@@ -1108,7 +1110,11 @@ static int put(const char *dir, const char *name, const char *data, size_t len) 
 /* cost.md: thread CPU seconds per game of each cell, from the journal (machine-dependent, so
  * kept out of report.md and summary.json, which the seed alone decides) */
 static void cost_md(const SimCfg *c, const Cell *cells, Buf *b) {
-  buf_printf(b, "# What the games cost\n\nThe CPU time of each game (both players, the thread "
+  char cap[CAPTION_LEN];
+  build_caption(cap, sizeof cap);
+  buf_printf(b, "# What the games cost\n\n%s\n\nMade by:\n\n```\n", cap);
+  cfg_command(c, b);
+  buf_printf(b, "\n```\n\nThe CPU time of each game (both players, the thread "
                 "that played it: `CLOCK_THREAD_CPUTIME_ID`), as the journal recorded it.  Games "
                 "journalled by an older build carry no time and are not counted in the mean.  "
                 "Machine-dependent; the results are in `report.md`.\n\n"

@@ -65,7 +65,9 @@ static void svg_chart(FILE *f, const Rv *R) {
 static void md_head(FILE *f, const Rv *R) {
   const ReviewOpts *o = R->o;
   State last = R->pos[R->rec.n];
-  fprintf(f, "# Review of `%s`\n\nReproduce with:\n\n```\n%s\n```\n\n", o->save, o->command);
+  char cap[CAPTION_LEN];
+  build_caption(cap, sizeof cap);
+  fprintf(f, "# Review of `%s`\n\n%s\n\nReproduce with:\n\n```\n%s\n```\n\n", o->save, cap, o->command);
   fprintf(f, "Game: %s (%s), seed %llu, %d actions, %s.  Reviewed: %s%s%s, %d decisions searched "
              "(%ld + %ld with one legal action skipped).  Judge: `%s`, %d paired worlds.\n\n",
           R->rec.scenario, R->rec.variants, (unsigned long long)R->rec.seed, R->rec.n,

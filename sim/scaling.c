@@ -281,9 +281,11 @@ static void fmt_cpu(char *buf, size_t len, double cpu, long games) {
 /* ---------------------------------------------------------------- the report */
 static void scaling_preamble(Scaling *S) {
   Buf *b = &S->b;
-  buf_printf(b, "# Scaling: strength against thinking budget\n\nReproduce with:\n\n```\n"
+  char cap[CAPTION_LEN];
+  build_caption(cap, sizeof cap);
+  buf_printf(b, "# Scaling: strength against thinking budget\n\n%s\n\nReproduce with:\n\n```\n"
                 "./waterloo scaling --scenario %s --from %s --doublings %d --games %ld --seed %" PRIu64,
-             S->scen_arg, S->from, S->doublings, S->games, S->seed);
+             cap, S->scen_arg, S->from, S->doublings, S->games, S->seed);
   if (strcmp(S->out, "results/scaling.md")) buf_printf(b, " --out %s", S->out);
   buf_printf(b, "\n```\n\n(add `--resume` to reuse `%s.journal`: it plays only the games it lacks; "
                 "a larger `--games` grows every match.)\n\n", S->out);

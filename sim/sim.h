@@ -303,6 +303,11 @@ int ladder_wls(int np, int nm, const int *a, const int *b, const double *val, co
 Scen *sim_scen_load(const char *cmd, const char *scen, const char *var);
 /* write a whole buffer to path atomically (path.tmp + rename); 0 or -1 */
 int write_atomic(const char *path, const char *data, size_t len);
+/* the caption every report carries under its title: the version and the play fingerprints of
+ * both scenarios ("*Build: waterloo 1.0, play fingerprint short a99fb89a, long 333f430f ...*");
+ * tools/report-check (make report-check) holds the committed reports to it */
+#define CAPTION_LEN 200
+void build_caption(char *out, size_t len);
 /* whether a new file prefix.probe.PID can be created (it is removed again): 0, or -1 with errno */
 int can_create(const char *prefix);
 int mkdir_p(const char *path);

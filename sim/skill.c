@@ -94,10 +94,13 @@ static void skill_reading(FILE *f, const Row *lo, const Row *hi) {
 /* report.md: the command, what a row is, one table per scenario */
 static void skill_report(FILE *f, const Table *T) {
   const SkillOpts *o = T->o;
-  fprintf(f, "# Balance across skill\n\nReproduce with:\n\n```\n%s\n```\n\n", o->command);
+  char cap[CAPTION_LEN];
+  build_caption(cap, sizeof cap);
+  fprintf(f, "# Balance across skill\n\n%s\n\nReproduce with:\n\n```\n%s\n```\n\n", cap, o->command);
   fprintf(f, "Each row: the same player on both sides, variant %s, seed %" PRIu64 "; game i is `sim`'s "
              "game i of that player pair (replay it with `./waterloo replay --scenario S --variant %s "
-             "--players P --seed %" PRIu64 " --index i`; every game is a row of [games.csv](games.csv), "
+             "--players P --seed %" PRIu64 " --index i`; every game is a row of `games.csv`, "
+             "written beside this report by the command, not kept in `results/`: "
              "`./waterloo replay --csv games.csv --row K`). French win rate with draws counted half, 95%% "
              "Wilson interval; CPU s/game is the thread CPU time of both players per game.  Rows go from "
              "weak to strong: where the rate stops moving, the balance estimate no longer depends on "

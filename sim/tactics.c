@@ -308,7 +308,9 @@ static void table(const TacticSet *set, const TacticsRun *o, const TacticAnswer 
 }
 
 static void write_report(const TacticSet *set, const TacticsRun *o, const Buf *tab, Buf *md) {
-  buf_printf(md, "# Tactics suite\n\n");
+  char cap[CAPTION_LEN];
+  build_caption(cap, sizeof cap);
+  buf_printf(md, "# Tactics suite\n\n%s\n\n", cap);
   buf_printf(md, "Made by `%s`.\n\n", o->command);
   buf_printf(md, "%d positions of `%s` (the format and what each field means: `sim/tactics.h`). "
              "Each player is asked for its move in each position, from the deciding side's "

@@ -25,6 +25,19 @@ Scen *sim_scen_load(const char *cmd, const char *scen, const char *var) {
   return sc;
 }
 
+void build_caption(char *out, size_t len) {
+  static const char *scen[2] = {"short", "long"};
+  uint32_t fp[2] = {0, 0};
+  for (int k = 0; k < 2; k++) {
+    Scen *sc = sim_scen_load("caption", scen[k], "base");
+    if (sc) fp[k] = play_fingerprint(sc);
+    free(sc);
+  }
+  snprintf(out, len, "*Build: waterloo %s, play fingerprint short %08" PRIx32 ", long %08" PRIx32
+                     " (`waterloo --version`; `make report-check` compares it with today's).*",
+           WATERLOO_VERSION, fp[0], fp[1]);
+}
+
 int can_create(const char *prefix) {
   char probe[1400];
   snprintf(probe, sizeof probe, "%s.probe.%ld", prefix, (long)getpid());

@@ -201,7 +201,9 @@ static void worth_table(const Worth *W, int si, Buf *o) {
 
 static void worth_md(const Worth *W, Buf *o) {
   const WorthCfg *w = W->w;
-  buf_printf(o, "# What each rule is worth (restricted play)\n\nCommand: `");
+  char cap[CAPTION_LEN];
+  build_caption(cap, sizeof cap);
+  buf_printf(o, "# What each rule is worth (restricted play)\n\n%s\n\nCommand: `", cap);
   worth_cmd(w, o);
   buf_printf(o, "`\n\nEach row bars one side from one ability (R-5.8: `ban_french` / `ban_allied` "
              "of docs/PARAMETERS.md, enforced in the legal actions, so it binds that side's player "

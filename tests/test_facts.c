@@ -267,3 +267,62 @@ Test(sim_facts, vp_margin_holm_recomputed, .init = mk, .fini = rm, .timeout = 30
   cJSON_Delete(root);
   free(js);
 }
+
+/* tools/report-check on a results tree of its own: a report with today's caption (the one a
+ * sim run writes) passes, one of another build or without a caption fails until --mark marks it
+ * as of its build, and a link to a file that does not exist fails whatever the caption */
+static int check_tree(const char *root, const char *opt, const char *log) {
+  char cmd[1200];
+  snprintf(cmd, sizeof cmd, "tools/report-check --waterloo ./waterloo %s '%s' > '%s/%s' 2>&1", opt,
+           root, root, log);
+  int rc = system(cmd);
+  return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
+
+static void put(const char *root, const char *name, const char *text) {
+  char p[600];
+  snprintf(p, sizeof p, "%s/results/%s", root, name);
+  FILE *f = fopen(p, "w");
+  cr_assert_not_null(f, "%s", p);
+  fputs(text, f);
+  fclose(f);
+}
+
+Test(report_check, captions_marks_and_links, .init = mk, .fini = rm, .timeout = 120) {
+  char res[400], run[500], cap[CAPTION_LEN], text[800];
+  snprintf(res, sizeof res, "%s/results", dir);
+  snprintf(run, sizeof run, "%s/results/run", dir);
+  char *argv[] = {"sim", "--scenario", "short", "--variant", "base", "--games", "4", "--seed", "5",
+                  "--threads", "1", "--quiet", "--out", run, NULL};
+  cr_assert_eq(cmd_sim(14, argv), 0);
+  build_caption(cap, sizeof cap);
+  snprintf(text, sizeof text, "# Old\n\n%s\n\nText.\n", cap);
+  char *d = strstr(text, "short ") + 6;
+  *d = *d == '0' ? '1' : '0'; /* another build's fingerprint */
+  put(dir, "old.md", text);
+  put(dir, "bare.md", "# Bare\n\nNo caption.\n");
+  snprintf(text, sizeof text, "# Linked\n\n%s\n\n[every game](games.csv), [chart](run/winrate.svg)\n", cap);
+  put(dir, "linked.md", text);
+  cr_assert_eq(check_tree(dir, "", "1.txt"), 1);
+  size_t n;
+  char p[600];
+  snprintf(p, sizeof p, "%s/1.txt", dir);
+  char *out = th_slurp(p, &n);
+  cr_assert(strstr(out, "old.md: made by another build") && strstr(out, "bare.md: no build caption"), "%s", out);
+  cr_assert(strstr(out, "linked.md:5: links games.csv, which does not exist"), "%s", out);
+  cr_assert_null(strstr(out, "run/winrate.svg"), "the chart exists: %s", out);
+  cr_assert_null(strstr(out, "run/report.md"), "a report just written by sim is current: %s", out);
+  free(out);
+  cr_assert_eq(check_tree(dir, "--mark", "2.txt"), 1, "--mark does not mend a link");
+  put(dir, "linked.md", "# Linked\n\n[chart](run/winrate.svg)\n");
+  cr_assert_eq(check_tree(dir, "--mark", "3.txt"), 0);
+  cr_assert_eq(check_tree(dir, "", "4.txt"), 0, "marked reports pass");
+  snprintf(p, sizeof p, "%s/results/old.md", dir);
+  out = th_slurp(p, &n);
+  cr_assert(!strncmp(strstr(out, "\n*") + 1, "*As of build: waterloo ", 23), "%s", out);
+  free(out);
+  snprintf(p, sizeof p, "%s/4.txt", dir);
+  out = th_slurp(p, &n);
+  cr_assert(strstr(out, "reports: 2 current, 3 marked as of their build, 0 problems"), "%s", out);
+  free(out);
+}
