@@ -7,6 +7,7 @@
  * for each row, how much of its own win rate the restricted side loses: the worth of the
  * ability to that side, paired against the full rules, with Holm-adjusted intervals. */
 #include <errno.h>
+#include <gsl/gsl_cdf.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,7 +27,8 @@ typedef struct {
   double p, holm, phi;
   Interval base, barred, worth; /* worth = base - barred, at the Holm step's level */
   double vsum, vsum2;    /* long game: the side's VP margin, full rules minus restricted */
-  Interval vp;           /* its mean, Student t at the same level */
+  Interval vp;           /* its mean, Student t at its own Holm step's level */
+  double vp_p, vp_holm, vp_level; /* the paired t-test of the margin, Holm over the rows */
   double level;
 } WRes;
 
@@ -112,23 +114,47 @@ static void worth_pairs(const Worth *W, int si, const WRow *row, WRes *r) {
   r->phi = pair_phi(r->a, r->b, r->c, r->d);
 }
 
-/* Holm over the rows of a scenario that are not moot: adjusted p, and each row's interval at
- * the level Holm's step-down tests it at (1 - 0.05 / (m - k) for the k-th smallest p, from 0) */
-static void worth_holm(Worth *W, int si) {
-  double p[2 * BAN_BITS] = {0}, adj[2 * BAN_BITS] = {0};
-  int idx[2 * BAN_BITS], m = 0;
-  for (int i = 0; i < W->nrow; i++)
-    if (!W->res[si][i].moot) idx[m] = i, p[m++] = W->res[si][i].p;
+/* Holm over m p-values: the adjusted ones, and the level Holm's step-down tests each at
+ * (1 - 0.05 / (m - k) for the k-th smallest p, from 0; ties in order) */
+static void holm_levels(const double *p, int m, double *adj, double *level) {
   holm_adjust(p, m, adj);
   for (int j = 0; j < m; j++) {
-    int k = 0; /* the rank of p[j]: smaller p first, ties in row order */
+    int k = 0;
     for (int i = 0; i < m; i++) k += p[i] < p[j] || (p[i] == p[j] && i < j);
+    level[j] = 1 - 0.05 / (m - k);
+  }
+}
+
+/* the paired t-test of the mean VP-margin difference: two-sided p (1 when every seed agrees
+ * on 0, 0 when on another value) */
+static double vp_t_p(const WRes *r) {
+  if (r->n < 2) return 1;
+  double mean = r->vsum / r->n, var = (r->vsum2 - r->vsum * mean) / (r->n - 1);
+  if (!(var > 1e-12)) return fabs(mean) > 1e-12 ? 0 : 1;
+  double t = mean / sqrt(var / r->n);
+  return 2 * gsl_cdf_tdist_Q(fabs(t), (double)(r->n - 1)); /* the upper tail, not 1 - cdf */
+}
+
+/* Holm over the rows of a scenario that are not moot, for the win rate and for the VP margin:
+ * adjusted p, and each row's interval at the level Holm tests it at */
+static void worth_holm(Worth *W, int si) {
+  double p[2 * BAN_BITS] = {0}, q[2 * BAN_BITS] = {0}, adj[2 * BAN_BITS] = {0};
+  double qadj[2 * BAN_BITS] = {0}, lev[2 * BAN_BITS] = {0}, qlev[2 * BAN_BITS] = {0};
+  int idx[2 * BAN_BITS], m = 0;
+  for (int i = 0; i < W->nrow; i++) {
+    WRes *r = &W->res[si][i];
+    if (r->moot) continue;
+    r->vp_p = vp_t_p(r);
+    idx[m] = i, p[m] = r->p, q[m++] = r->vp_p;
+  }
+  holm_levels(p, m, adj, lev);
+  holm_levels(q, m, qadj, qlev);
+  for (int j = 0; j < m; j++) {
     WRes *r = &W->res[si][idx[j]];
-    double alpha = 0.05 / (m - k);
-    r->holm = adj[j];
-    r->level = 1 - alpha;
-    r->worth = paired_diff(r->a, r->b, r->c, r->d, norm_quantile(1 - alpha / 2));
-    r->vp = mean_t(r->vsum, r->vsum2, r->n, r->level);
+    r->holm = adj[j], r->level = lev[j];
+    r->worth = paired_diff(r->a, r->b, r->c, r->d, norm_quantile(1 - (1 - lev[j]) / 2));
+    r->vp_holm = qadj[j], r->vp_level = qlev[j];
+    r->vp = mean_t(r->vsum, r->vsum2, r->n, qlev[j]);
   }
 }
 
@@ -180,21 +206,23 @@ static void worth_table(const Worth *W, int si, Buf *o) {
              "[Holm-adjusted CI] | level | b / c | McNemar p | Holm p | pairing φ | %sreading |\n"
              "|---|---|---:|---:|---|---:|---|---:|---:|---:|%s---|\n",
              !strcmp(w->scen[si], "short") ? "Short" : "Long",
-             w->pf, w->pa, w->games, lg ? "worth in its VP margin [same level] | " : "",
-             lg ? "---|" : "");
+             w->pf, w->pa, w->games, lg ? "worth in its VP margin [Holm-adjusted CI] | VP Holm p | " : "",
+             lg ? "---|---:|" : "");
   for (int i = 0; i < W->nrow; i++) {
     const WRes *r = &W->res[si][i];
     const char *side = W->row[i].side == FRENCH ? "French" : "Allies";
     buf_printf(o, "| %s | %s | ", ban_name(W->row[i].bit), side);
     if (r->moot) {
-      buf_printf(o, "— | — | moot: nothing to bar in this game | | | | | | |%s\n", lg ? " |" : "");
+      buf_printf(o, "— | — | moot: nothing to bar in this game | | | | | | |%s\n", lg ? " | |" : "");
       continue;
     }
     buf_printf(o, "%.1f%% | %.1f%% | %+.1f [%+.1f, %+.1f] | %.4g%% | %ld / %ld | %.3g | %.3g | %+.2f | ",
                100 * r->base.p, 100 * r->barred.p, 100 * r->worth.p, 100 * r->worth.lo,
                100 * r->worth.hi, 100 * r->level, r->b, r->c, r->p, r->holm, r->phi);
-    if (lg) buf_printf(o, "%+.2f [%+.2f, %+.2f] | ", r->vp.p, r->vp.lo, r->vp.hi);
+    if (lg) buf_printf(o, "%+.2f [%+.2f, %+.2f] | %.3g | ", r->vp.p, r->vp.lo, r->vp.hi, r->vp_holm);
     worth_reading(r, W->row[i].side == FRENCH ? "French" : "Allies", o);
+    if (lg && r->vp_holm < 0.05 && (r->vp.lo > 0 || r->vp.hi < 0))
+      buf_printf(o, "; VP margin %+.1f to %+.1f", r->vp.lo, r->vp.hi);
     buf_printf(o, " |\n");
   }
 }
@@ -218,7 +246,8 @@ static void worth_md(const Worth *W, Buf *o) {
              "*Moot*: the side holds no such card in this game (the Prussians in the short game), "
              "or the castle has no damage points. In the long game the VP margin (the side's VP minus the "
              "other's) is worth more than the win flag: its worth is the mean over the seeds of the "
-             "margin under the full rules minus restricted, with Student's t at the row's level.\n\n"
+             "margin under the full rules minus restricted, with its paired t-test, Holm over the rows on its "
+             "own and Student's t interval at its own Holm level.\n\n"
              "The figures hold for these players; a weak player's use of an ability is not the "
              "game's. Chart: [worth.svg](worth.svg); every cell, with the game facts and the "
              "long game's VP margins: [report.md](report.md).\n");
