@@ -50,6 +50,8 @@ int cmd_match(int argc, char **argv);
 int cmd_strength(int argc, char **argv);
 int cmd_scaling(int argc, char **argv);
 int cmd_headline(int argc, char **argv);
+/* cli/plan.c: the games a cell needs for ±X points */
+int cmd_plan(int argc, char **argv);
 /* cli/lab.c: the designer's questions (sim/lab.h) */
 int cmd_balance(int argc, char **argv);
 int cmd_worth(int argc, char **argv);

@@ -151,6 +151,7 @@ static const Cmd CMDS[] = {
     {"match", cmd_match, "strength match between two players, mirrored seeds"},
     {"strength", cmd_strength, "the strength table of the AI players"},
     {"scaling", cmd_scaling, "strength against thinking budget: each doubling head to head, Elo curve"},
+    {"plan", cmd_plan, "games a cell needs for a ±X-point interval, from a run's summary.json"},
     {"headline", cmd_headline, "the headline rows of balance reports already written (make run)"},
     {"balance", cmd_balance, "which value of a parameter makes the game even (French win rate 50%)"},
     {"worth", cmd_worth, "what each rule is worth: win-rate change when one side may not use it"},

@@ -326,3 +326,66 @@ Test(report_check, captions_marks_and_links, .init = mk, .fini = rm, .timeout = 
   cr_assert(strstr(out, "reports: 2 current, 3 marked as of their build, 0 problems"), "%s", out);
   free(out);
 }
+
+/* cmd(argv) with stdout into dir/name; its exit status */
+static int run_out(int (*cmd)(int, char **), int argc, char **argv, const char *name) {
+  char p[400];
+  snprintf(p, sizeof p, "%s/%s", dir, name);
+  fflush(stdout);
+  int saved = dup(1);
+  FILE *f = fopen(p, "w");
+  cr_assert_not_null(f);
+  dup2(fileno(f), 1);
+  int rc = cmd(argc, argv);
+  fflush(stdout);
+  dup2(saved, 1);
+  close(saved);
+  fclose(f);
+  return rc;
+}
+
+/* plan: the games for ±X points of each variant's difference from base at its measured pair
+ * correlation and unpaired, from the run's summary.json, as the report's column computes them;
+ * by hand from rates; bad values refused */
+Test(plan, games_for_points_from_a_run_and_by_hand, .init = mk, .fini = rm, .timeout = 120) {
+  char *argv[] = {"sim", "--scenario", "short", "--variant", "base,strong-hougoumont", "--games",
+                  "60", "--seed", "5", "--threads", "1", "--quiet", "--out", dir, NULL};
+  cr_assert_eq(cmd_sim(14, argv), 0);
+  char *pv[] = {"plan", "--points", "2", dir, NULL};
+  cr_assert_eq(run_out(cmd_plan, 4, pv, "plan.txt"), 0);
+  char p[400];
+  size_t n;
+  snprintf(p, sizeof p, "%s/summary.json", dir);
+  char *js = th_slurp(p, &n);
+  cJSON *root = cJSON_Parse(js), *c;
+  double rate[2] = {NAN, NAN}, phi = NAN;
+  cJSON_ArrayForEach(c, cJSON_GetObjectItem(root, "cells")) {
+    int v = !strcmp(cJSON_GetObjectItem(c, "variant")->valuestring, "strong-hougoumont");
+    rate[v] = cJSON_GetObjectItem(cJSON_GetObjectItem(c, "french_rate"), "rate")->valuedouble;
+    if (v) phi = cJSON_GetObjectItem(cJSON_GetObjectItem(c, "vs_base"), "pair_phi")->valuedouble;
+  }
+  cr_assert(!isnan(rate[0]) && !isnan(rate[1]) && !isnan(phi));
+  char want[200];
+  snprintf(want, sizeof want, "| %.0f / %.0f |\n", games_for_halfwidth(rate[1], rate[0], phi, 0.02, Z95),
+           games_for_halfwidth(rate[1], rate[0], 0, 0.02, Z95));
+  snprintf(p, sizeof p, "%s/plan.txt", dir);
+  char *out = th_slurp(p, &n);
+  const char *row = strstr(out, "| short | strong-hougoumont | 60 |");
+  cr_assert(row && strstr(row, want), "%s\n%s", want, out);
+  free(out);
+  cJSON_Delete(root);
+  free(js);
+  char *hv[] = {"plan", "--rate", "0.22", "--rate2", "30", "--phi", "0.5", NULL};
+  cr_assert_eq(run_out(cmd_plan, 7, hv, "hand.txt"), 0);
+  snprintf(p, sizeof p, "%s/hand.txt", dir);
+  out = th_slurp(p, &n);
+  snprintf(want, sizeof want, "%.0f games a cell for ±3 points at pair correlation +0.50, %.0f unpaired",
+           games_for_halfwidth(0.22, 0.30, 0.5, 0.03, Z95), games_for_halfwidth(0.22, 0.30, 0, 0.03, Z95));
+  cr_assert(strstr(out, want), "%s\n%s", want, out);
+  free(out);
+  char *b1[] = {"plan", "--rate", "0.2", "--phi", "2", NULL}, *b2[] = {"plan", "--points", "0", dir, NULL};
+  char *b3[] = {"plan", NULL};
+  cr_assert_eq(run_out(cmd_plan, 5, b1, "b.txt"), 2);
+  cr_assert_eq(run_out(cmd_plan, 4, b2, "b.txt"), 2);
+  cr_assert_eq(run_out(cmd_plan, 1, b3, "b.txt"), 2);
+}
