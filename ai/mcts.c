@@ -87,13 +87,14 @@ void mcts_default_opts(MctsOpts *o) {
   o->mem_mb = 256;
 }
 
-/* the levels (ai/README.md): iterations per full decision, trees, the time cap in play */
+/* the levels (ai/README.md): iterations per full decision, the threads that run one search
+ * (the result does not depend on them), the time cap in play */
 static const struct {
   const char *name;
-  int iters, trees, play_ms;
+  int iters, threads, play_ms;
 } LEVELS[] = {
     {"sim", 120, 1, 0},
-    {"easy", 750, 1, 1500},
+    {"easy", 750, 2, 1500},
     {"normal", 3000, 2, 4000},
     {"hard", 12000, 2, 8000},
     {"expert", 48000, 2, 15000},
@@ -104,8 +105,7 @@ int mcts_level_opts(const char *level, MctsOpts *o) {
   for (size_t i = 0; i < sizeof LEVELS / sizeof *LEVELS; i++)
     if (!strcmp(level, LEVELS[i].name)) {
       o->iters = LEVELS[i].iters;
-      o->trees = LEVELS[i].trees;
-      o->threads = LEVELS[i].trees;
+      o->threads = LEVELS[i].threads;
       o->play_ms = LEVELS[i].play_ms;
       return 0;
     }
@@ -151,12 +151,16 @@ int mcts_interactive(Mcts *m) {
   return m->o.time_ms;
 }
 
-int mcts_root(const Mcts *m, RootStat *out, int max) { return ai_root_copy(m->root, m->nroot, out, max); }
+int mcts_root(const Mcts *m, RootStat *out, int max) {
+  return ai_root_copy(m->root, m->nroot, out, max);
+}
 
 /* ---------------------------------------------------------------- the arena */
+/* atomic: the candidates of a halving round grow their own subtrees of one tree in parallel */
 static int new_node(Tree *t, uint32_t key, int who) {
-  if (t->used >= t->cap) return -1;
-  int i = t->used++;
+  if (__atomic_load_n(&t->used, __ATOMIC_RELAXED) >= t->cap) return -1;
+  int i = __atomic_fetch_add(&t->used, 1, __ATOMIC_RELAXED);
+  if (i >= t->cap) return -1;
   t->nodes[i] = (Node){.key = key, .child = -1, .next = -1, .who = (uint8_t)who};
   return i;
 }
@@ -407,65 +411,85 @@ static int root_candidates(Descent *D, const State *obs, const ActList *L, long 
   return n;
 }
 
-/* one round of the halving root: `per` worlds, each played by every alive candidate with the
- * same world and the same random numbers below (common random numbers); 0, -1 at the deadline */
-static int sh_round(Descent *D, const State *obs, const ActList *L, const int *cand,
-                    const int *child, const int *alive, int na, long per, uint64_t seed,
-                    double deadline) {
+/* the walks of one candidate in one round of the halving root: `per` worlds, world j the
+ * (wbase + j + 1)-th of the tree's sequence, the same worlds and random numbers below for every
+ * candidate (common random numbers).  They touch only the candidate's own subtree, so the
+ * candidates of a round run in parallel and the result does not depend on the threads.  The
+ * walks done (fewer at the deadline); *vroot: the root's reward summed */
+static long cand_walks(Descent *D, const State *obs, Action a, int node, long per, uint64_t seed,
+                       long wbase, double deadline, double *vroot) {
   Mcts *m = D->m;
   Tree *t = D->t;
   Rng *keep = D->r;
-  State w0;
+  long done = 0;
   for (long j = 0; j < per; j++) {
-    if (deadline > 0 && omp_get_wtime() > deadline) { D->r = keep; return -1; }
-    Rng wr, rr;
-    t->worlds++;
-    rng_seed(&wr, seed + 0x9e3779b97f4a7c15ULL * (uint64_t)t->worlds, 0xd37ULL);
-    rng_seed(&rr, seed + 0x9e3779b97f4a7c15ULL * (uint64_t)t->worlds, 0x7011ULL);
-    if (m->o.cheat) w0 = *obs;
-    else gs_determinize(m->sc, obs, D->me, &wr, &w0);
-    for (int q = 0; q < na; q++) {
-      int c = alive[q];
-      Rng r2 = rr;
-      *D->w = w0;
-      D->r = &r2;
-      gs_apply(m->sc, D->w, L->a[cand[c]]);
-      t->nodes[child[c]].avail++;
-      D->np = 0;
-      D->path[D->np++] = t->root;
-      D->path[D->np++] = child[c];
-      D->node = child[c];
-      descend_from(D);
-      back_up(t, D->path, D->np, leaf_value(m, D->w, &r2));
-      t->iters++;
-    }
+    if (deadline > 0 && omp_get_wtime() > deadline) break;
+    uint64_t ws = seed + 0x9e3779b97f4a7c15ULL * (uint64_t)(wbase + j + 1);
+    Rng wr, r2;
+    rng_seed(&wr, ws, 0xd37ULL);
+    rng_seed(&r2, ws, 0x7011ULL);
+    if (m->o.cheat) *D->w = *obs;
+    else gs_determinize(m->sc, obs, D->me, &wr, D->w);
+    D->r = &r2;
+    gs_apply(m->sc, D->w, a);
+    t->nodes[node].avail++;
+    D->np = 0;
+    D->path[D->np++] = node;
+    D->node = node;
+    descend_from(D);
+    double v = leaf_value(m, D->w, &r2);
+    back_up(t, D->path, D->np, v);
+    *vroot += t->nodes[t->root].who == FRENCH ? v : 1.0 - v;
+    done++;
   }
   D->r = keep;
-  return 0;
+  return done;
 }
 
-/* one tree's worker of a search: its walk, random numbers and world (the walk points at them) */
+/* a thread's walk, random numbers and world (the walk points at them) */
 typedef struct {
   Descent D;
   Rng r;
   State w;
-  int child[MAX_ACTIONS]; /* halving root: the node of each candidate in this tree */
-} Worker;
+} __attribute__((aligned(64))) Walker;
 
-static int worker_init(Mcts *m, Worker *k, Tree *t, int me, uint64_t seed) {
-  rng_seed(&k->r, seed, 0x15c75ULL);
-  k->D = (Descent){.m = m, .t = t, .r = &k->r, .w = &k->w, .me = me};
-  k->D.prior = calloc(1, sizeof *k->D.prior);
-  t->iters = 0;
-  t->worlds = 0;
-  return k->D.prior ? 0 : -1;
+/* one round of the halving root: every alive candidate of every tree walks `per` worlds (in
+ * parallel, a thread a candidate at a time); the root's visits and the trees' counts added
+ * after, in a fixed order; 1 when the deadline stopped it */
+static int sh_round(Mcts *m, Walker *wk, int threads, const State *obs, const ActList *L,
+                    const int *cand, int *const *child, const int *alive, int na, long per,
+                    const uint64_t *seed, double deadline) {
+  int T = m->o.trees, items = T * na, stop = 0;
+  long *done = calloc((size_t)items, sizeof *done);
+  double *vr = calloc((size_t)items, sizeof *vr);
+  if (!done || !vr) { free(done); free(vr); return 1; }
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 1) reduction(| : stop)
+  for (int i = 0; i < items; i++) {
+    int k = i / na, c = alive[i % na];
+    Descent *D = &wk[omp_get_thread_num()].D;
+    D->t = &m->trees[k];
+    done[i] = cand_walks(D, obs, L->a[cand[c]], child[k][c], per, seed[k], m->trees[k].worlds,
+                         deadline, &vr[i]);
+    stop |= done[i] < per;
+  }
+  for (int i = 0; i < items; i++) {
+    Tree *t = &m->trees[i / na];
+    if (t->used > t->cap) t->used = t->cap;
+    t->nodes[t->root].n += (uint32_t)done[i];
+    t->nodes[t->root].w += (float)vr[i];
+    t->iters += done[i];
+  }
+  for (int k = 0; k < T; k++) m->trees[k].worlds += per;
+  free(done);
+  free(vr);
+  return stop;
 }
 
 /* a candidate's mean value over every tree (the trees play other worlds: one estimate) */
-static double merged_mean(const Mcts *m, const Worker *wk, int c) {
+static double merged_mean(const Mcts *m, int *const *child, int c) {
   double w = 0, n = 0;
   for (int k = 0; k < m->o.trees; k++) {
-    const Node *x = &m->trees[k].nodes[wk[k].child[c]];
+    const Node *x = &m->trees[k].nodes[child[k][c]];
     w += x->w;
     n += x->n;
   }
@@ -473,48 +497,46 @@ static double merged_mean(const Mcts *m, const Worker *wk, int c) {
 }
 
 /* the candidates' nodes in every tree after the first (which chose them) */
-static int candidates_everywhere(Mcts *m, Worker *wk, int na) {
+static int candidates_everywhere(Mcts *m, int *const *child, int na, int me) {
   for (int k = 1; k < m->o.trees; k++)
     for (int c = 0; c < na; c++) {
       Tree *t = &m->trees[k];
-      uint32_t key = m->trees[0].nodes[wk[0].child[c]].key;
+      uint32_t key = m->trees[0].nodes[child[0][c]].key;
       int x = find_child(t, t->root, key);
-      if (x < 0) x = add_child(t, t->root, key, wk[0].D.me);
+      if (x < 0) x = add_child(t, t->root, key, me);
       if (x < 0) return -1;
-      wk[k].child[c] = x;
+      child[k][c] = x;
     }
   return 0;
 }
 
 /* the halving root (Pepels et al. 2014, hybrid MCTS): sequential halving over the root's
  * candidates, each round on common worlds and random numbers, the tree below each candidate
- * grown by the walks; the better half by mean value goes on.  With several trees every tree
- * plays its share of each round on worlds of its own (in parallel), and the halving is decided
- * on the candidates' means over all trees: one halving of the whole budget, not one per tree.
- * The survivor's candidate index */
-static int run_sh(Mcts *m, Worker *wk, const State *obs, const ActList *L, long iters,
-                  const uint64_t *seed, double deadline) {
-  int T = m->o.trees, threads = m->o.threads < T ? m->o.threads : T;
+ * grown by the walks; the better half by mean value goes on.  The candidates of a round walk
+ * in parallel (their subtrees are apart).  With several trees (root parallel) every tree plays
+ * each round on worlds of its own and the halving is decided on the means over all trees.  The
+ * survivor's candidate index */
+static int run_sh(Mcts *m, Walker *wk, int threads, const State *obs, const ActList *L,
+                  long iters, int *const *child, const uint64_t *seed, double deadline) {
+  int T = m->o.trees;
   int cand[MAX_ACTIONS], alive[MAX_ACTIONS];
-  int na = root_candidates(&wk[0].D, obs, L, iters, cand, wk[0].child);
-  if (na < 1 || candidates_everywhere(m, wk, na) < 0) return -1;
+  wk[0].D.t = &m->trees[0];
+  int na = root_candidates(&wk[0].D, obs, L, iters, cand, child[0]);
+  if (na < 1 || candidates_everywhere(m, child, na, wk[0].D.me) < 0) return -1;
   for (int i = 0; i < na; i++) alive[i] = i;
   int rounds = 0;
   while ((1 << rounds) < na) rounds++;
   long used = 0;
   for (int rd = 0; rd < rounds && na > 1; rd++) {
-    long per = (iters - used) / (rounds - rd) / na, perk;
+    long per = (iters - used) / (rounds - rd) / na;
     if (per < 1) per = 1;
-    perk = (per + T - 1) / T;
-    int stop = 0;
-#pragma omp parallel for num_threads(threads) schedule(static, 1) reduction(| : stop)
-    for (int k = 0; k < T; k++)
-      stop |= sh_round(&wk[k].D, obs, L, cand, wk[k].child, alive, na, perk, seed[k], deadline);
+    long perk = (per + T - 1) / T;
+    int stop = sh_round(m, wk, threads, obs, L, cand, child, alive, na, perk, seed, deadline);
     used += perk * T * na;
     for (int a = 1; a < na; a++) { /* by mean, stable: the prior's order breaks ties */
       int x = alive[a], b = a - 1;
-      double vx = merged_mean(m, wk, x);
-      while (b >= 0 && merged_mean(m, wk, alive[b]) < vx) {
+      double vx = merged_mean(m, child, x);
+      while (b >= 0 && merged_mean(m, child, alive[b]) < vx) {
         alive[b + 1] = alive[b];
         b--;
       }
@@ -526,30 +548,43 @@ static int run_sh(Mcts *m, Worker *wk, const State *obs, const ActList *L, long 
   return alive[0];
 }
 
-/* the walks of a search in every tree: the halving root (1, *pick: the survivor's key) or the
- * UCB root in each tree apart (0); -1 when out of memory */
+/* the walks of a search: the halving root (1, *pick: the survivor's key) or the UCB root in
+ * each tree apart (0); -1 when out of memory.  Walker k serves thread k (halving) or tree k */
 static int run_trees(Mcts *m, const State *obs, int me, const ActList *L, uint64_t h, long total,
                      double deadline, uint32_t *pick) {
-  int T = m->o.trees, threads = m->o.threads < T ? m->o.threads : T, ret = -1;
-  Worker *wk = calloc((size_t)T, sizeof *wk);
+  int T = m->o.trees, nw = T > m->o.threads ? T : m->o.threads, ret = -1;
+  Walker *wk = aligned_alloc(64, (size_t)nw * sizeof *wk);
   uint64_t *seed = calloc((size_t)T, sizeof *seed);
-  int ok = wk && seed;
+  int *cbuf = calloc((size_t)T * MAX_ACTIONS, sizeof *cbuf);
+  int **child = calloc((size_t)T, sizeof *child);
+  int ok = wk && seed && cbuf && child;
+  if (wk) memset(wk, 0, (size_t)nw * sizeof *wk);
   for (int k = 0; ok && k < T; k++) {
     seed[k] = h + 0x1000193ULL * (uint64_t)(k + 1);
-    ok = worker_init(m, &wk[k], &m->trees[k], me, seed[k]) == 0;
+    child[k] = cbuf + (size_t)k * MAX_ACTIONS;
+    m->trees[k].iters = m->trees[k].worlds = 0;
+  }
+  for (int k = 0; ok && k < nw; k++) {
+    int tk = k < T ? k : 0;
+    rng_seed(&wk[k].r, seed[tk], 0x15c75ULL);
+    wk[k].D = (Descent){.m = m, .t = &m->trees[tk], .r = &wk[k].r, .w = &wk[k].w, .me = me};
+    ok = (wk[k].D.prior = calloc(1, sizeof(Prior))) != NULL;
   }
   if (ok && m->o.root == ROOT_SH) {
-    int c = run_sh(m, wk, obs, L, total, seed, deadline);
-    if (c >= 0) *pick = m->trees[0].nodes[wk[0].child[c]].key, ret = 1;
+    int c = run_sh(m, wk, m->o.threads, obs, L, total, child, seed, deadline);
+    if (c >= 0) *pick = m->trees[0].nodes[child[0][c]].key, ret = 1;
   } else if (ok) {
     long per = (total + T - 1) / T;
+    int threads = m->o.threads < T ? m->o.threads : T;
 #pragma omp parallel for num_threads(threads) schedule(static, 1)
     for (int k = 0; k < T; k++) run_ucb(&wk[k].D, obs, per, deadline);
     ret = 0;
   }
-  for (int k = 0; wk && k < T; k++) free(wk[k].D.prior);
+  for (int k = 0; wk && k < nw; k++) free(wk[k].D.prior);
   free(wk);
   free(seed);
+  free(cbuf);
+  free(child);
   return ret;
 }
 

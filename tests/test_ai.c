@@ -36,11 +36,12 @@ Test(ai, honesty_check_detects_cheat) {
 
 /* root parallel: the result depends on the seed, the budget and the number of trees, never on
  * the threads that run them (and two players with the same seed agree) */
-Test(ai, mcts_result_independent_of_threads) {
+/* the same seed and budget on 1 and 2 threads: the same candidates, visits and moves */
+static void same_on_threads(const char *one, const char *two) {
   Scen *sc = th_load("short", "base");
   char err[200];
-  Player *p1 = player_new(sc, "mcts:iters=400,trees=2,threads=1", 77, err, sizeof err);
-  Player *p2 = player_new(sc, "mcts:iters=400,trees=2,threads=2", 77, err, sizeof err);
+  Player *p1 = player_new(sc, one, 77, err, sizeof err);
+  Player *p2 = player_new(sc, two, 77, err, sizeof err);
   Player *h = player_new(sc, "heuristic:eps=0.2", 5, err, sizeof err);
   cr_assert(p1 && p2 && h, "%s", err);
   State s;
@@ -48,20 +49,27 @@ Test(ai, mcts_result_independent_of_threads) {
   for (int k = 0; k < 60 && !gs_over(&s); k++) {
     Candidate c1[8], c2[8];
     int n1 = player_analyze(p1, &s, c1, 8), n2 = player_analyze(p2, &s, c2, 8);
-    cr_assert_eq(n1, n2, "step %d", k);
+    cr_assert_eq(n1, n2, "%s: step %d", two, k);
     for (int i = 0; i < n1; i++) {
       cr_assert_eq(memcmp(&c1[i].a, &c2[i].a, sizeof c1[i].a), 0, "step %d candidate %d", k, i);
-      cr_assert_eq(c1[i].visits, c2[i].visits, "step %d candidate %d", k, i);
+      cr_assert_eq(c1[i].visits, c2[i].visits, "%s: step %d candidate %d", two, k, i);
+      cr_assert_float_eq(c1[i].winrate, c2[i].winrate, 1e-9, "%s: step %d candidate %d", two, k, i);
     }
     Action a1 = player_act(p1, &s), a2 = player_act(p2, &s);
     cr_assert(gs_is_legal(sc, &s, a1));
-    cr_assert_eq(memcmp(&a1, &a2, sizeof a1), 0, "decisions differ at step %d", k);
+    cr_assert_eq(memcmp(&a1, &a2, sizeof a1), 0, "%s: decisions differ at step %d", two, k);
     gs_apply(sc, &s, (k % 3 == 0) ? player_act(h, &s) : a1);
   }
   player_free(p1);
   player_free(p2);
   player_free(h);
   free(sc);
+}
+
+/* one tree on 2 threads (the levels from easy up), and root-parallel trees */
+Test(ai, mcts_result_independent_of_threads) {
+  same_on_threads("mcts:iters=400,threads=1", "mcts:iters=400,threads=2");
+  same_on_threads("mcts:iters=400,trees=2,threads=1", "mcts:iters=400,trees=2,threads=2");
 }
 
 /* progressive widening never cuts the root to a fixed few: given the budget, every legal
