@@ -420,17 +420,54 @@ static int bal_check(const BalanceCfg *b) {
   return 0;
 }
 
-/* rank 0 writes balance.md and balance.svg, and says the answer on stdout */
+/* a number for JSON: null when not finite */
+static void bal_jnum(Buf *o, const char *key, double v, const char *end) {
+  if (isfinite(v)) buf_printf(o, "\"%s\": %.10g%s", key, v, end);
+  else buf_printf(o, "\"%s\": null%s", key, end);
+}
+
+/* balance.json: the same answer for a script */
+static void bal_json(const Bal *B, Buf *o) {
+  const BalanceCfg *b = B->b;
+  const LogitFit *f = &B->fit;
+  static const char *verdict[] = {"reached", "below", "above"};
+  buf_printf(o, "{\n  \"scenario\": \"%s\", \"param\": \"%s\", \"fix\": \"%s\", \"lo\": %d, "
+             "\"hi\": %d, \"target\": %g,\n  \"french\": \"%s\", \"allied\": \"%s\", \"seed\": %llu, "
+             "\"rounds_played\": %d,\n  \"verdict\": \"%s\", \"fit_ok\": %s, ", b->scen, b->param,
+             b->fix, b->lo, b->hi, b->target, b->pf, b->pa, (unsigned long long)b->seed, B->nr,
+             verdict[B->verdict], f->ok ? "true" : "false");
+  bal_jnum(o, "crossing", f->ok ? f->xs : NAN, ", ");
+  bal_jnum(o, "crossing_lo", f->ok ? f->xlo : NAN, ", ");
+  bal_jnum(o, "crossing_hi", f->ok ? f->xhi : NAN, ",\n  ");
+  bal_jnum(o, "a", f->ok ? f->a : NAN, ", ");
+  bal_jnum(o, "b", f->ok ? f->b : NAN, ", ");
+  bal_jnum(o, "chi2", f->ok ? f->chi2 : NAN, ", ");
+  bal_jnum(o, "gof_p", f->ok ? f->gof_p : NAN, ", ");
+  bal_jnum(o, "dispersion", f->ok ? f->disp : NAN, ",\n  \"values\": [");
+  for (int i = 0; i < B->np; i++) {
+    Interval w = wilson(B->pt[i].k, B->pt[i].n, Z95);
+    buf_printf(o, "%s\n    {\"value\": %d, \"games\": %ld, \"french_wins\": %ld, \"rate\": %.10g, "
+               "\"lo\": %.10g, \"hi\": %.10g}", i ? "," : "", B->pt[i].v, B->pt[i].n, B->pt[i].k,
+               w.p, w.lo, w.hi);
+  }
+  buf_printf(o, "\n  ]\n}\n");
+}
+
+/* rank 0 writes balance.md, balance.svg and balance.json, and says the answer on stdout */
 static int bal_write(const Bal *B) {
   if (B->rank != 0) return 0;
   const BalanceCfg *b = B->b;
-  Buf md = {0}, svg = {0}, ans = {0};
+  Buf md = {0}, svg = {0}, ans = {0}, js = {0};
   bal_md(B, &md);
   bal_svg(B, &svg);
-  char p1[1100], p2[1100];
+  bal_json(B, &js);
+  char p1[1100], p2[1100], p3[1100];
   snprintf(p1, sizeof p1, "%s/balance.md", b->out);
   snprintf(p2, sizeof p2, "%s/balance.svg", b->out);
-  int rc = write_atomic(p1, md.s, md.n) || write_atomic(p2, svg.s, svg.n);
+  snprintf(p3, sizeof p3, "%s/balance.json", b->out);
+  int rc = write_atomic(p1, md.s, md.n) || write_atomic(p2, svg.s, svg.n) ||
+           write_atomic(p3, js.s, js.n);
+  buf_free(&js);
   if (rc) fprintf(stderr, "balance: cannot write %s: %s\n", p1, strerror(errno));
   bal_answer(B, &ans);
   printf("%s", ans.s);

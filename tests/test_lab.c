@@ -111,6 +111,7 @@ Test(lab, balance_finds_where_the_played_sweep_crosses_for_any_threads, .init = 
   cr_assert_eq(th_sh(cmd, out, sizeof out), 0, "%s", out);
   same_file(d1, d2, "balance.md");
   same_file(d1, d2, "balance.svg");
+  same_file(d1, d2, "balance.json");
   double xs, lo, hi;
   int a, b;
   bal_read(d1, &xs, &lo, &hi, &a, &b);
@@ -125,6 +126,11 @@ Test(lab, balance_finds_where_the_played_sweep_crosses_for_any_threads, .init = 
   cr_assert(strstr(md, row), "%s", row);
   cr_assert(strstr(md, "| 3 | 1817 | 100 |"), "round 3 plays seed 1817");
   free(md);
+  /* balance.json says the same */
+  char *js = file_of(d1, "balance.json"), *c = strstr(js, "\"crossing\": ");
+  cr_assert(c && strstr(js, "\"verdict\": \"reached\""), "%s", js);
+  cr_assert_float_eq(strtod(c + 12, NULL), xs, 0.006);
+  free(js);
 }
 
 Test(lab, balance_resumes_to_the_same_answer_and_keeps_journals, .init = mk, .fini = rm,
