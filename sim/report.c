@@ -351,7 +351,10 @@ static void strength_caveat(const SimCfg *c, Cell *cells, Buf *b) {
       double v;
       if (sscanf(r, "\n| %127[^ |] | %lf", nm, &v) == 2 && v > best) { best = v; snprintf(bestname, sizeof bestname, "%s", nm); }
     }
-    if (bestname[0]) buf_printf(b, " (strongest measured: `%s` at %+.0f)", bestname, best);
+    if (bestname[0] && strcmp(bestname, "heuristic"))
+      buf_printf(b, " (strongest measured: `%s` at %+.0f)", bestname, best);
+    else if (bestname[0]) /* the anchor alone: no match of the table reaches it */
+      buf_printf(b, " (no other player of the table is rated against the heuristic)");
     buf_printf(b, ".");
     char jp[1300];
     snprintf(jp, sizeof jp, "%s.journal", path);
