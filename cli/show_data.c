@@ -108,6 +108,13 @@ static void reference(const Scen *sc, FILE *f) {
   for (int t = 1; t <= p->turns; t++) fprintf(f, " %d", p->prussians ? p->hand_pr[t] : 0);
   fprintf(f, ".\n   Castle damage points: Hougoumont %d, La Haye Sainte %d, Frischermont %d.\n", p->cdp[0],
           p->cdp[1], p->cdp[2]);
+  for (int side = 0; side < 2; side++) { /* only when a variant restricts a side */
+    if (!p->ban[side]) continue;
+    fprintf(f, "   Restricted play (R-5.8): the %s may not use", side == FRENCH ? "French" : "Allies");
+    for (int b = 0, n = 0; b < BAN_BITS; b++)
+      if ((p->ban[side] >> b & 1) && ban_name(b)) fprintf(f, "%s %s", n++ ? "," : "", ban_name(b));
+    fprintf(f, ".\n");
+  }
   if (sc->scenario == SC_SHORT)
     fprintf(f, "   Victory (short game): the French hold %d castles, or %d castles and Mont St. Jean.\n",
             p->short_castles_needed, p->short_castles_msj);
