@@ -241,3 +241,52 @@ Test(lab, worth_rows_pair_each_restriction_with_the_full_rules, .init = mk, .fin
   cr_assert_eq(th_sh(cmd, out, sizeof out), 2);
   cr_assert(strstr(out, "unknown restriction 'cannon'"), "%s", out);
 }
+
+/* ---------------------------------------------------------------- a search under a restriction */
+typedef struct { Player *p[2]; long allied_bids, french_bids, artillery_fr; } BanGame;
+
+static Action ban_choose(void *ctx, const State *s, const ActList *L) {
+  (void)L;
+  BanGame *g = ctx;
+  return player_act(g->p[s->turn.decider], s);
+}
+
+static void ban_after(void *ctx, const State *before, Action a, const State *after) {
+  (void)after;
+  BanGame *g = ctx;
+  if (a.t == A_BID && a.bid.card != CARD_NONE) {
+    if (before->turn.decider == ALLIED) g->allied_bids++;
+    else g->french_bids++;
+  }
+  if (a.t == A_ARTY && before->turn.decider == FRENCH) g->artillery_fr++;
+}
+
+/* the search plays its side through gs_legal: a barred use is never chosen, and the game is a
+ * whole game (a player wrapper could not bind the search's own simulations; the rule does) */
+Test(lab, a_search_player_never_uses_what_its_side_is_barred_from, .timeout = 300) {
+  Scen *sc = malloc(sizeof *sc);
+  char err[512];
+  cr_assert_eq(scen_load_user(sc, "scenarios", "short", "ban_allied=bid+ban_french=artillery", err,
+                              sizeof err), 0, "%s", err);
+  long bids_fr = 0;
+  for (int game = 0; game < 2; game++) {
+    BanGame g = {{NULL, NULL}, 0, 0, 0};
+    for (int side = 0; side < 2; side++) {
+      g.p[side] = player_new(sc, "mcts:sim*0.1", 40 + 2 * game + side, err, sizeof err);
+      cr_assert_not_null(g.p[side], "%s", err);
+    }
+    State s;
+    gs_init(sc, &s, 1815, game);
+    GameHooks h = {.choose = ban_choose, .after = ban_after, .ctx = &g, .check_legal = 1,
+                   .max_actions = 50000};
+    cr_assert_gt(game_run(sc, &s, &h), 0, "the game ends, every choice legal");
+    cr_assert(gs_over(&s));
+    cr_assert_eq(g.allied_bids, 0, "the Allies bid no card");
+    cr_assert_eq(g.artillery_fr, 0, "the French fire no artillery");
+    bids_fr += g.french_bids;
+    player_free(g.p[0]);
+    player_free(g.p[1]);
+  }
+  cr_assert_gt(bids_fr, 0, "the French, not barred, still bid cards");
+  free(sc);
+}
