@@ -86,7 +86,7 @@ check: mpi waterloo
 	tests/mpi_check.sh
 	$(MAKE) func-length
 	$(MAKE) report-check
-	$(MAKE) test
+	$(MAKE) $(SUBJ) test
 	$(MAKE) install-test
 	$(MAKE) sanitize
 	$(MAKE) web-test
@@ -147,6 +147,9 @@ FUZZ_TARGETS := save scen action protocol http
 FUZZ_SECONDS ?= 120
 FUZZ_SHORT  ?= 8
 SOAK_GAMES  ?= 100000
+# the sanitizer, fuzz, debug and MPI builds are sub-makes: -j2 unless make already runs with -j
+# (then they share its job slots)
+SUBJ         = $(if $(filter -j%,$(MAKEFLAGS)),,-j2)
 export ASAN_OPTIONS := detect_leaks=0:abort_on_error=1:allocator_may_return_null=1
 export UBSAN_OPTIONS := halt_on_error=1:print_stacktrace=1
 
@@ -163,12 +166,12 @@ $(BUILD)/waterloo: $(STAMP) $(OBJ)
 sanitize: asan-test tsan-test fuzz-short
 
 asan-test: $(STAMP)
-	$(MAKE) BUILD=build-asan CFLAGS="$(SAN_CFLAGS)" build-asan/test-runner build-asan/waterloo
+	$(MAKE) $(SUBJ) BUILD=build-asan CFLAGS="$(SAN_CFLAGS)" build-asan/test-runner build-asan/waterloo
 	@mkdir -p build-asan/run && ln -sfn ../../scenarios build-asan/run/scenarios && ln -sfn ../waterloo build-asan/run/waterloo && ln -sfn ../../tests build-asan/run/tests && ln -sfn ../../docs build-asan/run/docs && ln -sfn ../../results build-asan/run/results && mkdir -p build-asan/run/build
 	cd build-asan/run && ../test-runner --jobs 2
 
 tsan-test: $(SAN_STAMP)
-	$(MAKE) BUILD=build-tsan CC=clang CFLAGS="$(TSAN_CFLAGS)" build-tsan/waterloo
+	$(MAKE) $(SUBJ) BUILD=build-tsan CC=clang CFLAGS="$(TSAN_CFLAGS)" build-tsan/waterloo
 	@rm -rf build-tsan/sim-out
 	TSAN_OPTIONS=halt_on_error=1:exitcode=66:ignore_noninstrumented_modules=1 build-tsan/waterloo sim --scenario short --variant base \
 	  --players heuristic,random --games 8 --threads 2 --quiet --out build-tsan/sim-out
@@ -182,31 +185,35 @@ tsan-test: $(SAN_STAMP)
 	@echo "tsan: 2-thread sim, 2-thread search and 2-thread skill (journal, resume) clean"
 
 fuzz-build: $(SAN_STAMP)
-	$(MAKE) BUILD=build-fuzz CC=clang CFLAGS="$(FUZZ_CFLAGS)" $(FUZZ_TARGETS:%=build-fuzz/fuzz-%)
+	$(MAKE) $(SUBJ) BUILD=build-fuzz CC=clang CFLAGS="$(FUZZ_CFLAGS)" $(FUZZ_TARGETS:%=build-fuzz/fuzz-%)
 
 build-fuzz/fuzz-%: tests/fuzz/fuzz_%.c $(LIBOBJ)
 	$(CC) $(CFLAGS) -fsanitize=fuzzer -o $@ $< $(LIBOBJ) $(LDLIBS)
 
-# every target: first the seed corpus and the crash regressions (tests/fuzz/regress/TARGET/),
-# then new inputs for the given seconds; a crash stops make with the input saved in build-fuzz/
-fuzz-run = for t in $(FUZZ_TARGETS); do \
-	  mkdir -p build-fuzz/corpus-$$t; \
-	  if [ -d tests/fuzz/regress/$$t ]; then build-fuzz/fuzz-$$t -runs=0 tests/fuzz/regress/$$t/* || exit 1; fi; \
-	  build-fuzz/fuzz-$$t -max_total_time=$(1) -timeout=20 -rss_limit_mb=2048 -max_len=8192 \
-	    -artifact_prefix=build-fuzz/crash-$$t- -print_final_stats=1 \
-	    build-fuzz/corpus-$$t tests/fuzz/corpus/$$t 2>build-fuzz/log-$$t.txt \
-	    || { tail -40 build-fuzz/log-$$t.txt; echo "fuzz-$$t: crash (input in build-fuzz/crash-$$t-*)"; exit 1; }; \
-	  grep -E "stat::number_of_executed_units|stat::new_units_added" build-fuzz/log-$$t.txt | tr '\n' ' ' | sed "s/^/fuzz-$$t: /"; echo; \
-	done
+# one target (fuzz-one-TARGET): first the seed corpus and the crash regressions
+# (tests/fuzz/regress/TARGET/), then new inputs for FUZZ_TIME seconds; a crash stops make with the
+# input saved in build-fuzz/.  `fuzz` and `fuzz-short` run the targets two at a time (each a
+# single-threaded process on a core of its own: the same seconds each, half the wall time).
+fuzz-one-%:
+	@mkdir -p build-fuzz/corpus-$*
+	@if [ -d tests/fuzz/regress/$* ]; then build-fuzz/fuzz-$* -runs=0 tests/fuzz/regress/$*/* \
+	  2>build-fuzz/regress-$*.txt || { tail -40 build-fuzz/regress-$*.txt; \
+	  echo "fuzz-$*: a crash regression fails again"; exit 1; }; fi
+	@build-fuzz/fuzz-$* -max_total_time=$(FUZZ_TIME) -timeout=20 -rss_limit_mb=2048 -max_len=8192 \
+	  -artifact_prefix=build-fuzz/crash-$*- -print_final_stats=1 \
+	  build-fuzz/corpus-$* tests/fuzz/corpus/$* 2>build-fuzz/log-$*.txt \
+	  || { tail -40 build-fuzz/log-$*.txt; echo "fuzz-$*: crash (input in build-fuzz/crash-$*-*)"; exit 1; }
+	@echo "fuzz-$*: regressions $$(ls tests/fuzz/regress/$* 2>/dev/null | wc -l) pass;" \
+	  $$(grep -E "stat::number_of_executed_units|stat::new_units_added" build-fuzz/log-$*.txt | tr '\n' ' ')
 
 fuzz: fuzz-build
-	@$(call fuzz-run,$(FUZZ_SECONDS))
+	@$(MAKE) --no-print-directory $(SUBJ) FUZZ_TIME=$(FUZZ_SECONDS) $(FUZZ_TARGETS:%=fuzz-one-%)
 
 fuzz-short: fuzz-build
-	@$(call fuzz-run,$(FUZZ_SHORT))
+	@$(MAKE) --no-print-directory $(SUBJ) FUZZ_TIME=$(FUZZ_SHORT) $(FUZZ_TARGETS:%=fuzz-one-%)
 
 soak: $(STAMP)
-	$(MAKE) BUILD=build-debug CFLAGS="-O2 -g -DGS_DEBUG_CHECKS" build-debug/waterloo
+	$(MAKE) $(SUBJ) BUILD=build-debug CFLAGS="-O2 -g -DGS_DEBUG_CHECKS" build-debug/waterloo
 	@rm -rf build-debug/soak; n=$$(( $(SOAK_GAMES) / 4 )); t0=$$(date +%s); \
 	for sc in short long; do for p in random heuristic; do \
 	  build-debug/waterloo sim --scenario $$sc --variant base --players $$p,$$p --games $$n --seed 12 \
@@ -218,7 +225,7 @@ soak: $(STAMP)
 # multi-machine build: Open MPI
 mpi: $(STAMP)
 	@dpkg -s libopenmpi-dev >/dev/null 2>&1 || { if [ "$$(id -u)" = 0 ]; then apt-get install -y -qq $(MPIPKGS) >/dev/null; else echo "run: sudo apt-get install -y $(MPIPKGS)"; exit 1; fi; }
-	$(MAKE) BUILD=build-mpi CC=mpicc CFLAGS="-O2 -g -DUSE_MPI" waterloo-mpi-bin
+	$(MAKE) $(SUBJ) BUILD=build-mpi CC=mpicc CFLAGS="-O2 -g -DUSE_MPI" waterloo-mpi-bin
 	cp waterloo-mpi-bin waterloo-mpi && rm -f waterloo-mpi-bin
 
 waterloo-mpi-bin: $(STAMP) $(OBJ)
