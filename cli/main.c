@@ -21,8 +21,10 @@ static int cmd_random(int argc, char **argv) {
   long ngames;
   uint64_t games, seed;
   if (opt_long("random", "--games", opt_get(argc, argv, "--games", "10"), 1, CLI_MAX_GAMES, &ngames) ||
-      opt_u64("random", "--seed", opt_get(argc, argv, "--seed", "1"), &seed))
+      opt_u64("random", "--seed", opt_get(argc, argv, "--seed", "1"), &seed)) {
+    free(sc);
     return 2;
+  }
   games = (uint64_t)ngames;
   int quiet = opt_has(argc, argv, "--quiet");
   long res[4] = {0, 0, 0, 0};
