@@ -167,7 +167,7 @@ sanitize: asan-test tsan-test fuzz-short
 
 asan-test: $(STAMP)
 	$(MAKE) $(SUBJ) BUILD=build-asan CFLAGS="$(SAN_CFLAGS)" build-asan/test-runner build-asan/waterloo
-	@mkdir -p build-asan/run && ln -sfn ../../scenarios build-asan/run/scenarios && ln -sfn ../waterloo build-asan/run/waterloo && ln -sfn ../../tests build-asan/run/tests && ln -sfn ../../docs build-asan/run/docs && ln -sfn ../../results build-asan/run/results && mkdir -p build-asan/run/build
+	@mkdir -p build-asan/run && ln -sfn ../../scenarios build-asan/run/scenarios && ln -sfn ../waterloo build-asan/run/waterloo && ln -sfn ../../tests build-asan/run/tests && ln -sfn ../../docs build-asan/run/docs && ln -sfn ../../results build-asan/run/results && ln -sfn ../../tools build-asan/run/tools && mkdir -p build-asan/run/build
 	cd build-asan/run && ../test-runner --jobs 2
 
 tsan-test: $(SAN_STAMP)
