@@ -52,7 +52,7 @@ typedef struct {
 static const OptDef MCTS_OPTS[] = {
     {"iters", OPT_INT, MO(iters), 1, MAX_ITERS, NULL, "iterations per full decision (all trees)"},
     {"trees", OPT_INT, MO(trees), 1, 64, NULL, "root-parallel trees (the result depends on it)"},
-    {"threads", OPT_INT, MO(threads), 1, 64, NULL, "threads running the trees (not the result)"},
+    {"threads", OPT_INT, MO(threads), 1, 64, NULL, "threads running one search (not the result)"},
     {"time", OPT_INT, MO(time_ms), 0, MAX_TIME_MS, NULL, "wall-time cap per decision in ms (0 none)"},
     {"playtime", OPT_INT, MO(play_ms), 0, MAX_TIME_MS, NULL, "the cap in interactive play (ms)"},
     {"c", OPT_REAL, MO(c), 0, 100, NULL, "UCB exploration constant"},
