@@ -56,14 +56,14 @@ $(BUILD)/tests/%.o: tests/%.c | $(STAMP)
 $(BUILD)/test-runner: $(LIBOBJ) $(TESTOBJ)
 	$(CC) $(CFLAGS) -o $@ $^ -lcriterion $(LDLIBS)
 
-# main job (issue 19 item 6): the game's balance at search level.  First the committed table
+# main job: the game's balance at search level.  First the committed table
 # (results/balance-search, read, not replayed), then a short live run of mcts:sim of this build
 # (base rules, RUN_GAMES games a scenario: 1.2 CPU s a short game and 2.5 a long one measured,
 # so ~1.5 minutes on 2 idle cores), each said for what it is.  The heuristic's table, whose long
 # game is an artefact of that player, stays one command away.  STALE_NOTE: say so while the
 # committed table was made by another build's player (empty it when the table is re-made).
 RUN_GAMES ?= 50
-STALE_NOTE := Note: results/balance-search was made before the tree search (533955b): its mcts:sim is today's flat:sim, so the live rows below play a different player until the table is re-made (issue 19 item 5).
+STALE_NOTE :=
 run: waterloo
 	@./waterloo headline --title "== COMMITTED: the game's balance at search level (results/balance-search: read, not replayed) ==" \
 	  results/balance-search/short results/balance-search/long
