@@ -438,7 +438,16 @@ int gs_check(const Scen *sc, const State *s, char *why, size_t len) {
   if (s->cards.seen & ~s->cards.discard) BAD("a seen card not in the discards");
   if ((s->cards.pend_cmd | s->cards.pend_elite) & ~s->cards.pend)
     BAD("a purpose for a card not committed");
-  if (s->turn.phase == PH_ROUND && s->turn.ncards == 0 && s->play.card == CARD_NONE)
+  /* a bid opens a turn (R-4.2): no card of a round played yet; every phase of a round but its
+   * start comes after a card (R-4.4) */
+  if (s->turn.phase == PH_BID && (s->turn.ncards || s->play.card != CARD_NONE))
+    BAD("a card played before the turn's bid (R-4.2)");
+  if (s->turn.phase != PH_BID && s->turn.phase != PH_ROUND && s->turn.phase != PH_OVER &&
+      s->turn.ncards == 0)
+    BAD("phase %s before the round's first card (R-4.4)", phase_name(s->turn.phase));
+  /* markers are off at a bid and at a round that has not played a card yet */
+  if (s->turn.phase == PH_BID ||
+      (s->turn.phase == PH_ROUND && s->turn.ncards == 0 && s->play.card == CARD_NONE))
     for (int u = 0; u < sc->nunits; u++)
       if (s->units.flag[u] & (UF_MOVED | UF_RALLIED | UF_ATTACKED))
         BAD("markers left at a round's start (R-4.4)");

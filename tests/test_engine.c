@@ -142,6 +142,19 @@ Test(engine, gs_check_rejects_broken_positions) {
   t = s; /* a moved marker at the start of a round */
   t.units.flag[0] |= UF_MOVED;
   cr_assert_neq(gs_check(sc, &t, why, sizeof why), 0);
+  t = s; /* a moved marker while the turn's bid is made (R-4.2: a bid opens a turn) */
+  t.turn.phase = PH_BID;
+  t.units.flag[0] |= UF_MOVED;
+  cr_assert_neq(gs_check(sc, &t, why, sizeof why), 0);
+  cr_assert(strstr(why, "R-4.4"), "%s", why);
+  t.units.flag[0] &= (uint8_t)~UF_MOVED; /* ... or a card played before it */
+  t.turn.ncards = 1;
+  cr_assert_neq(gs_check(sc, &t, why, sizeof why), 0);
+  cr_assert(strstr(why, "R-4.2"), "%s", why);
+  t = s; /* the movement phase with no card played in the round */
+  t.turn.phase = PH_MOVE;
+  cr_assert_neq(gs_check(sc, &t, why, sizeof why), 0);
+  cr_assert(strstr(why, "R-4.4"), "%s", why);
   t = s; /* Napoleon with a British unit */
   t.units.leader[0] = t.units.sq[th_unit(sc, "br-3/I")];
   cr_assert_neq(gs_check(sc, &t, why, sizeof why), 0);
