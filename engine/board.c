@@ -445,6 +445,17 @@ int gs_check(const Scen *sc, const State *s, char *why, size_t len) {
   if (s->turn.phase != PH_BID && s->turn.phase != PH_ROUND && s->turn.phase != PH_OVER &&
       s->turn.ncards == 0)
     BAD("phase %s before the round's first card (R-4.4)", phase_name(s->turn.phase));
+  /* an interrupt (a displaced leader, R-11.1; a cavalry evasion, R-6.8) returns to the phase of a
+   * round it broke into, and only an interrupt has a phase to return to */
+  int ret = s->interrupt.return_phase;
+  if (ret && s->turn.phase != PH_LEADER && s->turn.phase != PH_EVADE)
+    BAD("a phase to return to outside a displaced leader or an evasion (R-6.8, R-11.1)");
+  if (ret == PH_BID || ret == PH_EVADE || ret == PH_LEADER || ret >= PH_OVER)
+    BAD("an interrupt cannot return to phase %d (R-6.8, R-11.1)", ret);
+  if (ret && ret != PH_ROUND && s->turn.ncards == 0)
+    BAD("phase %s to return to before the round's first card (R-4.4)", phase_name(ret));
+  if ((ret == PH_MOVE || ret == PH_DECLARE || ret == PH_RALLY2) && s->play.card == CARD_NONE)
+    BAD("phase %s to return to without the card played (R-5.1)", phase_name(ret));
   /* markers are off at a bid and at a round that has not played a card yet */
   if (s->turn.phase == PH_BID ||
       (s->turn.phase == PH_ROUND && s->turn.ncards == 0 && s->play.card == CARD_NONE))

@@ -155,6 +155,25 @@ Test(engine, gs_check_rejects_broken_positions) {
   t.turn.phase = PH_MOVE;
   cr_assert_neq(gs_check(sc, &t, why, sizeof why), 0);
   cr_assert(strstr(why, "R-4.4"), "%s", why);
+  t = s; /* a phase to return to in a movement with no interrupt (the saved card-before-bid.json
+           * returned to a bid from the middle of a round) */
+  t.turn.phase = PH_MOVE;
+  t.turn.ncards = 1;
+  t.play.card = (uint8_t)__builtin_ctzll(t.cards.hand);
+  cr_assert_eq(gs_check(sc, &t, why, sizeof why), 0, "%s", why);
+  t.interrupt.return_phase = PH_ROUND;
+  cr_assert_neq(gs_check(sc, &t, why, sizeof why), 0);
+  cr_assert(strstr(why, "R-11.1"), "%s", why);
+  t.turn.phase = PH_EVADE; /* an evasion may return to the round, not to a bid */
+  t.interrupt.return_phase = PH_ROUND;
+  t.interrupt.evaders = 1;
+  cr_assert_eq(gs_check(sc, &t, why, sizeof why), 0, "%s", why);
+  t.interrupt.return_phase = PH_BID;
+  cr_assert_neq(gs_check(sc, &t, why, sizeof why), 0);
+  t.interrupt.return_phase = PH_MOVE; /* nor to a movement without its card */
+  t.play.card = CARD_NONE;
+  cr_assert_neq(gs_check(sc, &t, why, sizeof why), 0);
+  cr_assert(strstr(why, "R-5.1"), "%s", why);
   t = s; /* Napoleon with a British unit */
   t.units.leader[0] = t.units.sq[th_unit(sc, "br-3/I")];
   cr_assert_neq(gs_check(sc, &t, why, sizeof why), 0);
