@@ -829,20 +829,35 @@ static Interval step_score(const MatchRes *r, double *p) {
   return iv;
 }
 
-/* the targets of the levels: normal scores >= 90% against the heuristic and >= 70% against the
- * baseline over at least 200 mirrored games, judged by the interval; each level beats the one
- * below it, judged by the one-sided p of its pair score adjusted by Holm over the level steps
- * of the table (holm: NAN when the pair is not a step) */
-static void level_targets(Buf *b, const Pair *p, const MatchRes *r, double holm) {
+/* the targets of the tree search (the levels): a level against a yardstick, short and long
+ * game, judged by the score's Wilson interval over at least 200 short or 100 long mirrored games */
+typedef struct {
+  const char *a, *b;
+  double floor[2]; /* short, long */
+} LevelTarget;
+static const LevelTarget LEVEL_TARGETS[] = {
+    {"mcts:normal", "heuristic", {0.95, 0.95}},
+    {"mcts:normal", "baseline", {0.85, 0.85}},
+    {"mcts:normal", "flat:normal", {0.60, 0.65}}, /* today's normal against yesterday's */
+    {"mcts:sim", "flat:sim", {0.60, 0.60}},
+};
+
+/* the level targets above; and each level beats the one below it, judged by the one-sided p of
+ * its pair score adjusted by Holm over the level steps of the table (holm: NAN when the pair is
+ * not a step) */
+static void level_targets(Buf *b, const Scen *sc, const Pair *p, const MatchRes *r, double holm) {
   Interval wi = wilson_d(r->w + 0.5 * r->d, r->games, Z95);
+  int lg = sc->scenario != SC_SHORT;
+  long asked = lg ? 100 : 200;
   char n[96] = "";
-  if (r->games < 200) snprintf(n, sizeof n, "; %ld games, fewer than the 200 asked", r->games);
-  const char *floor_name[2] = {"heuristic", "baseline"};
-  const double floor[2] = {0.90, 0.70};
-  for (int k = 0; k < 2; k++)
-    if (!strcmp(p->a, "mcts:normal") && !strcmp(p->b, floor_name[k]))
-      buf_printf(b, "- mcts:normal scores ≥ %.0f%% against %s (level target): %.1f%% [%.1f, %.1f] — %s%s\n", 100 * floor[k],
-                 floor_name[k], 100 * wi.p, 100 * wi.lo, 100 * wi.hi, verdict_at_least(wi, floor[k]), n);
+  if (r->games < asked) snprintf(n, sizeof n, "; %ld games, fewer than the %ld asked", r->games, asked);
+  for (size_t k = 0; k < sizeof LEVEL_TARGETS / sizeof LEVEL_TARGETS[0]; k++) {
+    const LevelTarget *t = &LEVEL_TARGETS[k];
+    if (strcmp(p->a, t->a) || strcmp(p->b, t->b)) continue;
+    buf_printf(b, "- %s scores ≥ %.0f%% against %s (search target, %s game): %.1f%% [%.1f, %.1f] — %s%s\n",
+               t->a, 100 * t->floor[lg], t->b, lg ? "long" : "short", 100 * wi.p, 100 * wi.lo,
+               100 * wi.hi, verdict_at_least(wi, t->floor[lg]), n);
+  }
   if (isnan(holm)) return;
   double p1;
   Interval si = step_score(r, &p1);
@@ -879,7 +894,7 @@ static void strength_match_targets(Buf *b, const Scen *sc, const Pair *p, const 
   if (!strcmp(p->a, "mcts:normal") && !strcmp(p->b, "heuristic"))
     buf_printf(b, "- mcts:normal beats heuristic ≥ 75%% over both sides: %.1f%% [%.1f, %.1f] — %s\n",
                100 * wi.p, 100 * wi.lo, 100 * wi.hi, verdict_at_least(wi, 0.75));
-  level_targets(b, p, r, holm);
+  level_targets(b, sc, p, r, holm);
   const char *star = strchr(p->a, '*');
   if (star && !strncmp(p->a, p->b, (size_t)(star - p->a)) &&
       (p->b[star - p->a] == 0 || p->b[star - p->a] == '*'))

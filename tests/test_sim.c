@@ -871,6 +871,32 @@ Test(sim_strength, level_steps_judged_by_their_interval, .init = mk_tmp, .fini =
   free(t);
 }
 
+/* the tree search's targets: a level against its yardstick is judged by the score's Wilson
+ * interval, at the scenario's floor, and a match shorter than the games asked (200 short) says so */
+Test(sim_strength, search_targets_judged_by_their_interval, .init = mk_tmp, .fini = rm_tmp, .timeout = 120) {
+  char out[300];
+  snprintf(out, sizeof out, "%s/t.md", tmpbase);
+  const char *a[] = {"strength", "--scenario", "short", "--pairs", "mcts:sim/flat:sim@2",
+                     "--seed", "3", "--out", out, NULL};
+  cr_assert_eq(run(a), 0);
+  size_t n;
+  char *t = slurp(tmpbase, "t.md", &n);
+  cr_assert_not_null(t);
+  const char *row = strstr(t, "| mcts:sim | flat:sim | ");
+  cr_assert_not_null(row, "%s", t);
+  int w, l, d;
+  cr_assert_eq(sscanf(row, "| mcts:sim | flat:sim | %d - %d - %d", &w, &l, &d), 3, "%s", row);
+  Interval wi = wilson_d(w + 0.5 * d, 2, Z95);
+  char want[300];
+  snprintf(want, sizeof want, "- mcts:sim scores ≥ 60%% against flat:sim (search target, short game): "
+           "%.1f%% [%.1f, %.1f] — %s; 2 games, fewer than the 200 asked\n", 100 * wi.p,
+           100 * wi.lo, 100 * wi.hi, wi.lo >= 0.6 ? "met (the whole interval is at or above it)"
+           : wi.hi < 0.6 ? "NOT met (the whole interval is below it)"
+                         : "not shown (the target is inside the interval)");
+  cr_assert_not_null(strstr(t, want), "%s\n%s", want, t);
+  free(t);
+}
+
 /* a resume ends a possibly torn last line with a line break; the empty line this leaves after a
  * whole one is not reported as a torn or malformed line by the next resume */
 Test(sim_run, resumed_twice_reports_no_torn_line, .init = mk_tmp, .fini = rm_tmp, .timeout = 60) {
