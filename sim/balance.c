@@ -116,21 +116,11 @@ static void bal_assess(Bal *B) {
   B->verdict = below == B->np ? BV_BELOW : above == B->np ? BV_ABOVE : BV_REACHED;
 }
 
-/* where the played rates cross the target: the first pair of neighbouring values on either side
- * of it, linearly interpolated; *i the lower one's index; NAN when they never cross.  *count:
- * how many times they cross (more than once: the played curve is not monotone) */
+/* where the played rates cross the target (sweep_crossing) */
 static double bal_sweep_crossing(const Bal *B, int *i0, int *count) {
-  double t = B->b->target, at = NAN;
-  *count = 0;
-  for (int i = 0; i + 1 < B->np; i++) {
-    double p = (double)B->pt[i].k / B->pt[i].n, q = (double)B->pt[i + 1].k / B->pt[i + 1].n;
-    if ((p - t) * (q - t) > 0 || p == q) continue;
-    if (++*count == 1) {
-      *i0 = i;
-      at = B->pt[i].v + (t - p) / (q - p) * (B->pt[i + 1].v - B->pt[i].v);
-    }
-  }
-  return at;
+  double x[LAB_MAX_VALUES], r[LAB_MAX_VALUES];
+  for (int i = 0; i < B->np; i++) x[i] = B->pt[i].v, r[i] = (double)B->pt[i].k / B->pt[i].n;
+  return sweep_crossing(x, r, B->np, B->b->target, i0, count);
 }
 
 /* the best guess of the crossing for the next round, inside the range */

@@ -79,3 +79,18 @@ void logit_fit(const double *x, const long *k, const long *n, int m, double targ
   f->va *= f->disp, f->vb *= f->disp, f->cab *= f->disp;
   if (f->b != 0) fieller(f, target, z);
 }
+
+double sweep_crossing(const double *x, const double *rate, int m, double target, int *i0,
+                      int *count) {
+  double at = NAN;
+  *count = 0;
+  for (int i = 0; i + 1 < m; i++) {
+    double p = rate[i], q = rate[i + 1];
+    if ((p >= target) == (q >= target)) continue;
+    if (++*count == 1) {
+      *i0 = i;
+      at = x[i] + (target - p) / (q - p) * (x[i + 1] - x[i]);
+    }
+  }
+  return at;
+}

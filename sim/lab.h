@@ -77,6 +77,13 @@ typedef struct {
 } LogitFit;
 void logit_fit(const double *x, const long *k, const long *n, int m, double target, double z,
                LogitFit *f);
+/* where played rates cross the target: a crossing is a pair of neighbouring values on either
+ * side of it, a rate equal to the target counting as reaching it (so a sweep 25%, 50%, 79%
+ * crosses 50% once, between the first two); the first one linearly interpolated (NAN when they
+ * never cross), *i0 its lower index, *count how many (more than one: the rates do not move one
+ * way with the value) */
+double sweep_crossing(const double *x, const double *rate, int m, double target, int *i0,
+                      int *count);
 static inline double logit_p(const LogitFit *f, double x) {
   double e = f->a + f->b * x;
   return e > 0 ? 1 / (1 + __builtin_exp(-e)) : __builtin_exp(e) / (1 + __builtin_exp(e));

@@ -49,6 +49,26 @@ Test(lab, logit_fit_recovers_a_known_curve_and_its_crossing) {
   cr_assert_float_eq(f.xs, (6 - log(3)) / 0.5, 1e-3);
 }
 
+/* a rate exactly at the target reaches it: 25%, 50%, 79% cross 50% once, between the first
+ * two (it was counted twice, and the report said the rates do not move one way) */
+Test(lab, sweep_crossing_counts_a_rate_at_the_target_once) {
+  double x[] = {12, 16, 19, 23, 26}, up[] = {0.03, 0.25, 0.50, 0.79, 0.85};
+  int i0 = -1, n = -1;
+  double at = sweep_crossing(x, up, 5, 0.5, &i0, &n);
+  cr_assert_eq(n, 1);
+  cr_assert_eq(i0, 1);
+  cr_assert_float_eq(at, 19.0, 1e-12);
+  double down[] = {0.9, 0.6, 0.4, 0.7}; /* down through 50%, then up again: twice */
+  at = sweep_crossing(x, down, 4, 0.5, &i0, &n);
+  cr_assert_eq(n, 2);
+  cr_assert_eq(i0, 1);
+  cr_assert_float_eq(at, 16 + 0.1 / 0.2 * 3, 1e-12);
+  double never[] = {0.1, 0.2, 0.3};
+  at = sweep_crossing(x, never, 3, 0.5, &i0, &n);
+  cr_assert_eq(n, 0);
+  cr_assert(isnan(at));
+}
+
 Test(lab, logit_fit_widens_the_interval_of_a_curve_that_scatters) {
   double x[6] = {10, 12, 14, 16, 18, 20};
   long n[6], k[6], kz[6];
