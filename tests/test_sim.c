@@ -841,15 +841,20 @@ Test(sim_strength, refit_evaluation_is_not_reused, .init = mk_tmp, .fini = rm_tm
 
 /* the strength table's level targets: a step of the ladder played head to head is judged
  * by the lower end of its score's Wilson interval, and a match shorter than 200 games says so */
-Test(sim_strength, level_steps_judged_by_their_interval, .init = mk_tmp, .fini = rm_tmp, .timeout = 60) {
-  char out[300];
-  snprintf(out, sizeof out, "%s/t.md", tmpbase);
-  const char *a[] = {"strength", "--scenario", "short", "--pairs", "heuristic/random@10;random/heuristic@4",
-                     "--seed", "3", "--out", out, NULL};
+/* a short-game strength table of these pairs on seed 3, written to OUT (tmpbase/t.md) and read */
+static char *short_strength_table(const char *pairs, char *out, size_t outlen) {
+  snprintf(out, outlen, "%s/t.md", tmpbase);
+  const char *a[] = {"strength", "--scenario", "short", "--pairs", pairs, "--seed", "3", "--out", out, NULL};
   cr_assert_eq(run(a), 0);
   size_t n;
   char *t = slurp(tmpbase, "t.md", &n);
   cr_assert_not_null(t);
+  return t;
+}
+
+Test(sim_strength, level_steps_judged_by_their_interval, .init = mk_tmp, .fini = rm_tmp, .timeout = 60) {
+  char out[300];
+  char *t = short_strength_table("heuristic/random@10;random/heuristic@4", out, sizeof out);
   /* 10 games won of 10, 5 pairs won of 5: the step is judged by the sign test over the pairs
    * (one step: Holm p = p = 1/32), the 90% target by the whole Wilson interval, which holds it */
   Interval wi = wilson_d(10, 10, Z95);
@@ -875,13 +880,7 @@ Test(sim_strength, level_steps_judged_by_their_interval, .init = mk_tmp, .fini =
  * interval, at the scenario's floor, and a match shorter than the games asked (200 short) says so */
 Test(sim_strength, search_targets_judged_by_their_interval, .init = mk_tmp, .fini = rm_tmp, .timeout = 120) {
   char out[300];
-  snprintf(out, sizeof out, "%s/t.md", tmpbase);
-  const char *a[] = {"strength", "--scenario", "short", "--pairs", "mcts:sim/flat:sim@2",
-                     "--seed", "3", "--out", out, NULL};
-  cr_assert_eq(run(a), 0);
-  size_t n;
-  char *t = slurp(tmpbase, "t.md", &n);
-  cr_assert_not_null(t);
+  char *t = short_strength_table("mcts:sim/flat:sim@2", out, sizeof out);
   const char *row = strstr(t, "| mcts:sim | flat:sim | ");
   cr_assert_not_null(row, "%s", t);
   int w, l, d;
