@@ -839,8 +839,6 @@ Test(sim_strength, refit_evaluation_is_not_reused, .init = mk_tmp, .fini = rm_tm
   free(k);
 }
 
-/* the strength table's level targets: a step of the ladder played head to head is judged
- * by the lower end of its score's Wilson interval, and a match shorter than 200 games says so */
 /* a short-game strength table of these pairs on seed 3, written to OUT (tmpbase/t.md) and read */
 static char *short_strength_table(const char *pairs, char *out, size_t outlen) {
   snprintf(out, outlen, "%s/t.md", tmpbase);
@@ -852,6 +850,8 @@ static char *short_strength_table(const char *pairs, char *out, size_t outlen) {
   return t;
 }
 
+/* the strength table's level targets: a step of the ladder played head to head is judged
+ * by the lower end of its score's Wilson interval, and a match shorter than 200 games says so */
 Test(sim_strength, level_steps_judged_by_their_interval, .init = mk_tmp, .fini = rm_tmp, .timeout = 60) {
   char out[300];
   char *t = short_strength_table("heuristic/random@10;random/heuristic@4", out, sizeof out);
