@@ -15,6 +15,7 @@ typedef struct {
   uint64_t games, seed;
   double hold, lambda; /* held-out share of the games; L2 penalty                         */
   int dry;             /* 1: print, write nothing                                         */
+  int threads;         /* games played at once (the result does not depend on it)         */
 } FitTrainOpts;
 
 /* play, fit, print the summary, write the weights (unless dry): the exit code */

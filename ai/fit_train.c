@@ -77,43 +77,81 @@ typedef struct {
   double bp[2][10], by[2][10];
 } TrainEval;
 
-/* game g: the position at every round start, labelled with the game's French result; 0, or
- * the exit code */
-static int train_game(Train *T, AiCtx *ctx, uint64_t g) {
+/* one game's positions and result, played apart from the others */
+typedef struct {
+  FitSample *S;
+  long n, cap;
+  int result, rc;
+} GameSamples;
+
+/* game g: the position at every round start, labelled with the game's French result, into G;
+ * 0, or the exit code.  Reads T and ctx only: games run in parallel */
+static int train_game(const Train *T, const AiCtx *ctx, uint64_t g, GameSamples *G) {
   const Scen *sc = T->o->sc;
   char err[512];
-  Player *p[2];
-  for (int side = 0; side < 2; side++) {
+  Player *p[2] = {NULL, NULL};
+  int rc = 0;
+  for (int side = 0; side < 2 && !rc; side++) {
     p[side] = player_new(sc, T->o->spec, T->o->seed * 1000003ULL + g * 2 + (uint64_t)side, err, sizeof err);
-    if (!p[side]) { fprintf(stderr, "train: %s\n", err); return 2; }
+    if (!p[side]) { fprintf(stderr, "train: %s\n", err); rc = 2; }
   }
   State s;
   gs_init(sc, &s, T->o->seed, g);
-  long first = T->n;
-  int steps = 0;
-  while (!gs_over(&s) && steps < 100000) {
+  for (int steps = 0; !rc && !gs_over(&s) && steps < 100000; steps++) {
     if (s.turn.phase == PH_ROUND && s.turn.ncards == 0) {
-      if (T->n == T->cap) {
-        T->cap *= 2;
-        FitSample *R = realloc(T->S, (size_t)T->cap * sizeof *T->S);
-        if (!R) { fprintf(stderr, "train: out of memory\n"); return 1; }
-        T->S = R;
+      if (G->n == G->cap) {
+        G->cap = G->cap ? 2 * G->cap : 128;
+        FitSample *R = realloc(G->S, (size_t)G->cap * sizeof *G->S);
+        if (!R) { fprintf(stderr, "train: out of memory\n"); rc = 1; break; }
+        G->S = R;
       }
-      FitSample *x = &T->S[T->n];
+      FitSample *x = &G->S[G->n++];
       fit_features(ctx, &s, x->f);
       x->hand = (float)ai_eval_french(ctx, &s);
       x->game = (int)g;
-      T->n++;
     }
     gs_apply(sc, &s, player_act(p[s.turn.decider], &s));
-    steps++;
   }
   double y = s.score.result == 1 ? 1.0 : s.score.result == 3 ? 0.5 : 0.0;
-  T->res[s.score.result & 3]++;
-  for (long i = first; i < T->n; i++) T->S[i].y = (float)y;
+  G->result = s.score.result & 3;
+  for (long i = 0; i < G->n; i++) G->S[i].y = (float)y;
   player_free(p[0]);
   player_free(p[1]);
+  return rc;
+}
+
+/* a game's positions after those of the games before it; 0, or 1 when out of memory */
+static int train_append(Train *T, const GameSamples *G) {
+  if (T->n + G->n > T->cap) {
+    while (T->n + G->n > T->cap) T->cap *= 2;
+    FitSample *R = realloc(T->S, (size_t)T->cap * sizeof *T->S);
+    if (!R) { fprintf(stderr, "train: out of memory\n"); return 1; }
+    T->S = R;
+  }
+  if (G->n) memcpy(T->S + T->n, G->S, (size_t)G->n * sizeof *G->S);
+  T->n += G->n;
+  T->res[G->result]++;
   return 0;
+}
+
+/* every game, `threads` at a time in batches, their positions kept in game order: the same
+ * samples whatever the threads; 0, or the exit code */
+static int train_play(Train *T, const AiCtx *ctx) {
+  enum { BATCH = 64 };
+  GameSamples G[BATCH];
+  int rc = 0, threads = T->o->threads > 0 ? T->o->threads : 1;
+  for (uint64_t g0 = 0; g0 < T->o->games && !rc; g0 += BATCH) {
+    int nb = T->o->games - g0 < BATCH ? (int)(T->o->games - g0) : BATCH;
+    memset(G, 0, sizeof G);
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
+    for (int i = 0; i < nb; i++) G[i].rc = train_game(T, ctx, g0 + (uint64_t)i, &G[i]);
+    for (int i = 0; i < nb; i++) {
+      if (!rc) rc = G[i].rc;
+      if (!rc) rc = train_append(T, &G[i]);
+      free(G[i].S);
+    }
+  }
+  return rc;
 }
 
 /* the log-losses of the fit on its own positions and of the fit, the hand-written evaluation
@@ -231,8 +269,7 @@ int fit_train(const FitTrainOpts *o) {
   T.S = malloc((size_t)T.cap * sizeof *T.S);
   if (!T.S) { fprintf(stderr, "train: out of memory\n"); return 1; }
   T.t0 = clock_cpu();
-  int rc = 0;
-  for (uint64_t g = 0; g < o->games && !rc; g++) rc = train_game(&T, &ctx, g);
+  int rc = train_play(&T, &ctx);
   uint64_t gsplit = (uint64_t)((1.0 - o->hold) * (double)o->games);
   while (!rc && T.ntrain < T.n && (uint64_t)T.S[T.ntrain].game < gsplit) T.ntrain++;
   if (!rc && (T.ntrain == 0 || T.ntrain == T.n)) { fprintf(stderr, "train: too few positions to split\n"); rc = 1; }

@@ -10,9 +10,10 @@
 
 /* the options into *T: -1 to run, else the exit code (after --help or bad input) */
 static int train_options(FitTrainOpts *T, Scen **scp, char *defpath, size_t dl, int argc, char **argv) {
-  int rc = cli_args(argc, argv, "train", "--scenario --variant --games --seed --players --holdout --lambda --out --dry-run!",
+  int rc = cli_args(argc, argv, "train", "--scenario --variant --games --seed --players --holdout --lambda --out --threads --dry-run!",
                     "usage: waterloo train --scenario short|long [--variant V] [--games N] [--seed S]\n"
-                    "                      [--players SPEC] [--holdout F] [--lambda L] [--out FILE] [--dry-run]\n"
+                    "                      [--players SPEC] [--holdout F] [--lambda L] [--out FILE] [--threads T]\n"
+                    "                      [--dry-run]\n"
                     "Fits the evaluation used by cut-off rollouts (`mcts:...,eval=fit`) to game outcomes:\n"
                     "plays N games (default 6000) with SPEC on both sides (default light:eps=0.1, the rollout\n"
                     "policy, so the fit predicts how a rollout would end), takes the position at every round\n"
@@ -23,6 +24,7 @@ static int train_options(FitTrainOpts *T, Scen **scp, char *defpath, size_t dl, 
                     "(predicted against actual French win rate in ten bins).  Writes the weights with the\n"
                     "fingerprint of the scenario data to FILE (default scenarios/eval-<scenario>.ini, and\n"
                     "scenarios/eval-<scenario>+<variant>.ini for a variant: each has its own weights);\n"
+                    "--threads T plays T games at once (default 1; the fit does not depend on it).\n"
                     "--dry-run writes nothing.\n");
   if (rc >= 0) return rc;
   const char *scen = opt_get(argc, argv, "--scenario", "short");
@@ -47,6 +49,10 @@ static int train_options(FitTrainOpts *T, Scen **scp, char *defpath, size_t dl, 
   fit_path(T->sc, defpath, dl);
   T->out = opt_get(argc, argv, "--out", defpath);
   T->dry = opt_has(argc, argv, "--dry-run");
+  uint64_t th;
+  if (opt_u64("train", "--threads", opt_get(argc, argv, "--threads", "1"), &th)) return 2;
+  if (th < 1 || th > 256) { fprintf(stderr, "train: --threads must be in 1..256\n"); return 2; }
+  T->threads = (int)th;
   return -1;
 }
 

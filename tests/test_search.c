@@ -159,3 +159,24 @@ Test(fit, every_shipped_variant_has_weights_that_load) {
     }
   free(sc);
 }
+
+/* train --threads plays games at once and keeps their positions in game order: the same fit
+ * and summary as one thread (100 games: two batches, the second one partial) */
+static void train_weights_line(int threads, char *out, size_t len) {
+  char cmd[256];
+  snprintf(cmd, sizeof cmd, "./waterloo train --scenario short --games 100 --seed 5 --dry-run --threads %d | grep -v 'CPU s'",
+           threads);
+  FILE *p = popen(cmd, "r");
+  cr_assert_not_null(p);
+  size_t n = fread(out, 1, len - 1, p);
+  out[n] = 0;
+  cr_assert_eq(pclose(p), 0, "%s", cmd);
+}
+
+Test(search, train_fit_independent_of_threads) {
+  static char one[1 << 14], two[1 << 14];
+  train_weights_line(1, one, sizeof one);
+  train_weights_line(2, two, sizeof two);
+  cr_assert_not_null(strstr(one, "weights: "), "%s", one);
+  cr_assert_str_eq(one, two);
+}
