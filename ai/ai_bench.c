@@ -125,9 +125,10 @@ static Mcts *bench_mcts(const Scen *sc, const AiCtx *ctx, const char *level, int
   return mcts_new(sc, ctx, &o, 1);
 }
 
-/* the wall time of one search of `iters` (best of 3: the machine may be shared) */
+/* the wall time of one search of `iters` (best of 3: the machine may be shared); *bal: the
+ * 2-thread bound of its rounds (mcts_balance) */
 static double time_search(const Scen *sc, const AiCtx *ctx, const State *s, int iters, int trees,
-                          int threads, long *done) {
+                          int threads, long *done, double *bal) {
   Mcts *m = bench_mcts(sc, ctx, "normal", iters, 0, trees, threads);
   if (!m) return -1;
   int it = 0;
@@ -141,6 +142,7 @@ static double time_search(const Scen *sc, const AiCtx *ctx, const State *s, int 
     if (dt < t) t = dt;
   }
   *done = it;
+  *bal = mcts_balance(m);
   mcts_free(m);
   return t;
 }
@@ -196,12 +198,15 @@ static void bench_one(const Scen *sc, FILE *out, uint64_t *sig) {
   fprintf(out, "mcts %-5s  position: %s\n", sc->scen_name, desc);
   long d1, d2;
   const int N = 3200;
-  double t1 = time_search(sc, &ctx, &s, N, 1, 1, &d1);
-  double t2 = time_search(sc, &ctx, &s, N, 1, 2, &d2);
+  double b1, b2;
+  double t1 = time_search(sc, &ctx, &s, N, 1, 1, &d1, &b1);
+  double t2 = time_search(sc, &ctx, &s, N, 1, 2, &d2, &b2);
   fprintf(out, "mcts %-5s  normal's search (light rollouts, 6 rounds, fitted evaluation), 1 thread: %ld iterations in %.3f s = %.0f iterations/s\n",
           sc->scen_name, d1, t1, d1 / t1);
   fprintf(out, "mcts %-5s  the same on 2 threads (same result): %ld iterations in %.3f s = %.0f iterations/s (%.2fx)\n",
           sc->scen_name, d2, t2, d2 / t2, (d2 / t2) / (d1 / t1));
+  fprintf(out, "mcts %-5s  the most 2 threads can do on that fixed budget, whatever the load: %.2fx (the halving rounds' walk CPU over their longest thread's share, one thread's CPU times dealt as the rounds deal them)\n",
+          sc->scen_name, b1);
   double r1 = rate_timed(sc, &ctx, &s, 1), r2 = rate_timed(sc, &ctx, &s, 2);
   fprintf(out, "mcts %-5s  time-capped search (1 s): 1 thread %.0f iterations/s, 2 threads %.0f iterations/s: %.2fx\n",
           sc->scen_name, r1, r2, r1 > 0 ? r2 / r1 : 0.0);

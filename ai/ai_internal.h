@@ -160,6 +160,10 @@ Action mcts_decide(Mcts *m, const State *s, int *iters_done);
 int mcts_root(const Mcts *m, RootStat *out, int max);
 /* forgets the last search and the kept subtrees (the bench searches one position again) */
 void mcts_forget(Mcts *m);
+/* the halving rounds since the last mcts_forget: their candidates' walk CPU over the time two
+ * threads would take on it in the rounds' schedule — the speed-up 2 threads can reach on a fixed
+ * budget, whatever the machine's load (0: no halving round) */
+double mcts_balance(const Mcts *m);
 /* the level's cap in play when no time= was given; the cap in ms (0 none) */
 int mcts_interactive(Mcts *m);
 void mcts_default_opts(MctsOpts *o);

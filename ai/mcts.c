@@ -33,6 +33,7 @@
 #include <string.h>
 #include <omp.h>
 #include "ai_internal.h"
+#include "../engine/util.h"
 
 typedef struct {
   uint32_t key;       /* the action into this node, as the searcher sees it */
@@ -64,6 +65,8 @@ struct Mcts {
   long last_iters;
   uint64_t last_h;    /* observation hash of the last search (its statistics are kept) */
   int have_last;
+  double bal_work, bal_span; /* halving rounds: the candidates' walk CPU, and the time two
+                              * threads would take on it in the round's schedule (bench) */
 };
 
 void mcts_default_opts(MctsOpts *o) {
@@ -143,8 +146,11 @@ void mcts_free(Mcts *m) {
 /* forget every tree and the last search (the bench searches the same position again) */
 void mcts_forget(Mcts *m) {
   m->have_last = 0;
+  m->bal_work = m->bal_span = 0;
   for (int i = 0; i < m->o.trees; i++) m->trees[i].next_h = 0;
 }
+
+double mcts_balance(const Mcts *m) { return m->bal_span > 0 ? m->bal_work / m->bal_span : 0; }
 
 int mcts_interactive(Mcts *m) {
   if (m->o.time_ms <= 0) m->o.time_ms = m->o.play_ms;
@@ -453,6 +459,18 @@ typedef struct {
   State w;
 } __attribute__((aligned(64))) Walker;
 
+/* the bench's load-independent view of 2 threads on a fixed budget: a round's candidates
+ * (their walk CPU times, in order) dealt to two threads as the dynamic schedule deals them,
+ * each to the thread free first; the round's work and its span on two threads added up */
+static void round_balance(Mcts *m, const double *cpu, int items) {
+  double load[2] = {0, 0};
+  for (int i = 0; i < items; i++) {
+    load[load[1] < load[0]] += cpu[i];
+    m->bal_work += cpu[i];
+  }
+  m->bal_span += load[0] > load[1] ? load[0] : load[1];
+}
+
 /* one round of the halving root: every alive candidate of every tree walks `per` worlds (in
  * parallel, a thread a candidate at a time); the root's visits and the trees' counts added
  * after, in a fixed order; 1 when the deadline stopped it */
@@ -461,17 +479,21 @@ static int sh_round(Mcts *m, Walker *wk, int threads, const State *obs, const Ac
                     const uint64_t *seed, double deadline) {
   int T = m->o.trees, items = T * na, stop = 0;
   long *done = calloc((size_t)items, sizeof *done);
-  double *vr = calloc((size_t)items, sizeof *vr);
-  if (!done || !vr) { free(done); free(vr); return 1; }
+  double *vr = calloc((size_t)items, sizeof *vr), *cpu = calloc((size_t)items, sizeof *cpu);
+  if (!done || !vr || !cpu) { free(done); free(vr); free(cpu); return 1; }
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 1) reduction(| : stop)
   for (int i = 0; i < items; i++) {
     int k = i / na, c = alive[i % na];
     Descent *D = &wk[omp_get_thread_num()].D;
     D->t = &m->trees[k];
+    double t0 = clock_thread_cpu();
     done[i] = cand_walks(D, obs, L->a[cand[c]], child[k][c], per, seed[k], m->trees[k].worlds,
                          deadline, &vr[i]);
+    cpu[i] = clock_thread_cpu() - t0;
     stop |= done[i] < per;
   }
+  round_balance(m, cpu, items);
+  free(cpu);
   for (int i = 0; i < items; i++) {
     Tree *t = &m->trees[i / na];
     if (t->used > t->cap) t->used = t->cap;

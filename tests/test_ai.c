@@ -5,6 +5,7 @@
 
 #include "../ai/ai_bench.h"
 #include "../ai/player.h"
+#include "../ai/ai_internal.h"
 #include "helpers.h"
 #include "../engine/util.h"
 
@@ -261,4 +262,33 @@ Test(ai, R_6_7_invariants_hold_under_heuristic_and_search_play, .timeout = 600) 
   checked_ai_games("short", "heuristic", 0, 20);
   checked_ai_games("short", "mcts:iters=40,cut=2", 0, 1);
   checked_ai_games("long", "mcts:iters=40,cut=2", 0, 1);
+}
+
+/* the bench's load-independent bound on 2 threads: a fixed-budget search's rounds dealt to two
+ * threads can at most double its speed and never slow it; no bound before a search or after
+ * mcts_forget */
+Test(ai, mcts_balance_bounds_two_threads) {
+  Scen *sc = th_load("long", "base");
+  AiCtx ctx;
+  ai_ctx_init(&ctx, sc);
+  MctsOpts o;
+  cr_assert_eq(mcts_level_opts("normal", &o), 0);
+  o.threads = 1;
+  o.iters = 800;
+  o.reuse = 0;
+  Mcts *m = mcts_new(sc, &ctx, &o, 1);
+  cr_assert_not_null(m);
+  cr_assert_eq(mcts_balance(m), 0);
+  State s;
+  gs_init(sc, &s, 12, 0);
+  ActList L;
+  while (gs_legal(sc, &s, &L) == 1) gs_apply(sc, &s, L.a[0]);
+  int it = 0;
+  mcts_decide(m, &s, &it);
+  double b = mcts_balance(m);
+  cr_assert(b >= 1.0 && b <= 2.0 + 1e-9, "bound %.3f", b);
+  mcts_forget(m);
+  cr_assert_eq(mcts_balance(m), 0);
+  mcts_free(m);
+  free(sc);
 }
