@@ -140,6 +140,7 @@ typedef struct {
   double rk;          /* halving root: 8 + rk * sqrt(budget) candidates                      */
   int rollout;        /* ROLL_*                                                             */
   double eps;         /* random-move share of the rollout policy                            */
+  double seps;        /* random share of the opponent's secret choices in the tree          */
   int cut;            /* rollout cut-off in rounds (0: play to the end)                     */
   int max_roll;       /* cap on rollout actions                                             */
   int eval;           /* cut-off rollouts scored by 0 the hand-written, 1 the fitted evaluation */

@@ -6,8 +6,8 @@
  * the tree in that world, adds one node, plays a rollout, and backs the result up.
  *   - Edges are actions as the searcher sees them.  The opponent's secret choices (bids, battle
  *     cards) are one edge per action type, and the opponent's concrete secret card comes from
- *     the heuristic, which sees only the number of the searcher's hidden commitments: neither
- *     side peeks at the other's secret.
+ *     the heuristic (a uniformly random one with probability `seps`), which sees only the
+ *     number of the searcher's hidden commitments: neither side peeks at the other's secret.
  *   - Selection: UCB1 with availability counts (the number of iterations in which a child was
  *     legal, not the parent's visits) plus a progressive bias toward the prior.
  *   - Progressive widening in the order of the prior: a node visited n times may have
@@ -81,6 +81,7 @@ void mcts_default_opts(MctsOpts *o) {
   o->rk = 0.25;
   o->rollout = ROLL_LIGHT;
   o->eps = 0.1;
+  o->seps = 0.1;
   o->cut = 6;
   o->max_roll = 5000;
   o->eval = 1;
@@ -295,7 +296,7 @@ static void step_into(Descent *D, int c, Action a) {
 /* the opponent's secret choice: made by the heuristic, seen as its class; 1 when the walk
  * stops (a new node, or the arena is full) */
 static int descend_secret(Descent *D, const ActList *L, int d) {
-  int i = heur_pick(D->m->ctx, D->w, L, D->r, D->m->o.eps);
+  int i = heur_pick(D->m->ctx, D->w, L, D->r, D->m->o.seps);
   Action a = L->a[i];
   uint32_t key = gs_action_public(D->m->sc, D->w, a, D->me) ? ai_act_key(a) : AI_HIDDEN_KEY(a.t);
   int c = find_child(D->t, D->node, key), fresh = c < 0;

@@ -63,6 +63,7 @@ static const OptDef MCTS_OPTS[] = {
     {"rk", OPT_REAL, MO(rk), 0, 100, NULL, "halving root: 8 + rk * sqrt(budget) candidates"},
     {"rollout", OPT_CHOICE, MO(rollout), 0, 2, "random heuristic light", "rollout policy"},
     {"eps", OPT_REAL, MO(eps), 0, 1, NULL, "random-move share of the rollout policy"},
+    {"seps", OPT_REAL, MO(seps), 0, 1, NULL, "random share of the opponent's secret choices in the tree"},
     {"cut", OPT_INT, MO(cut), 0, 1000, NULL, "rollout cut-off in rounds (0 to the end)"},
     {"maxroll", OPT_INT, MO(max_roll), 1, 1000000, NULL, "cap on rollout actions"},
     {"eval", OPT_CHOICE, MO(eval), 0, 2, "hand fit own", "cut-off rollouts scored by (fit: the base rules' eval-S.ini in every variant; own: the variant's)"},

@@ -187,7 +187,8 @@ Test(ai, heuristic_beats_random) {
 Test(players, registry_rejects_bad_specs_with_one_line) {
   const char *bad[] = {"foo", "mcts:easy*1e300", "mcts:iters=2000000000", "mcts:time=", "mcts:mem=99999",
                        "mcts:iters=12abc", "mcts:threads=0", "mcts:c=nan", "mcts:zzz", "mcts:iters=5,easy",
-                       "heuristic:eps=2", "random:eps=0.1", "mcts:easy*0", "mcts:rollout=fast", "mcts:ultra"};
+                       "heuristic:eps=2", "random:eps=0.1", "mcts:easy*0", "mcts:rollout=fast", "mcts:ultra",
+                       "mcts:sim,seps=1.5"};
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
     char err[300] = "";
     cr_assert_eq(player_spec_check(bad[i], err, sizeof err), -1, "accepted '%s'", bad[i]);
@@ -195,7 +196,7 @@ Test(players, registry_rejects_bad_specs_with_one_line) {
   }
   const char *good[] = {"random", "heuristic", "heuristic:eps=0.25", "mcts", "mcts:easy", "mcts:normal*4",
                         "mcts:iters=3000,threads=2,c=0.7", "cheat:normal", "mcts:hard,time=1500",
-                        "flat:normal", "flat:easy*2,kh=2"};
+                        "flat:normal", "flat:easy*2,kh=2", "mcts:sim*8,seps=0.5"};
   for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
     char err[300] = "";
     cr_assert_eq(player_spec_check(good[i], err, sizeof err), 0, "'%s': %s", good[i], err);
