@@ -84,6 +84,19 @@ typedef struct {
   int result, rc;
 } GameSamples;
 
+/* room for `need` samples in *S of capacity *cap (doubled, from 128); 0, or 1 when out of
+ * memory */
+static int samples_reserve(FitSample **S, long *cap, long need) {
+  if (need <= *cap) return 0;
+  long c = *cap ? *cap : 128;
+  while (c < need) c *= 2;
+  FitSample *R = realloc(*S, (size_t)c * sizeof *R);
+  if (!R) { fprintf(stderr, "train: out of memory\n"); return 1; }
+  *S = R;
+  *cap = c;
+  return 0;
+}
+
 /* game g: the position at every round start, labelled with the game's French result, into G;
  * 0, or the exit code.  Reads T and ctx only: games run in parallel */
 static int train_game(const Train *T, const AiCtx *ctx, uint64_t g, GameSamples *G) {
@@ -99,12 +112,7 @@ static int train_game(const Train *T, const AiCtx *ctx, uint64_t g, GameSamples 
   gs_init(sc, &s, T->o->seed, g);
   for (int steps = 0; !rc && !gs_over(&s) && steps < 100000; steps++) {
     if (s.turn.phase == PH_ROUND && s.turn.ncards == 0) {
-      if (G->n == G->cap) {
-        G->cap = G->cap ? 2 * G->cap : 128;
-        FitSample *R = realloc(G->S, (size_t)G->cap * sizeof *G->S);
-        if (!R) { fprintf(stderr, "train: out of memory\n"); rc = 1; break; }
-        G->S = R;
-      }
+      if ((rc = samples_reserve(&G->S, &G->cap, G->n + 1))) break;
       FitSample *x = &G->S[G->n++];
       fit_features(ctx, &s, x->f);
       x->hand = (float)ai_eval_french(ctx, &s);
@@ -122,12 +130,7 @@ static int train_game(const Train *T, const AiCtx *ctx, uint64_t g, GameSamples 
 
 /* a game's positions after those of the games before it; 0, or 1 when out of memory */
 static int train_append(Train *T, const GameSamples *G) {
-  if (T->n + G->n > T->cap) {
-    while (T->n + G->n > T->cap) T->cap *= 2;
-    FitSample *R = realloc(T->S, (size_t)T->cap * sizeof *T->S);
-    if (!R) { fprintf(stderr, "train: out of memory\n"); return 1; }
-    T->S = R;
-  }
+  if (samples_reserve(&T->S, &T->cap, T->n + G->n)) return 1;
   if (G->n) memcpy(T->S + T->n, G->S, (size_t)G->n * sizeof *G->S);
   T->n += G->n;
   T->res[G->result]++;
