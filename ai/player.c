@@ -35,6 +35,9 @@ typedef struct {
   size_t opts_size;
   void (*defaults)(void *opts);
   int (*level)(const char *name, void *opts); /* 0 ok; NULL when levels is ""             */
+  const char *probe;                  /* a cheap spec of this kind whose first decisions
+                                       * fingerprint its code (player_spec_probes); NULL for
+                                       * the rule players, which play_fingerprint covers     */
   /* behaviour: make (NULL: nothing to make; -1 out of memory), choose, search statistics for
    * analyze (NULL: the choice alone with the evaluation), free */
   int (*init)(Player *p, const void *opts, uint64_t seed);
@@ -228,26 +231,26 @@ enum { K_RANDOM, K_HEURISTIC, K_LIGHT, K_BASELINE, K_FLAT, K_MCTS, K_CHEAT, NKIN
 
 #define NOPTS(t) ((int)(sizeof t / sizeof t[0]))
 static const KindDef KINDS[NKINDS] = {
-    [K_RANDOM] = {"random", "uniform over the legal actions", "", NULL, 0, NULL, 1, none_defaults, NULL,
+    [K_RANDOM] = {"random", "uniform over the legal actions", "", NULL, 0, NULL, 1, none_defaults, NULL, NULL,
                   NULL, act_random, NULL, NULL},
     [K_HEURISTIC] = {"heuristic", "fast rule-based player", "", HEUR_OPTS, NOPTS(HEUR_OPTS), NULL,
-                     sizeof(HeurOpts), heur_defaults, NULL,
+                     sizeof(HeurOpts), heur_defaults, NULL, NULL,
                      init_eps, act_heuristic, NULL, NULL},
     [K_LIGHT] = {"light", "the light rule alone (table look-ups for movement; the rollout policy of baseline)",
-                 "", HEUR_OPTS, NOPTS(HEUR_OPTS), NULL, sizeof(HeurOpts), heur_defaults, NULL,
+                 "", HEUR_OPTS, NOPTS(HEUR_OPTS), NULL, sizeof(HeurOpts), heur_defaults, NULL, NULL,
                  init_eps, act_light, NULL, NULL},
     [K_BASELINE] = {"baseline", "reference yardstick: determinized flat Monte Carlo, sequential halving (honest)",
                     "", FLAT_OPTS, NOPTS(FLAT_OPTS), NULL, sizeof(FlatOpts), flat_defaults, NULL,
-                    init_flat, act_flat, root_flat, fini_flat},
+                    "baseline:n=64", init_flat, act_flat, root_flat, fini_flat},
     [K_FLAT] = {"flat", "the levels of before the tree search: sequential halving over 8 pre-chosen candidates (honest)",
                 "easy normal hard expert sim", HALV_OPTS, NOPTS(HALV_OPTS), "iters", sizeof(HalvOpts),
-                halv_defaults, halv_level, init_halv, act_halv, root_halv, fini_halv},
+                halv_defaults, halv_level, "flat:sim", init_halv, act_halv, root_halv, fini_halv},
     [K_MCTS] = {"mcts", "information-set Monte Carlo tree search on sampled worlds (honest): the levels", "easy normal hard expert sim",
                 MCTS_OPTS, NOPTS(MCTS_OPTS), "iters", sizeof(MctsOpts), mcts_defaults, mcts_level,
-                init_mcts, act_mcts, root_mcts, fini_mcts},
+                "mcts:sim", init_mcts, act_mcts, root_mcts, fini_mcts},
     [K_CHEAT] = {"cheat", "the same search on the true state: labelled cheating, never a level",
                  "easy normal hard expert sim", MCTS_OPTS, NOPTS(MCTS_OPTS), "iters", sizeof(MctsOpts),
-                 mcts_defaults, mcts_level,
+                 mcts_defaults, mcts_level, "cheat:sim",
                  init_cheat, act_mcts, root_mcts, fini_mcts},
 };
 
@@ -626,6 +629,41 @@ int player_spec_canonical(const char *spec, char *out, size_t len, char *err, si
     n += (size_t)snprintf(out + n, len - n, "%s%s=%s", i ? "," : ":", k->opts[i].name, v);
   }
   return n < len ? 0 : -1;
+}
+
+int player_spec_probes(const char *spec, const char **probe, int max) {
+  char a[256], b[256];
+  int seated = seated_split(spec, a, b, sizeof a, NULL, 0);
+  if (seated < 0) return -1;
+  if (seated == 0) {
+    int n = player_spec_probes(a, probe, max);
+    int m = n < 0 ? -1 : player_spec_probes(b, probe + n, max - n);
+    return m < 0 ? -1 : n + m;
+  }
+  const char *text;
+  const KindDef *k = spec_kind(spec, &text, NULL, 0);
+  if (!k) return -1;
+  if (!k->probe) return 0;
+  if (max < 1) return -1;
+  probe[0] = k->probe;
+  return 1;
+}
+
+int player_levels_text(char *out, size_t len) {
+  size_t n = 0;
+  if (len) out[0] = 0;
+  for (int i = 0; i < NKINDS; i++) {
+    char lv[128], *save = NULL;
+    snprintf(lv, sizeof lv, "%s", KINDS[i].levels);
+    for (char *w = strtok_r(lv, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+      char spec[160], canon[1024];
+      snprintf(spec, sizeof spec, "%s:%s", KINDS[i].name, w);
+      if (player_spec_canonical(spec, canon, sizeof canon, NULL, 0)) return -1;
+      n += (size_t)snprintf(out + n, n < len ? len - n : 0, "%s\n", canon);
+      if (n >= len) return -1;
+    }
+  }
+  return 0;
 }
 
 void player_help(FILE *f) {

@@ -14,6 +14,13 @@ int player_spec_check(const char *spec, char *err, size_t errlen);
  * players */
 int player_spec_canonical(const char *spec, char *out, size_t len, char *err, size_t errlen);
 void player_help(FILE *f);
+/* the cheap specs whose first decisions fingerprint the code behind spec's kinds (one per kind,
+ * two for a seated "A+B"): "mcts:sim" for any mcts spec; none (0) for the rule players.  The
+ * count, or -1 when spec is malformed or max is too small. */
+int player_spec_probes(const char *spec, const char **probe, int max);
+/* the canonical spec of every named level of every kind, one a line: what the level tables say
+ * today (a search fingerprint hashes it); 0, or -1 when len is too small */
+int player_levels_text(char *out, size_t len);
 /* 1 if spec starts with a kind's name ("mcts", "heuristic:eps=0.1"); 0 for a bare level */
 int player_is_kind(const char *spec);
 /* a difficulty level (easy normal hard expert; NULL or "" is normal) or a full player spec, as

@@ -14,7 +14,9 @@ int cmd_version(int argc, char **argv) {
                     "Prints the version; the rules signature of each scenario (the one `waterloo bench\n"
                     "--engine-only` prints: the legal actions of 50 seeded random games); the play\n"
                     "fingerprint (the data, one heuristic game and the fitted evaluation: the key of the\n"
-                    "sim, skill and strength journals); the folders the data and the page come from.\n");
+                    "sim, skill and strength journals); the search fingerprint (every level's settings\n"
+                    "and the first decisions of each search kind: a report made by a search player\n"
+                    "carries it); the folders the data and the page come from.\n");
   if (rc >= 0) return rc;
   printf("waterloo %s\n", WATERLOO_VERSION);
   const char *scens[2] = {"short", "long"};
@@ -30,6 +32,7 @@ int cmd_version(int argc, char **argv) {
   }
   printf("rules signature: short %016" PRIx64 ", long %016" PRIx64 "\n", sig[0], sig[1]);
   printf("play fingerprint: short %08" PRIx32 ", long %08" PRIx32 "\n", play[0], play[1]);
+  printf("search fingerprint: %08" PRIx32 "\n", search_fingerprint());
   char web[4200], full[2][PATH_MAX];
   data_dir("WATERLOO_WEB", "web", "index.html", web, sizeof web);
   const char *dirs[2] = {scen_default_dir(), web};

@@ -300,7 +300,7 @@ static void bal_command(const BalanceCfg *b, Buf *o) {
 static void bal_md(const Bal *B, Buf *o) {
   const BalanceCfg *b = B->b;
   char cap[CAPTION_LEN];
-  build_caption(cap, sizeof cap);
+  build_caption(cap, sizeof cap, spec_searches(b->pf) || spec_searches(b->pa));
   buf_printf(o, "# Which `%s` makes the %s game even? French win rate %.1f%%, %s (French) "
              "against %s (Allied)\n\n%s\n\nCommand: `", b->param, b->scen, 100 * b->target, b->pf,
              b->pa, cap);
@@ -310,7 +310,7 @@ static void bal_md(const Bal *B, Buf *o) {
   bal_bracket(B, o);
   buf_printf(o, "\nThe answer holds for these players: another level can put the crossing "
              "elsewhere. Chart: [balance.svg](balance.svg).\n");
-  if (!lab_searches(b->pf) && !lab_searches(b->pa)) buf_printf(o, "\n%s\n", LAB_NO_SEARCH);
+  if (!spec_searches(b->pf) && !spec_searches(b->pa)) buf_printf(o, "\n%s\n", LAB_NO_SEARCH);
   bal_table(B, o);
   bal_rounds(B, o);
   buf_printf(o, "\nReplay a game: `./waterloo replay --scenario %s --variant '%s%s%s=V' "
@@ -374,7 +374,7 @@ static void bal_svg(const Bal *B, Buf *o) {
              "%s, %s game, %s vs %s%s</text>\n<text x=\"70\" y=\"36\" fill=\"#555\">points: the "
              "values played with their 95%% Wilson interval; line: the logistic fit; band: the "
              "crossing's 95%% Fieller interval</text>\n", b->param, b->scen, b->pf, b->pa,
-             !lab_searches(b->pf) && !lab_searches(b->pa) ? " (not search-level)" : "");
+             !spec_searches(b->pf) && !spec_searches(b->pa) ? " (not search-level)" : "");
   bal_svg_axes(B, &P, o);
   bal_svg_fit(B, &P, o);
   for (int i = 0; i < B->np; i++) {

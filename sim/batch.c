@@ -258,6 +258,39 @@ static int run_prepare_out(Run *R) {
   return 0;
 }
 
+/* --resume of a journal from before the search fingerprint was kept: its games are taken as
+ * this build's (the engine fingerprint agrees), said, and its header gains the search
+ * fingerprint (the file rewritten whole, then renamed over: nothing is lost), so that a later
+ * build whose searches play differently no longer resumes it */
+static void journal_adopt_sfp(const SimCfg *c, const char *jp) {
+  char *text = NULL;
+  size_t len = 0;
+  FILE *f = fopen(jp, "r");
+  if (!f) return;
+  FILE *m = open_memstream(&text, &len);
+  char buf[65536];
+  size_t n;
+  int first = 1;
+  while (m && (n = fread(buf, 1, sizeof buf, f)) > 0) {
+    char *nl = first ? memchr(buf, '\n', n) : NULL;
+    if (nl) { /* the header, with the search fingerprint appended */
+      fwrite(buf, 1, (size_t)(nl - buf), m);
+      fprintf(m, "\tsfp=%08x\n", c->sfp);
+      fwrite(nl + 1, 1, n - (size_t)(nl + 1 - buf), m);
+      first = 0;
+    } else if (!first) {
+      fwrite(buf, 1, n, m);
+    }
+  }
+  fclose(f);
+  if (!m) return;
+  fclose(m);
+  if (!first && write_atomic(jp, text, len) == 0)
+    fprintf(stderr, "%s: %s predates the search fingerprint: its games are taken as this build's "
+                    "searches' (search fingerprint %08x now in its header)\n", SIM_CMD(c), jp, c->sfp);
+  free(text);
+}
+
 /* --resume: our own journal from another seed or engine build is set aside (a new one starts) */
 static void run_set_aside_stale_journal(const SimCfg *c, const char *jp) {
   FILE *jf = fopen(jp, "r");
@@ -265,8 +298,9 @@ static void run_set_aside_stale_journal(const SimCfg *c, const char *jp) {
   char line[4096];
   SimCfg jc;
   int ok = fgets(line, sizeof line, jf) && cfg_parse(line, &jc) == 0 && jc.seed == c->seed &&
-           jc.fp == c->fp;
+           jc.fp == c->fp && (!jc.sfp || jc.sfp == c->sfp);
   fclose(jf);
+  if (ok && !jc.sfp && c->sfp) journal_adopt_sfp(c, jp);
   if (!ok) {
     char old[1500];
     snprintf(old, sizeof old, "%s.stale", jp);
@@ -417,6 +451,7 @@ int sim_play(Run *R, double *cpu0) {
   int rc = run_load_cells(R);
   if (rc) return rc;
   c->fp = engine_fingerprint(c, R->cells);
+  c->sfp = search_cells_fingerprint(c, R->cells);
   if ((rc = run_prepare_out(R)) || (rc = run_open_journal(R))) return rc;
   R->jfail_after = journal_fail_after();
   R->tty = isatty(2);

@@ -120,11 +120,30 @@ void cfg_line(const SimCfg *c, Buf *b) {
   buf_printf(b, "\tpairs=");
   for (int i = 0; i < c->npair; i++) buf_printf(b, "%s%s/%s", i ? "|" : "", c->pf[i], c->pa[i]);
   buf_printf(b, "\tfp=%08x", c->fp);
+  if (c->sfp) buf_printf(b, "\tsfp=%08x", c->sfp);
   if (c->detect_pts > 0 || c->detect_vp > 0) buf_printf(b, "\tdetect=%.17g,%.17g", c->detect_pts, c->detect_vp);
   if (c->nset > 0) {
     buf_printf(b, "\tset=%d:", c->sweep_from);
     for (int i = 0; i < c->nset; i++) buf_printf(b, "%s%s", i ? "|" : "", c->set[i]);
   }
+}
+
+int cfg_searches(const SimCfg *c) {
+  for (int i = 0; i < c->npair; i++)
+    if (spec_searches(c->pf[i]) || spec_searches(c->pa[i])) return 1;
+  return 0;
+}
+
+uint32_t search_cells_fingerprint(const SimCfg *c, Cell *cells) {
+  if (!cfg_searches(c)) return 0;
+  uint32_t h = 2166136261u;
+  for (int si = 0; si < c->nscen; si++)
+    for (int pi = 0; pi < c->npair; pi++)
+      for (int vi = 0; vi < c->nvar; vi++) {
+        uint32_t f = pair_fingerprint(cells[cell_id(c, si, pi, vi)].sc, c->pf[pi], c->pa[pi]);
+        h = (h ^ f) * 16777619u;
+      }
+  return h ? h : 1;
 }
 
 uint32_t engine_fingerprint(const SimCfg *c, Cell *cells) {
@@ -160,6 +179,7 @@ int cfg_parse(const char *line, SimCfg *c) {
     else if (!strcmp(t, "until")) c->until_ci = strtod(v, NULL);
     else if (!strcmp(t, "batch")) c->batch = strtol(v, NULL, 10);
     else if (!strcmp(t, "fp")) c->fp = (uint32_t)strtoul(v, NULL, 16);
+    else if (!strcmp(t, "sfp")) c->sfp = (uint32_t)strtoul(v, NULL, 16);
     else if (!strcmp(t, "detect")) {
       if (sscanf(v, "%lf,%lf", &c->detect_pts, &c->detect_vp) != 2) return -1;
     }

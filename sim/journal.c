@@ -67,6 +67,11 @@ long journal_load(Run *R, const char *path, int check_seed) {
                         "differently (fingerprint %08x, now %08x); not resuming from it\n", SIM_CMD(&R->cfg), path, jc.fp, R->cfg.fp);
         break;
       }
+      if (check_seed && jc.sfp && jc.sfp != R->cfg.sfp) {
+        fprintf(stderr, "%s: %s was written by a build whose search players play differently "
+                        "(search fingerprint %08x, now %08x); not resuming from it\n", SIM_CMD(&R->cfg), path, jc.sfp, R->cfg.sfp);
+        break;
+      }
       continue;
     }
     first = 0;

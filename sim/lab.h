@@ -50,11 +50,7 @@ int worth_run(const WorthCfg *w);
 int lab_mpi_begin(int *rank, int *size);
 void lab_mpi_end(int mine);
 
-/* whether a player spec searches (mcts, flat, cheat ...: every kind but heuristic and random);
- * the reports say when neither side does */
-static inline int lab_searches(const char *spec) {
-  return __builtin_strncmp(spec, "heuristic", 9) && __builtin_strncmp(spec, "random", 6);
-}
+/* the reports say when neither side searches (spec_searches) */
 #define LAB_NO_SEARCH \
   "**Not search-level:** neither player searches, so this measures the game as these players " \
   "play it, a check of the machinery; a designer's answer needs a search level (`--players " \

@@ -424,10 +424,11 @@ static int journal_read(const char *path, JRec **out) {
     if (line[len - 1] != '\n' || strncmp(line, "M\t", 2)) continue; /* torn or blank */
     JRec j;
     memset(&j, 0, sizeof j);
-    char *save = NULL, *t[8];
+    char *save = NULL, *t[9];
     int k = 0;
-    for (char *p = strtok_r(line + 2, "\t\n", &save); p && k < 8; p = strtok_r(NULL, "\t\n", &save)) t[k++] = p;
-    if (k != 7) continue;
+    for (char *p = strtok_r(line + 2, "\t\n", &save); p && k < 9; p = strtok_r(NULL, "\t\n", &save)) t[k++] = p;
+    if (k != 7 && (k != 8 || strncmp(t[7], "sfp=", 4))) continue;
+    if (k == 8) j.sfp = (uint32_t)strtoul(t[7] + 4, NULL, 16);
     snprintf(j.scen, sizeof j.scen, "%s", t[0]);
     snprintf(j.a, sizeof j.a, "%s", t[1]);
     snprintf(j.b, sizeof j.b, "%s", t[2]);
@@ -464,12 +465,12 @@ static int journal_read(const char *path, JRec **out) {
  * build): its games, 0 when none.  A shorter match is the start of a longer one (seeds 0, 1,
  * ... in order), so a longer match only plays the seeds the shorter did not. */
 static long journal_find(const JRec *jr, int n, const char *scen, const char *a, const char *b,
-                         long games, uint64_t seed, uint32_t fp, MatchRes *r) {
+                         long games, uint64_t seed, uint32_t fp, uint32_t sfp, MatchRes *r) {
   long best = 0;
   for (int i = n - 1; i >= 0; i--)
     if (!strcmp(jr[i].scen, scen) && !strcmp(jr[i].a, a) && !strcmp(jr[i].b, b) &&
         jr[i].games <= games && jr[i].games > best && jr[i].r.games == jr[i].games &&
-        jr[i].seed == seed && jr[i].fp == fp) {
+        jr[i].seed == seed && jr[i].fp == fp && (!jr[i].sfp || jr[i].sfp == sfp)) {
       *r = jr[i].r;
       best = jr[i].games;
     }
@@ -534,7 +535,9 @@ static int strength_pairs(Strength *S) {
 static void strength_preamble(Strength *S) {
   Buf *b = &S->b;
   char cap[CAPTION_LEN];
-  build_caption(cap, sizeof cap);
+  int search = 0;
+  for (int i = 0; i < S->np; i++) search |= spec_searches(S->pairs[i].a) || spec_searches(S->pairs[i].b);
+  build_caption(cap, sizeof cap, search);
   buf_printf(b, "# Strength table\n\n%s\n\nReproduce with:\n\n```\n./waterloo strength --games %ld --seed %" PRIu64 " --scenario %s",
              cap, S->games, S->seed, S->scen_list);
   if (S->pairs_orig) buf_printf(b, " --pairs '%s'", S->pairs_orig);
@@ -622,7 +625,7 @@ void mjournal_close(MatchJournal *J) {
 typedef struct {
   MatchJournal *J;
   const char *scen, *a, *b;
-  uint32_t fp;
+  uint32_t fp, sfp;
   int werr;                 /* a prefix could not be journalled: the match stopped */
 } MatchKey;
 
@@ -630,12 +633,14 @@ typedef struct {
  * be written (said) */
 static int mjournal_write(const MatchKey *k, const MatchRes *q) {
   MatchJournal *J = k->J;
-  int wr = fprintf(J->f, "M\t%s\t%s\t%s\t%ld\t%" PRIu64 "\t%08x\t%ld %ld %ld %ld %ld %ld %ld %ld %ld %ld %ld %.3f %ld %.17g %.17g %.3f %d %ld %ld %ld %ld %ld %.3f %.3f %ld\n",
+  int wr = fprintf(J->f, "M\t%s\t%s\t%s\t%ld\t%" PRIu64 "\t%08x\t%ld %ld %ld %ld %ld %ld %ld %ld %ld %ld %ld %.3f %ld %.17g %.17g %.3f %d %ld %ld %ld %ld %ld %.3f %.3f %ld",
           k->scen, k->a, k->b, q->games, J->seed, k->fp, q->games, q->w, q->l, q->d,
           q->a_fr_games, q->a_fr_wins, q->a_al_games, q->a_al_wins, q->fr_wins, q->al_wins,
           q->draws, q->seconds, q->mpairs, q->msum, q->msum2, q->cpu, q->cpu_est,
           q->penta[0], q->penta[1], q->penta[2], q->penta[3], q->penta[4], q->cpu_a, q->cpu_b,
           q->cpu_games);
+  if (wr >= 0 && k->sfp) wr = fprintf(J->f, "\tsfp=%08x", k->sfp);
+  if (wr >= 0) wr = fprintf(J->f, "\n");
   if (wr < 0 || fflush(J->f) != 0) {
     /* a journal that cannot be written would lose every later match: stop here */
     fprintf(stderr, "%s: cannot write the journal %s: %s; the matches journalled "
@@ -664,13 +669,19 @@ static void mjournal_stale_note(const MatchKey *k) {
                       "or fitted evaluation plays differently: fingerprint %08x, now %08x; not reused)\n",
               J->jr[i].games, J->jr[i].fp, k->fp);
       return;
+    } else if (!strcmp(J->jr[i].scen, k->scen) && !strcmp(J->jr[i].a, k->a) &&
+               !strcmp(J->jr[i].b, k->b) && J->jr[i].seed == J->seed && J->jr[i].sfp &&
+               J->jr[i].sfp != k->sfp) {
+      fprintf(stderr, "  (the journal's %ld games of this pair were played by searches that play differently: "
+                      "search fingerprint %08x, now %08x; not reused)\n", J->jr[i].games, J->jr[i].sfp, k->sfp);
+      return;
     }
 }
 
 int mjournal_match(MatchJournal *J, const char *scen, const Scen *sc, uint32_t fp, const char *a,
                    const char *b, long ng, MatchRes *r, char *err, size_t errlen) {
-  MatchKey key = {J, scen, a, b, fp, 0};
-  long have = journal_find(J->jr, J->njr, scen, a, b, ng, J->seed, fp, r);
+  MatchKey key = {J, scen, a, b, fp, pair_fingerprint(sc, a, b), 0};
+  long have = journal_find(J->jr, J->njr, scen, a, b, ng, J->seed, fp, key.sfp, r);
   if (!have) {
     memset(r, 0, sizeof *r);
     mjournal_stale_note(&key);

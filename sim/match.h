@@ -58,6 +58,8 @@ typedef struct {
   long games;
   uint64_t seed;
   uint32_t fp;
+  uint32_t sfp;             /* the pair's search fingerprint (pair_fingerprint); 0: no search,
+                             * or a line from before it was kept (taken as this build's) */
   MatchRes r;
 } JRec;
 

@@ -392,7 +392,7 @@ static const Cell *md_cell_stats(const MdSection *m, int vi, CellStats *st) {
 /* the head of report.md: the command, the seeds, the statistics, the players' strength */
 static void md_head(const SimCfg *c, Cell *cells, Buf *b) {
   char cap[CAPTION_LEN];
-  build_caption(cap, sizeof cap);
+  build_caption(cap, sizeof cap, cfg_searches(c));
   buf_printf(b, "# Waterloo balance report\n\n%s\n\n", cap);
   buf_printf(b, "Reproduce with:\n\n```\n");
   cfg_command(c, b);
@@ -1114,7 +1114,7 @@ static int put(const char *dir, const char *name, const char *data, size_t len) 
  * kept out of report.md and summary.json, which the seed alone decides) */
 static void cost_md(const SimCfg *c, const Cell *cells, Buf *b) {
   char cap[CAPTION_LEN];
-  build_caption(cap, sizeof cap);
+  build_caption(cap, sizeof cap, cfg_searches(c));
   buf_printf(b, "# What the games cost\n\n%s\n\nMade by:\n\n```\n", cap);
   cfg_command(c, b);
   buf_printf(b, "\n```\n\nThe CPU time of each game (both players, the thread "

@@ -105,8 +105,8 @@ int review_decision(const Scen *sc, const char *spec, const State *s, Action pla
 }
 
 /* ---------------------------------------------------------------- the run */
-/* the fingerprint a journal line must carry to be reused: the game, the judge, the seed, the
- * rules and the fitted evaluation */
+/* the fingerprint a journal line must carry to be reused: the game, the judge (its name and how
+ * it plays: spec_fingerprint), the seed, the rules and the fitted evaluation */
 static uint32_t review_fp(const Rv *R) {
   uint64_t h = hash_fnv1a(&R->pos[0], sizeof(State), 0);
   for (int i = 0; i < R->rec.n; i++) h = hash_fnv1a(&R->rec.acts[i], sizeof(Action), h);
@@ -114,6 +114,7 @@ static uint32_t review_fp(const Rv *R) {
   h = hash_fnv1a_word(h, R->o->seed);
   h = hash_fnv1a_word(h, (uint64_t)R->o->evals);
   h = hash_fnv1a_word(h, play_fingerprint(R->sc));
+  h = hash_fnv1a_word(h, spec_fingerprint(R->sc, R->o->spec));
   return (uint32_t)(h ^ (h >> 32));
 }
 

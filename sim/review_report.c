@@ -66,7 +66,7 @@ static void md_head(FILE *f, const Rv *R) {
   const ReviewOpts *o = R->o;
   State last = R->pos[R->rec.n];
   char cap[CAPTION_LEN];
-  build_caption(cap, sizeof cap);
+  build_caption(cap, sizeof cap, spec_searches(o->spec));
   fprintf(f, "# Review of `%s`\n\n%s\n\nReproduce with:\n\n```\n%s\n```\n\n", o->save, cap, o->command);
   fprintf(f, "Game: %s (%s), seed %llu, %d actions, %s.  Reviewed: %s%s%s, %d decisions searched "
              "(%ld + %ld with one legal action skipped).  Judge: `%s`, %d paired worlds.\n\n",

@@ -212,3 +212,74 @@ uint32_t fit_hash(uint32_t h, const Scen *sc) {
 uint32_t play_fingerprint(const Scen *sc) {
   return fit_hash(facts_hash(scen_fingerprint(sc), sc, "heuristic", 0), sc);
 }
+
+static uint32_t hash_bytes(uint32_t h, const void *p, size_t n) {
+  const uint8_t *b = p;
+  for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * 16777619u;
+  return h;
+}
+
+/* a probe's first decisions of game 0 (seed 1815) on sc: each action and its candidates'
+ * visits and win rates (a change anywhere in the search moves one of them) */
+static uint32_t probe_hash(uint32_t h, const Scen *sc, const char *probe) {
+  char err[256];
+  Player *p = player_new(sc, probe, 1815, err, sizeof err);
+  if (!p) return (h ^ 0xffu) * 16777619u;
+  State s;
+  gs_init(sc, &s, 1815, 0);
+  for (int d = 0; d < 3 && !gs_over(&s); d++) {
+    Candidate c[8];
+    int n = player_analyze(p, &s, c, 8);
+    Action a = player_act(p, &s);
+    h = hash_bytes(h, &n, sizeof n);
+    for (int i = 0; i < n; i++) {
+      float wr = (float)c[i].winrate;
+      h = hash_bytes(hash_bytes(h, &c[i].visits, sizeof c[i].visits), &wr, sizeof wr);
+    }
+    h = hash_bytes(h, &a, sizeof a);
+    gs_apply(sc, &s, a);
+  }
+  player_free(p);
+  return h;
+}
+
+uint32_t spec_fingerprint(const Scen *sc, const char *spec) {
+  const char *probe[4];
+  int n = player_spec_probes(spec, probe, 4);
+  char canon[2048];
+  if (n <= 0 || player_spec_canonical(spec, canon, sizeof canon, NULL, 0)) return 0;
+  uint32_t h = hash_bytes(2166136261u, canon, strlen(canon));
+  for (int i = 0; i < n; i++) h = probe_hash(h, sc, probe[i]);
+  return h ? h : 1;
+}
+
+uint32_t pair_fingerprint(const Scen *sc, const char *a, const char *b) {
+  uint32_t fa = spec_fingerprint(sc, a), fb = spec_fingerprint(sc, b);
+  if (!fa && !fb) return 0;
+  uint32_t h = hash_bytes(hash_bytes(2166136261u, &fa, sizeof fa), &fb, sizeof fb);
+  return h ? h : 1;
+}
+
+uint32_t search_fingerprint(void) {
+  static uint32_t have; /* computed once (on the main thread: a report's caption) */
+  if (have) return have;
+  static const char *const scen[2] = {"short", "long"};
+  static const char *const kinds[] = {"mcts:sim", "flat:sim", "baseline"};
+  char levels[16384];
+  uint32_t h = 2166136261u;
+  if (player_levels_text(levels, sizeof levels) == 0) h = hash_bytes(h, levels, strlen(levels));
+  for (int k = 0; k < 2; k++) {
+    Scen *sc = sim_scen_load("search fingerprint", scen[k], "base");
+    for (size_t i = 0; sc && i < sizeof kinds / sizeof *kinds; i++) {
+      uint32_t f = spec_fingerprint(sc, kinds[i]);
+      h = hash_bytes(h, &f, sizeof f);
+    }
+    free(sc);
+  }
+  return have = h ? h : 1;
+}
+
+int spec_searches(const char *spec) {
+  const char *probe[4];
+  return player_spec_probes(spec, probe, 4) > 0;
+}

@@ -282,7 +282,7 @@ static void fmt_cpu(char *buf, size_t len, double cpu, long games) {
 static void scaling_preamble(Scaling *S) {
   Buf *b = &S->b;
   char cap[CAPTION_LEN];
-  build_caption(cap, sizeof cap);
+  build_caption(cap, sizeof cap, spec_searches(S->from));
   buf_printf(b, "# Scaling: strength against thinking budget\n\n%s\n\nReproduce with:\n\n```\n"
                 "./waterloo scaling --scenario %s --from %s --doublings %d --games %ld --seed %" PRIu64,
              cap, S->scen_arg, S->from, S->doublings, S->games, S->seed);

@@ -47,6 +47,8 @@ typedef struct {
   double until_ci;     /* 0: off                                        */
   long batch;          /* batch size with --until-ci                    */
   uint32_t fp;         /* engine fingerprint (journal header only)      */
+  uint32_t sfp;        /* the search players' (search_cells_fingerprint; journal header only;
+                        * 0: none searches, or a journal from before it was kept) */
   double detect_pts, detect_vp; /* --detect, --detect-vp: the effects of the power columns
                                    (0: 5 points, 2 VP); the report only, not the games */
   /* not part of the results: */
@@ -214,6 +216,19 @@ uint32_t fit_hash(uint32_t h, const Scen *sc);
  * fitted evaluation of the search players.  A journal of games is reused only under the same
  * play fingerprint. */
 uint32_t play_fingerprint(const Scen *sc);
+/* how a search player plays, beyond play_fingerprint: its options written out (the level tables
+ * behind its name) and its kind's code, probed by the first decisions of a cheap spec of the
+ * kind (player_spec_probes); 0 for the rule players.  A journal keeps it so that a resumed run
+ * never mixes the games of two searches. */
+uint32_t spec_fingerprint(const Scen *sc, const char *spec);
+/* the two players of a match: 0 when neither searches */
+uint32_t pair_fingerprint(const Scen *sc, const char *a, const char *b);
+/* every search of this build, on both scenarios' base rules: every level's settings and each
+ * search kind's probe.  `waterloo --version` prints it; a report made by a search player carries
+ * it in its caption (build_caption). */
+uint32_t search_fingerprint(void);
+/* 1 when spec has a search kind (its play is in the search fingerprint) */
+int spec_searches(const char *spec);
 
 /* ---------------------------------------------------------------- statistics */
 #define Z95 1.959963984540054
@@ -304,10 +319,11 @@ Scen *sim_scen_load(const char *cmd, const char *scen, const char *var);
 /* write a whole buffer to path atomically (path.tmp + rename); 0 or -1 */
 int write_atomic(const char *path, const char *data, size_t len);
 /* the caption every report carries under its title: the version and the play fingerprints of
- * both scenarios ("*Build: waterloo 1.0, play fingerprint short a99fb89a, long 333f430f ...*");
+ * both scenarios ("*Build: waterloo 1.0, play fingerprint short a99fb89a, long 333f430f ...*"),
+ * and when search is 1 (a player of the report searches) the search fingerprint;
  * tools/report-check (make report-check) holds the committed reports to it */
-#define CAPTION_LEN 200
-void build_caption(char *out, size_t len);
+#define CAPTION_LEN 240
+void build_caption(char *out, size_t len, int search);
 /* whether a new file prefix.probe.PID can be created (it is removed again): 0, or -1 with errno */
 int can_create(const char *prefix);
 int mkdir_p(const char *path);

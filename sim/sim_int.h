@@ -30,6 +30,11 @@ void cfg_line(const SimCfg *c, Buf *b);
 int cfg_parse(const char *line, SimCfg *c);
 /* a hash of a random-vs-random game per scenario: changes when the engine's behaviour does */
 uint32_t engine_fingerprint(const SimCfg *c, Cell *cells);
+/* 1 when a player of the run searches */
+int cfg_searches(const SimCfg *c);
+/* the run's search players on every cell (pair_fingerprint), 0 when none searches: the
+ * journal's header keeps it (sfp=), and a resumed run refuses a journal of other searches */
+uint32_t search_cells_fingerprint(const SimCfg *c, Cell *cells);
 /* the command that reproduces the results (no --threads, --out, --resume, --shard) */
 void cfg_command(const SimCfg *c, Buf *b);
 

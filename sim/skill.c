@@ -95,7 +95,9 @@ static void skill_reading(FILE *f, const Row *lo, const Row *hi) {
 static void skill_report(FILE *f, const Table *T) {
   const SkillOpts *o = T->o;
   char cap[CAPTION_LEN];
-  build_caption(cap, sizeof cap);
+  int search = 0;
+  for (int i = 0; i < o->nl; i++) search |= spec_searches(o->spec[i]);
+  build_caption(cap, sizeof cap, search);
   fprintf(f, "# Balance across skill\n\n%s\n\nReproduce with:\n\n```\n%s\n```\n\n", cap, o->command);
   fprintf(f, "Each row: the same player on both sides, variant %s, seed %" PRIu64 "; game i is `sim`'s "
              "game i of that player pair (replay it with `./waterloo replay --scenario S --variant %s "

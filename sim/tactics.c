@@ -309,7 +309,7 @@ static void table(const TacticSet *set, const TacticsRun *o, const TacticAnswer 
 
 static void write_report(const TacticSet *set, const TacticsRun *o, const Buf *tab, Buf *md) {
   char cap[CAPTION_LEN];
-  build_caption(cap, sizeof cap);
+  build_caption(cap, sizeof cap, 1); /* the levels asked are searches */
   buf_printf(md, "# Tactics suite\n\n%s\n\n", cap);
   buf_printf(md, "Made by `%s`.\n\n", o->command);
   buf_printf(md, "%d positions of `%s` (the format and what each field means: `sim/tactics.h`). "

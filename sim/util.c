@@ -25,7 +25,7 @@ Scen *sim_scen_load(const char *cmd, const char *scen, const char *var) {
   return sc;
 }
 
-void build_caption(char *out, size_t len) {
+void build_caption(char *out, size_t len, int search) {
   static const char *scen[2] = {"short", "long"};
   uint32_t fp[2] = {0, 0};
   for (int k = 0; k < 2; k++) {
@@ -33,9 +33,11 @@ void build_caption(char *out, size_t len) {
     if (sc) fp[k] = play_fingerprint(sc);
     free(sc);
   }
+  char sf[48] = "";
+  if (search) snprintf(sf, sizeof sf, ", search fingerprint %08" PRIx32, search_fingerprint());
   snprintf(out, len, "*Build: waterloo %s, play fingerprint short %08" PRIx32 ", long %08" PRIx32
-                     " (`waterloo --version`; `make report-check` compares it with today's).*",
-           WATERLOO_VERSION, fp[0], fp[1]);
+                     "%s (`waterloo --version`; `make report-check` compares it with today's).*",
+           WATERLOO_VERSION, fp[0], fp[1], sf);
 }
 
 int can_create(const char *prefix) {

@@ -230,7 +230,7 @@ static void worth_table(const Worth *W, int si, Buf *o) {
 static void worth_md(const Worth *W, Buf *o) {
   const WorthCfg *w = W->w;
   char cap[CAPTION_LEN];
-  build_caption(cap, sizeof cap);
+  build_caption(cap, sizeof cap, spec_searches(w->pf) || spec_searches(w->pa));
   buf_printf(o, "# What each rule is worth (restricted play)\n\n%s\n\nCommand: `", cap);
   worth_cmd(w, o);
   buf_printf(o, "`\n\nEach row bars one side from one ability (R-5.8: `ban_french` / `ban_allied` "
@@ -251,7 +251,7 @@ static void worth_md(const Worth *W, Buf *o) {
              "The figures hold for these players; a weak player's use of an ability is not the "
              "game's. Chart: [worth.svg](worth.svg); every cell, with the game facts and the "
              "long game's VP margins: [report.md](report.md).\n");
-  if (!lab_searches(w->pf) && !lab_searches(w->pa)) buf_printf(o, "\n%s\n", LAB_NO_SEARCH);
+  if (!spec_searches(w->pf) && !spec_searches(w->pa)) buf_printf(o, "\n%s\n", LAB_NO_SEARCH);
   for (int si = 0; si < w->nscen; si++) worth_table(W, si, o);
 }
 
@@ -295,7 +295,7 @@ static void worth_svg(const Worth *W, Buf *o) {
              "y=\"36\" fill=\"#555\">dot: full rules minus restricted, paired on the same seeds; "
              "line: Holm-adjusted interval; right of 0: the ability helps its side</text>\n",
              H, H, W->w->pf, W->w->pa,
-             !lab_searches(W->w->pf) && !lab_searches(W->w->pa) ? " (not search-level)" : "");
+             !spec_searches(W->w->pf) && !spec_searches(W->w->pa) ? " (not search-level)" : "");
   for (int si = 0; si < W->w->nscen; si++) worth_panel(W, si, -m, 2 * m, 70 + ph * si, o);
   double base = H - 24;
   for (int k = -(int)lround(m * 20); k <= (int)lround(m * 20); k++) {

@@ -269,8 +269,9 @@ Test(sim_facts, vp_margin_holm_recomputed, .init = mk, .fini = rm, .timeout = 30
 }
 
 /* tools/report-check on a results tree of its own: a report with today's caption (the one a
- * sim run writes) passes, one of another build or without a caption fails until --mark marks it
- * as of its build, and a link to a file that does not exist fails whatever the caption */
+ * sim run writes) passes, one of another build (play or search fingerprint) or without a caption
+ * fails until --mark marks it as of its build, and a link to a file that does not exist fails
+ * whatever the caption */
 static int check_tree(const char *root, const char *opt, const char *log) {
   char cmd[1200];
   snprintf(cmd, sizeof cmd, "tools/report-check --waterloo ./waterloo %s '%s' > '%s/%s' 2>&1", opt,
@@ -295,12 +296,19 @@ Test(report_check, captions_marks_and_links, .init = mk, .fini = rm, .timeout = 
   char *argv[] = {"sim", "--scenario", "short", "--variant", "base", "--games", "4", "--seed", "5",
                   "--threads", "1", "--quiet", "--out", run, NULL};
   cr_assert_eq(cmd_sim(14, argv), 0);
-  build_caption(cap, sizeof cap);
+  build_caption(cap, sizeof cap, 0);
   snprintf(text, sizeof text, "# Old\n\n%s\n\nText.\n", cap);
   char *d = strstr(text, "short ") + 6;
   *d = *d == '0' ? '1' : '0'; /* another build's fingerprint */
   put(dir, "old.md", text);
   put(dir, "bare.md", "# Bare\n\nNo caption.\n");
+  build_caption(cap, sizeof cap, 1); /* a search player's report: today's search fingerprint */
+  snprintf(text, sizeof text, "# Search\n\n%s\n\nText.\n", cap);
+  put(dir, "search.md", text);
+  d = strstr(text, "search fingerprint ") + 19;
+  *d = *d == '0' ? '1' : '0'; /* searches that play differently, on the same engine */
+  put(dir, "oldsearch.md", text);
+  build_caption(cap, sizeof cap, 0);
   snprintf(text, sizeof text, "# Linked\n\n%s\n\n[every game](games.csv), [chart](run/winrate.svg)\n", cap);
   put(dir, "linked.md", text);
   cr_assert_eq(check_tree(dir, "", "1.txt"), 1);
@@ -309,6 +317,8 @@ Test(report_check, captions_marks_and_links, .init = mk, .fini = rm, .timeout = 
   snprintf(p, sizeof p, "%s/1.txt", dir);
   char *out = th_slurp(p, &n);
   cr_assert(strstr(out, "old.md: made by another build") && strstr(out, "bare.md: no build caption"), "%s", out);
+  cr_assert(strstr(out, "oldsearch.md: made by another build"), "%s", out);
+  cr_assert_null(strstr(out, "results/search.md"), "today's search caption is current: %s", out);
   cr_assert(strstr(out, "linked.md:5: links games.csv, which does not exist"), "%s", out);
   cr_assert_null(strstr(out, "run/winrate.svg"), "the chart exists: %s", out);
   cr_assert_null(strstr(out, "run/report.md"), "a report just written by sim is current: %s", out);
@@ -323,7 +333,8 @@ Test(report_check, captions_marks_and_links, .init = mk, .fini = rm, .timeout = 
   free(out);
   snprintf(p, sizeof p, "%s/4.txt", dir);
   out = th_slurp(p, &n);
-  cr_assert(strstr(out, "reports: 2 current, 3 marked as of their build, 0 problems"), "%s", out);
+  cr_assert(strstr(out, "reports: 3 current (2 without a search fingerprint: by rule players, or "
+                        "from before it was kept), 4 marked as of their build, 0 problems"), "%s", out);
   free(out);
 }
 

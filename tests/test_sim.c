@@ -807,6 +807,88 @@ Test(sim_run, refit_evaluation_is_not_resumed, .init = mk_tmp, .fini = rm_tmp, .
   free(log);
 }
 
+/* a search player's fingerprint: its options written out (a level's settings behind its
+ * name) and its kind's code; none for the rule players, whose play the play fingerprint has */
+Test(sim_run, search_fingerprint_of_a_spec) {
+  Scen *sc = malloc(sizeof *sc);
+  char err[256];
+  cr_assert_eq(scen_load(sc, scen_default_dir(), "short", "base", err, sizeof err), 0, "%s", err);
+  cr_assert_eq(spec_fingerprint(sc, "heuristic"), 0);
+  cr_assert_eq(spec_fingerprint(sc, "random"), 0);
+  uint32_t f = spec_fingerprint(sc, "mcts:sim");
+  cr_assert_neq(f, 0);
+  cr_assert_eq(spec_fingerprint(sc, "mcts:sim"), f, "the same every time");
+  cr_assert_eq(spec_fingerprint(sc, "mcts:sim,rk=0.25"), f, "the same settings, another spelling");
+  cr_assert_neq(spec_fingerprint(sc, "mcts:sim,rk=0"), f, "another setting");
+  cr_assert_neq(spec_fingerprint(sc, "mcts:easy"), f, "another level");
+  cr_assert_neq(spec_fingerprint(sc, "flat:sim"), 0);
+  cr_assert_neq(spec_fingerprint(sc, "baseline"), 0);
+  cr_assert_eq(pair_fingerprint(sc, "heuristic", "random"), 0);
+  cr_assert_neq(pair_fingerprint(sc, "mcts:sim", "heuristic"), pair_fingerprint(sc, "heuristic", "mcts:sim"));
+  cr_assert(spec_searches("mcts:sim") && spec_searches("flat:easy") && spec_searches("baseline") &&
+            spec_searches("heuristic+mcts:sim"));
+  cr_assert(!spec_searches("heuristic") && !spec_searches("light") && !spec_searches("random"));
+  free(sc);
+}
+
+/* a resumed sim run never mixes the games of two searches that play differently under the same
+ * name (a level's settings or the search's code changed): the journal's header keeps the
+ * search fingerprint, and a journal of another is set aside, not deleted; a journal from before
+ * the fingerprint was kept is resumed, and its header gains it */
+Test(sim_run, search_change_is_not_resumed, .init = mk_tmp, .fini = rm_tmp, .timeout = 120) {
+  static char cmd[4000];
+  const char *sim = "./waterloo sim --scenario short --variant base --players 'mcts:sim,iters=8' "
+                    "--games 2 --seed 3 --quiet --threads 1";
+  snprintf(cmd, sizeof cmd,
+           "%s --out %s/r > /dev/null 2>&1 && cp %s/r/journal.csv %s/j0 && "
+           "sed -i '1s/\tsfp=[0-9a-f]*$/\tsfp=00000001/' %s/r/journal.csv && "
+           "%s --resume --out %s/r > %s/log.txt 2>&1 && "
+           "mkdir %s/l && sed '1s/\tsfp=[0-9a-f]*$//' %s/j0 > %s/l/journal.csv && "
+           "%s --resume --out %s/l > %s/log2.txt 2>&1",
+           sim, tmpbase, tmpbase, tmpbase, tmpbase, sim, tmpbase, tmpbase, tmpbase, tmpbase, tmpbase,
+           sim, tmpbase, tmpbase);
+  cr_assert_eq(system(cmd), 0);
+  size_t n;
+  char *j0 = slurp(tmpbase, "j0", &n);
+  cr_assert_not_null(strstr(j0, "\tsfp="), "the header keeps the search fingerprint: %s", j0);
+  char *log = slurp(tmpbase, "log.txt", &n);
+  cr_assert_not_null(strstr(log, "search players play differently (search fingerprint 00000001"), "%s", log);
+  char path[400];
+  snprintf(path, sizeof path, "%s/r/journal.csv.stale", tmpbase);
+  cr_assert_eq(access(path, F_OK), 0, "the other searches' journal is kept aside");
+  char *log2 = slurp(tmpbase, "log2.txt", &n);
+  cr_assert_not_null(strstr(log2, "predates the search fingerprint"), "%s", log2);
+  cr_assert_null(strstr(log2, "not resuming"), "%s", log2);
+  char *j1 = slurp(tmpbase, "l/journal.csv", &n);
+  size_t n0 = strlen(j0);
+  cr_assert(!strncmp(j1, j0, n0) && strspn(j1 + n0, "\n") == strlen(j1 + n0),
+            "the old journal resumed whole (no game played again), its header with the fingerprint:\n%s---\n%s", j0, j1);
+  free(j0);
+  free(log);
+  free(log2);
+  free(j1);
+}
+
+/* a strength journal's match of a search pair keeps the pair's search fingerprint: a match of
+ * searches that play differently under the same names is played again, not reused */
+Test(sim_strength, search_change_is_not_reused, .init = mk_tmp, .fini = rm_tmp, .timeout = 120) {
+  static char cmd[3000];
+  const char *st = "./waterloo strength --scenario short --pairs 'mcts:sim,iters=8/heuristic@2' --seed 3";
+  snprintf(cmd, sizeof cmd,
+           "%s --out %s/s.md > /dev/null 2>&1 && %s --resume --out %s/s.md > %s/log1.txt 2>&1 && "
+           "sed -i 's/\tsfp=[0-9a-f]*$/\tsfp=00000001/' %s/s.md.journal && "
+           "%s --resume --out %s/s.md > %s/log2.txt 2>&1",
+           st, tmpbase, st, tmpbase, tmpbase, tmpbase, st, tmpbase, tmpbase);
+  cr_assert_eq(system(cmd), 0);
+  size_t n;
+  char *l1 = slurp(tmpbase, "log1.txt", &n), *l2 = slurp(tmpbase, "log2.txt", &n);
+  cr_assert_not_null(strstr(l1, "from the journal"), "the same searches: reused: %s", l1);
+  cr_assert_not_null(strstr(l2, "search fingerprint 00000001"), "%s", l2);
+  cr_assert_null(strstr(l2, "from the journal"), "%s", l2);
+  free(l1);
+  free(l2);
+}
+
 /* strength and skill journals are keyed by the play fingerprint (data, heuristic and fitted
  * evaluation): after a refit, --resume plays the games again instead of mixing two evaluations,
  * and strength says why */
