@@ -141,6 +141,8 @@ typedef struct {
   int rollout;        /* ROLL_*                                                             */
   double eps;         /* random-move share of the rollout policy                            */
   double seps;        /* random share of the opponent's secret choices in the tree          */
+  int even;           /* 1: the halving root's rounds have even candidate counts (2 threads
+                       * share a round by candidates: an odd count idles one at the end)     */
   int cut;            /* rollout cut-off in rounds (0: play to the end)                     */
   int max_roll;       /* cap on rollout actions                                             */
   int eval;           /* cut-off rollouts scored by 0 the hand-written, 1 the fitted evaluation */

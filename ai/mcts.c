@@ -404,6 +404,7 @@ static int root_candidates(Descent *D, const State *obs, const ActList *L, long 
   *D->w = *obs;
   prior_build(D, L, D->me, P);
   int k = 8 + (int)(sqrt((double)budget) * D->m->o.rk), n = 0;
+  if (D->m->o.even) k += k & 1;
   Tree *t = D->t;
   for (int kids = 0; n < k; kids++) {
     int i = prior_next(D, L, P, kids);
@@ -567,6 +568,7 @@ static int run_sh(Mcts *m, Walker *wk, int threads, const State *obs, const ActL
     }
     if (stop) break;
     na = (na + 1) / 2;
+    if (m->o.even && na > 2 && (na & 1)) na++; /* o.even: 3 survivors become 4 */
   }
   return alive[0];
 }

@@ -36,7 +36,7 @@ typedef struct {
   void (*defaults)(void *opts);
   int (*level)(const char *name, void *opts); /* 0 ok; NULL when levels is ""             */
   const char *probe;                  /* a cheap spec of this kind whose first decisions
-                                       * fingerprint its code (player_spec_probes); NULL for
+                                       * fingerprint its code (player_spec_identity); NULL for
                                        * the rule players, which play_fingerprint covers     */
   /* behaviour: make (NULL: nothing to make; -1 out of memory), choose, search statistics for
    * analyze (NULL: the choice alone with the evaluation), free */
@@ -67,6 +67,7 @@ static const OptDef MCTS_OPTS[] = {
     {"rollout", OPT_CHOICE, MO(rollout), 0, 2, "random heuristic light", "rollout policy"},
     {"eps", OPT_REAL, MO(eps), 0, 1, NULL, "random-move share of the rollout policy"},
     {"seps", OPT_REAL, MO(seps), 0, 1, NULL, "random share of the opponent's secret choices in the tree"},
+    {"even", OPT_INT, MO(even), 0, 1, NULL, "1: even candidate counts in the halving rounds (2 threads)"},
     {"cut", OPT_INT, MO(cut), 0, 1000, NULL, "rollout cut-off in rounds (0 to the end)"},
     {"maxroll", OPT_INT, MO(max_roll), 1, 1000000, NULL, "cap on rollout actions"},
     {"eval", OPT_CHOICE, MO(eval), 0, 2, "hand fit own", "cut-off rollouts scored by (fit: the base rules' eval-S.ini in every variant; own: the variant's)"},
@@ -631,20 +632,41 @@ int player_spec_canonical(const char *spec, char *out, size_t len, char *err, si
   return n < len ? 0 : -1;
 }
 
-int player_spec_probes(const char *spec, const char **probe, int max) {
+/* the options of spec whose values differ from its kind's probe's, "kind:name=v,..." ("kind:"
+ * when none): with the probe's play, what a search fingerprint needs to tell two players apart.
+ * An option added later, inert at its default, changes neither. */
+static int spec_delta(const char *spec, char *out, size_t len) {
+  AnyOpts o, q;
+  const KindDef *k = spec_parse(spec, &o, NULL, 0);
+  if (!k || !k->probe || spec_parse(k->probe, &q, NULL, 0) != k) return -1;
+  size_t n = (size_t)snprintf(out, len, "%s:", k->name);
+  for (int i = 0; i < k->nopts && n < len; i++) {
+    char v[64], w[64];
+    fmt_value(&k->opts[i], &o, v, sizeof v);
+    fmt_value(&k->opts[i], &q, w, sizeof w);
+    if (strcmp(v, w)) n += (size_t)snprintf(out + n, len - n, "%s=%s,", k->opts[i].name, v);
+  }
+  return n < len ? 0 : -1;
+}
+
+int player_spec_identity(const char *spec, char *out, size_t len, const char **probe, int max) {
   char a[256], b[256];
   int seated = seated_split(spec, a, b, sizeof a, NULL, 0);
-  if (seated < 0) return -1;
+  if (seated < 0 || !len) return -1;
   if (seated == 0) {
-    int n = player_spec_probes(a, probe, max);
-    int m = n < 0 ? -1 : player_spec_probes(b, probe + n, max - n);
+    size_t la;
+    int n = player_spec_identity(a, out, len, probe, max);
+    if (n < 0 || (la = strlen(out)) + 1 >= len) return -1;
+    out[la] = '+';
+    int m = player_spec_identity(b, out + la + 1, len - la - 1, probe + n, max - n);
     return m < 0 ? -1 : n + m;
   }
   const char *text;
   const KindDef *k = spec_kind(spec, &text, NULL, 0);
   if (!k) return -1;
+  out[0] = 0;
   if (!k->probe) return 0;
-  if (max < 1) return -1;
+  if (max < 1 || spec_delta(spec, out, len)) return -1;
   probe[0] = k->probe;
   return 1;
 }
@@ -656,10 +678,11 @@ int player_levels_text(char *out, size_t len) {
     char lv[128], *save = NULL;
     snprintf(lv, sizeof lv, "%s", KINDS[i].levels);
     for (char *w = strtok_r(lv, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
-      char spec[160], canon[1024];
+      char spec[160], id[1024];
+      if (!KINDS[i].probe) continue;
       snprintf(spec, sizeof spec, "%s:%s", KINDS[i].name, w);
-      if (player_spec_canonical(spec, canon, sizeof canon, NULL, 0)) return -1;
-      n += (size_t)snprintf(out + n, n < len ? len - n : 0, "%s\n", canon);
+      if (spec_delta(spec, id, sizeof id)) return -1;
+      n += (size_t)snprintf(out + n, n < len ? len - n : 0, "%s\n", id);
       if (n >= len) return -1;
     }
   }

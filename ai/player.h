@@ -14,12 +14,15 @@ int player_spec_check(const char *spec, char *err, size_t errlen);
  * players */
 int player_spec_canonical(const char *spec, char *out, size_t len, char *err, size_t errlen);
 void player_help(FILE *f);
-/* the cheap specs whose first decisions fingerprint the code behind spec's kinds (one per kind,
- * two for a seated "A+B"): "mcts:sim" for any mcts spec; none (0) for the rule players.  The
- * count, or -1 when spec is malformed or max is too small. */
-int player_spec_probes(const char *spec, const char **probe, int max);
-/* the canonical spec of every named level of every kind, one a line: what the level tables say
- * today (a search fingerprint hashes it); 0, or -1 when len is too small */
+/* what tells spec apart from its kinds' probes, the cheap specs whose first decisions
+ * fingerprint the code behind its kinds ("mcts:sim" for any mcts spec, one per kind, two for a
+ * seated "A+B", none for the rule players): its options whose values differ from the probe's, "mcts:iters=3000,threads=2,playtime=4000," ("kind:" when none; two
+ * joined by '+' for a seated spec; "" for a rule player), and the probes.  With the probes' play
+ * it is a search player's fingerprint: a level's settings are seen, and an option added later
+ * that is inert at its default changes nothing.  The probes' count, or -1. */
+int player_spec_identity(const char *spec, char *out, size_t len, const char **probe, int max);
+/* player_spec_identity of every named level of every search kind, one a line: what the level
+ * tables say today (the search fingerprint hashes it); 0, or -1 when len is too small */
 int player_levels_text(char *out, size_t len);
 /* 1 if spec starts with a kind's name ("mcts", "heuristic:eps=0.1"); 0 for a bare level */
 int player_is_kind(const char *spec);

@@ -245,10 +245,10 @@ static uint32_t probe_hash(uint32_t h, const Scen *sc, const char *probe) {
 
 uint32_t spec_fingerprint(const Scen *sc, const char *spec) {
   const char *probe[4];
-  int n = player_spec_probes(spec, probe, 4);
-  char canon[2048];
-  if (n <= 0 || player_spec_canonical(spec, canon, sizeof canon, NULL, 0)) return 0;
-  uint32_t h = hash_bytes(2166136261u, canon, strlen(canon));
+  char id[2048];
+  int n = player_spec_identity(spec, id, sizeof id, probe, 4);
+  if (n <= 0) return 0;
+  uint32_t h = hash_bytes(2166136261u, id, strlen(id));
   for (int i = 0; i < n; i++) h = probe_hash(h, sc, probe[i]);
   return h ? h : 1;
 }
@@ -281,5 +281,6 @@ uint32_t search_fingerprint(void) {
 
 int spec_searches(const char *spec) {
   const char *probe[4];
-  return player_spec_probes(spec, probe, 4) > 0;
+  char id[2048];
+  return player_spec_identity(spec, id, sizeof id, probe, 4) > 0;
 }

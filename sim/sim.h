@@ -216,9 +216,9 @@ uint32_t fit_hash(uint32_t h, const Scen *sc);
  * fitted evaluation of the search players.  A journal of games is reused only under the same
  * play fingerprint. */
 uint32_t play_fingerprint(const Scen *sc);
-/* how a search player plays, beyond play_fingerprint: its options written out (the level tables
- * behind its name) and its kind's code, probed by the first decisions of a cheap spec of the
- * kind (player_spec_probes); 0 for the rule players.  A journal keeps it so that a resumed run
+/* how a search player plays, beyond play_fingerprint: its options that differ from its kind's
+ * probe's (the level tables behind its name: player_spec_identity) and its kind's code, probed by
+ * the first decisions of that cheap spec of the kind; 0 for the rule players.  A journal keeps it so that a resumed run
  * never mixes the games of two searches. */
 uint32_t spec_fingerprint(const Scen *sc, const char *spec);
 /* the two players of a match: 0 when neither searches */

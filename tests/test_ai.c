@@ -71,6 +71,7 @@ static void same_on_threads(const char *one, const char *two) {
 Test(ai, mcts_result_independent_of_threads) {
   same_on_threads("mcts:iters=400,threads=1", "mcts:iters=400,threads=2");
   same_on_threads("mcts:iters=400,trees=2,threads=1", "mcts:iters=400,trees=2,threads=2");
+  same_on_threads("mcts:iters=400,even=1,threads=1", "mcts:iters=400,even=1,threads=2");
 }
 
 /* progressive widening never cuts the root to a fixed few: given the budget, every legal

@@ -828,6 +828,19 @@ Test(sim_run, search_fingerprint_of_a_spec) {
   cr_assert(spec_searches("mcts:sim") && spec_searches("flat:easy") && spec_searches("baseline") &&
             spec_searches("heuristic+mcts:sim"));
   cr_assert(!spec_searches("heuristic") && !spec_searches("light") && !spec_searches("random"));
+  /* what is hashed besides the probe's play: the options that differ from the probe's */
+  char id[512];
+  const char *probe[4];
+  cr_assert_eq(player_spec_identity("mcts:sim", id, sizeof id, probe, 4), 1);
+  cr_assert_str_eq(id, "mcts:");
+  cr_assert_str_eq(probe[0], "mcts:sim");
+  cr_assert_eq(player_spec_identity("mcts:normal,c=0.3", id, sizeof id, probe, 4), 1);
+  cr_assert_str_eq(id, "mcts:iters=3000,threads=2,playtime=4000,c=0.3,");
+  cr_assert_eq(player_spec_identity("heuristic+flat:sim", id, sizeof id, probe, 4), 1);
+  cr_assert_str_eq(id, "+flat:");
+  cr_assert_str_eq(probe[0], "flat:sim");
+  cr_assert_eq(player_spec_identity("heuristic", id, sizeof id, probe, 4), 0);
+  cr_assert_eq(player_spec_identity("nosuch", id, sizeof id, probe, 4), -1);
   free(sc);
 }
 
