@@ -138,6 +138,8 @@ typedef struct {
   double pwc, pwa;    /* progressive widening: 1 + pwc * n^pwa children                     */
   int root;           /* ROOT_SH: sequential halving at the root; ROOT_UCB: UCB as below     */
   double rk;          /* halving root: 8 + rk * sqrt(budget) candidates                      */
+  int rmin;           /* > 0: instead, as many candidates as still get rmin walks each in the
+                       * halving's first round (at least 8; 0: the rk rule)                  */
   int rollout;        /* ROLL_*                                                             */
   double eps;         /* random-move share of the rollout policy                            */
   double seps;        /* random share of the opponent's secret choices in the tree          */

@@ -395,15 +395,30 @@ static void run_ucb(Descent *D, const State *obs, long iters, double deadline) {
   }
 }
 
-/* the root's candidates: the prior's best k (heuristic and, in the movement phase, light rule
- * interleaved), k growing with the budget: 8 + rk * sqrt(budget), every legal action when the
- * budget allows; their children made; the number */
+/* how many candidates the halving root compares on this budget: 8 + rk * sqrt(budget); or
+ * (rmin > 0) the most that still give each candidate rmin walks in the first round, where
+ * ceil(log2 k) rounds share the budget equally - at least 8.  Either grows without bound with
+ * the budget: given time, every legal action is tried. */
+static int root_count(const MctsOpts *o, long budget) {
+  if (o->rmin <= 0) return 8 + (int)(sqrt((double)budget) * o->rk);
+  int k = 8;
+  for (; k < MAX_ACTIONS; k++) {
+    int r = 0;
+    while ((1 << r) < k + 1) r++;
+    if (budget / ((long)r * (k + 1)) < o->rmin) break;
+  }
+  return k;
+}
+
+/* the root's candidates: the prior's best k (root_count; heuristic and, in the movement phase,
+ * light rule interleaved), every legal action when the budget allows; their children made; the
+ * number */
 static int root_candidates(Descent *D, const State *obs, const ActList *L, long budget,
                            int *cand, int *child) {
   Prior *P = D->prior;
   *D->w = *obs;
   prior_build(D, L, D->me, P);
-  int k = 8 + (int)(sqrt((double)budget) * D->m->o.rk), n = 0;
+  int k = root_count(&D->m->o, budget), n = 0;
   if (D->m->o.even) k += k & 1;
   Tree *t = D->t;
   for (int kids = 0; n < k; kids++) {

@@ -64,6 +64,7 @@ static const OptDef MCTS_OPTS[] = {
     {"pwa", OPT_REAL, MO(pwa), 0, 1, NULL, "progressive widening exponent"},
     {"root", OPT_CHOICE, MO(root), 0, 1, "halving ucb", "root: sequential halving on common worlds, or UCB"},
     {"rk", OPT_REAL, MO(rk), 0, 100, NULL, "halving root: 8 + rk * sqrt(budget) candidates"},
+    {"rmin", OPT_INT, MO(rmin), 0, MAX_ITERS, NULL, "halving root: candidates while each gets rmin first-round walks (0: rk)"},
     {"rollout", OPT_CHOICE, MO(rollout), 0, 2, "random heuristic light", "rollout policy"},
     {"eps", OPT_REAL, MO(eps), 0, 1, NULL, "random-move share of the rollout policy"},
     {"seps", OPT_REAL, MO(seps), 0, 1, NULL, "random share of the opponent's secret choices in the tree"},

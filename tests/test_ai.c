@@ -94,6 +94,32 @@ Test(ai, mcts_widens_to_every_legal_action) {
   free(sc);
 }
 
+/* rmin: the halving root compares as many candidates as still get rmin walks each in the first
+ * round - 8 on a small budget (the rest never tried), every legal action on a large one */
+Test(ai, mcts_root_count_from_first_round_walks) {
+  Scen *sc = th_load("short", "base");
+  State s;
+  gs_init(sc, &s, 12, 0);
+  ActList L;
+  Player *h = player_new(sc, "heuristic", 1, NULL, 0);
+  while (!gs_over(&s) && !(s.turn.phase == PH_ROUND && gs_legal(sc, &s, &L) > 12))
+    gs_apply(sc, &s, player_act(h, &s));
+  cr_assert(!gs_over(&s));
+  player_free(h);
+  const char *spec[2] = {"mcts:iters=3000,trees=1,rmin=1000", "mcts:iters=3000,trees=1,rmin=4"};
+  int want[2] = {8, L.n};
+  for (int k = 0; k < 2; k++) {
+    char err[200];
+    Player *p = player_new(sc, spec[k], 3, err, sizeof err);
+    cr_assert(p, "%s", err);
+    Candidate c[MAX_ACTIONS];
+    int n = player_analyze(p, &s, c, MAX_ACTIONS);
+    cr_assert_eq(n, want[k], "%s: %d candidates of %d legal actions", spec[k], n, L.n);
+    player_free(p);
+  }
+  free(sc);
+}
+
 /* a time cap stops a search that has far more iterations than the time allows (the bound is
  * loose: sanitizer builds and a loaded machine; the bench measures the cap itself) */
 Test(ai, mcts_time_cap_is_kept) {
