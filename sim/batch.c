@@ -268,24 +268,18 @@ static void journal_adopt_sfp(const SimCfg *c, const char *jp) {
   FILE *f = fopen(jp, "r");
   if (!f) return;
   FILE *m = open_memstream(&text, &len);
-  char buf[65536];
-  size_t n;
-  int first = 1;
-  while (m && (n = fread(buf, 1, sizeof buf, f)) > 0) {
-    char *nl = first ? memchr(buf, '\n', n) : NULL;
-    if (nl) { /* the header, with the search fingerprint appended */
-      fwrite(buf, 1, (size_t)(nl - buf), m);
-      fprintf(m, "\tsfp=%08x\n", c->sfp);
-      fwrite(nl + 1, 1, n - (size_t)(nl + 1 - buf), m);
-      first = 0;
-    } else if (!first) {
-      fwrite(buf, 1, n, m);
-    }
+  char *head = NULL, buf[65536];
+  size_t cap = 0, n;
+  ssize_t hl = m ? getline(&head, &cap, f) : -1;
+  if (hl > 0 && head[hl - 1] == '\n') { /* the header, with the search fingerprint appended */
+    fprintf(m, "%.*s\tsfp=%08x\n", (int)(hl - 1), head, c->sfp);
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0) fwrite(buf, 1, n, m);
   }
+  free(head);
   fclose(f);
   if (!m) return;
   fclose(m);
-  if (!first && write_atomic(jp, text, len) == 0)
+  if (hl > 0 && write_atomic(jp, text, len) == 0)
     fprintf(stderr, "%s: %s predates the search fingerprint: its games are taken as this build's "
                     "searches' (search fingerprint %08x now in its header)\n", SIM_CMD(c), jp, c->sfp);
   free(text);

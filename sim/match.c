@@ -662,20 +662,22 @@ static int mjournal_prefix(void *ctx, long seeds, const MatchRes *r) {
  * reused: say so, so that a replay is not a surprise */
 static void mjournal_stale_note(const MatchKey *k) {
   const MatchJournal *J = k->J;
-  for (int i = J->njr - 1; i >= 0; i--)
-    if (!strcmp(J->jr[i].scen, k->scen) && !strcmp(J->jr[i].a, k->a) &&
-        !strcmp(J->jr[i].b, k->b) && J->jr[i].seed == J->seed && J->jr[i].fp != k->fp) {
+  for (int i = J->njr - 1; i >= 0; i--) {
+    if (strcmp(J->jr[i].scen, k->scen) || strcmp(J->jr[i].a, k->a) || strcmp(J->jr[i].b, k->b) ||
+        J->jr[i].seed != J->seed)
+      continue;
+    if (J->jr[i].fp != k->fp) {
       fprintf(stderr, "  (the journal's %ld games of this pair were played by a build whose engine, heuristic "
                       "or fitted evaluation plays differently: fingerprint %08x, now %08x; not reused)\n",
               J->jr[i].games, J->jr[i].fp, k->fp);
       return;
-    } else if (!strcmp(J->jr[i].scen, k->scen) && !strcmp(J->jr[i].a, k->a) &&
-               !strcmp(J->jr[i].b, k->b) && J->jr[i].seed == J->seed && J->jr[i].sfp &&
-               J->jr[i].sfp != k->sfp) {
+    }
+    if (J->jr[i].sfp && J->jr[i].sfp != k->sfp) {
       fprintf(stderr, "  (the journal's %ld games of this pair were played by searches that play differently: "
                       "search fingerprint %08x, now %08x; not reused)\n", J->jr[i].games, J->jr[i].sfp, k->sfp);
       return;
     }
+  }
 }
 
 int mjournal_match(MatchJournal *J, const char *scen, const Scen *sc, uint32_t fp, const char *a,

@@ -254,7 +254,7 @@ uint32_t spec_fingerprint(const Scen *sc, const char *spec) {
 }
 
 uint32_t pair_fingerprint(const Scen *sc, const char *a, const char *b) {
-  uint32_t fa = spec_fingerprint(sc, a), fb = spec_fingerprint(sc, b);
+  uint32_t fa = spec_fingerprint(sc, a), fb = strcmp(a, b) ? spec_fingerprint(sc, b) : fa;
   if (!fa && !fb) return 0;
   uint32_t h = hash_bytes(hash_bytes(2166136261u, &fa, sizeof fa), &fb, sizeof fb);
   return h ? h : 1;
