@@ -92,16 +92,20 @@ void mcts_default_opts(MctsOpts *o) {
 }
 
 /* the levels (ai/README.md): iterations per full decision, the threads that run one search
- * (the result does not depend on them), the time cap in play */
+ * (the result does not depend on them), the time cap in play; and from easy up the halving
+ * root's rule and opponent model that the games chose at their budgets (results/search-tree.md):
+ * candidates while each gets rmin first-round walks, the opponent's secret choices random at
+ * seps, even halving rounds.  sim keeps the defaults: the laboratory's tables were played by it */
 static const struct {
   const char *name;
-  int iters, threads, play_ms;
+  int iters, threads, play_ms, rmin, even;
+  double seps;
 } LEVELS[] = {
-    {"sim", 120, 1, 0},
-    {"easy", 750, 2, 1500},
-    {"normal", 3000, 2, 4000},
-    {"hard", 12000, 2, 8000},
-    {"expert", 48000, 2, 15000},
+    {"sim", 120, 1, 0, 0, 0, 0.1},
+    {"easy", 750, 2, 1500, 64, 1, 0.5},
+    {"normal", 3000, 2, 4000, 64, 1, 0.5},
+    {"hard", 12000, 2, 8000, 64, 1, 0.5},
+    {"expert", 48000, 2, 15000, 64, 1, 0.5},
 };
 
 int mcts_level_opts(const char *level, MctsOpts *o) {
@@ -111,6 +115,9 @@ int mcts_level_opts(const char *level, MctsOpts *o) {
       o->iters = LEVELS[i].iters;
       o->threads = LEVELS[i].threads;
       o->play_ms = LEVELS[i].play_ms;
+      o->rmin = LEVELS[i].rmin;
+      o->even = LEVELS[i].even;
+      o->seps = LEVELS[i].seps;
       return 0;
     }
   return -1;
