@@ -268,8 +268,6 @@ static void fmt_mean_ci(char *out, size_t len, double mean, double sd, long n) {
   snprintf(out, len, "%+.1f [%+.1f, %+.1f]", mean, mean - h, mean + h);
 }
 
-/* The players' measured strength from the repository's strength table (results/strength.md
- * beside the scenario directory), so that no figure of the report travels without it. */
 /* 1 when the strength journal has a match of this scenario played by the current build
  * (same scenario fingerprint), 0 when every match predates a change, -1 when unknown */
 static int strength_current(const char *jpath, const char *scen, uint32_t fp) {
@@ -288,84 +286,87 @@ static int strength_current(const char *jpath, const char *scen, uint32_t fp) {
   return any ? cur : -1;
 }
 
+/* the committed strength table of a scenario, beside the scenario directory: the short game's
+ * is results/strength-short.md, the long game's results/strength.md */
+static const char *strength_table(const char *scen) {
+  return !strcmp(scen, "short") ? "strength-short.md" : "strength.md";
+}
+
+/* the ladder row of every player of the report, and the strongest player the table rates */
+static void strength_ladder(const SimCfg *c, const char *lad, Buf *b) {
+  const char *names[2 * MAX_PAIRS];
+  int nn = 0;
+  for (int pi = 0; pi < c->npair; pi++)
+    for (int s = 0; s < 2; s++) {
+      const char *nm = s ? c->pa[pi] : c->pf[pi];
+      int dup = 0;
+      for (int q = 0; q < nn; q++) dup |= !strcmp(names[q], nm);
+      if (!dup) names[nn++] = nm;
+    }
+  const char *end = strstr(lad, "\n\n");
+  for (int q = 0; q < nn; q++) {
+    char key[SPEC_LEN + 8];
+    snprintf(key, sizeof key, "\n| %s | ", names[q]);
+    const char *row = strstr(lad, key);
+    if (!row || (end && row > end)) { buf_printf(b, "%s `%s` not measured", q ? ";" : "", names[q]); continue; }
+    row += strlen(key);
+    const char *bar = strchr(row, '|');
+    int len = bar ? (int)(bar - row) : 0;
+    while (len > 0 && row[len - 1] == ' ') len--;
+    buf_printf(b, "%s `%s` %.*s", q ? ";" : "", names[q], len, row);
+  }
+  double best = -INFINITY;
+  char bestname[128] = "";
+  for (const char *r = strstr(lad, "\n| "); r && (!end || r < end); r = strstr(r + 1, "\n| ")) {
+    char nm[128];
+    double v;
+    if (sscanf(r, "\n| %127[^ |] | %lf", nm, &v) == 2 && v > best) { best = v; snprintf(bestname, sizeof bestname, "%s", nm); }
+  }
+  if (bestname[0] && strcmp(bestname, "heuristic"))
+    buf_printf(b, " (strongest measured: `%s` at %+.0f)", bestname, best);
+  else if (bestname[0]) /* the anchor alone: no match of the table reaches it */
+    buf_printf(b, " (no other player of the table is rated against the heuristic)");
+  buf_printf(b, ".");
+}
+
+/* one scenario's line of the caveat: its table's ladder, and whether an earlier build made it */
+static void strength_scenario(const SimCfg *c, Cell *cells, int si, Buf *b) {
+  const char *file = strength_table(c->scen[si]);
+  char path[1200], err[256];
+  snprintf(path, sizeof path, "%s/../results/%s", scen_default_dir(), file);
+  buf_printf(b, "\n- %s (`results/%s`):", scen_title(c->scen[si]), file);
+  size_t n;
+  char *text = file_read_capped(path, 1u << 22, &n, err, sizeof err);
+  if (!text) { buf_printf(b, " the table was not found beside the scenarios."); return; }
+  const char *sec = strstr(text, !strcmp(c->scen[si], "short") ? "## Short game" : "## Long game");
+  const char *lad = sec ? strstr(sec, "\nLadder") : NULL;
+  if (lad) lad = strstr(lad, "\n| player"); /* the ladder's table, up to the blank line */
+  if (!lad) buf_printf(b, " not in the table.");
+  else strength_ladder(c, lad, b);
+  free(text);
+  if (!lad) return;
+  char jp[1300];
+  snprintf(jp, sizeof jp, "%s.journal", path);
+  int base = find_var(c, "base");
+  if (base >= 0 && strength_current(jp, c->scen[si], play_fingerprint(cells[cell_id(c, si, 0, base)].sc)) == 0)
+    buf_printf(b, " **These were measured by an earlier build**: the rules, the scenario data, the "
+                  "heuristic or the fitted evaluation have changed since (the journal's fingerprint "
+                  "differs); rerun `./waterloo strength`.");
+}
+
+/* The players' measured strength from the repository's strength tables, so that no figure of
+ * the report travels without it. */
 static void strength_caveat(const SimCfg *c, Cell *cells, Buf *b) {
-  char path[1200];
-  snprintf(path, sizeof path, "%s/../results/strength.md", scen_default_dir());
   buf_printf(b, "**Caveat: a balance figure is only as good as the players who made it.** "
                 "This report was made by ");
   for (int pi = 0; pi < c->npair; pi++)
     buf_printf(b, "%s`%s` (French) vs `%s` (Allied)", pi ? (pi + 1 == c->npair ? " and " : ", ") : "",
                c->pf[pi], c->pa[pi]);
   buf_printf(b, ". A weak or lopsided player moves every rate here; read them as the balance "
-                "of the rules under that play. Measured strength (`results/strength.md`, the "
-                "ladder fitted over all its matches, Elo relative to heuristic):");
-  FILE *f = fopen(path, "r");
-  if (!f) { buf_printf(b, " the strength table was not found beside the scenarios.\n\n"); return; }
-  char *text = NULL;
-  size_t cap = 0, n = 0;
-  char chunk[4096];
-  size_t k;
-  while ((k = fread(chunk, 1, sizeof chunk, f)) > 0) {
-    char *t = realloc(text, cap = n + k + 1);
-    if (!t) break;
-    text = t;
-    memcpy(text + n, chunk, k);
-    n += k;
-    text[n] = 0;
-  }
-  fclose(f);
-  if (!text) { buf_printf(b, " the strength table is empty.\n\n"); return; }
-  for (int si = 0; si < c->nscen; si++) {
-    const char *sec = strstr(text, !strcmp(c->scen[si], "short") ? "## Short game" : "## Long game");
-    const char *lad = sec ? strstr(sec, "\nLadder") : NULL;
-    if (lad) lad = strstr(lad, "\n| player"); /* the ladder's table, up to the blank line */
-    buf_printf(b, "\n- %s:", scen_title(c->scen[si]));
-    if (!lad) { buf_printf(b, " not in the table."); continue; }
-    const char *names[2 * MAX_PAIRS];
-    int nn = 0;
-    for (int pi = 0; pi < c->npair; pi++)
-      for (int s = 0; s < 2; s++) {
-        const char *nm = s ? c->pa[pi] : c->pf[pi];
-        int dup = 0;
-        for (int q = 0; q < nn; q++) dup |= !strcmp(names[q], nm);
-        if (!dup) names[nn++] = nm;
-      }
-    for (int q = 0; q < nn; q++) {
-      char key[SPEC_LEN + 8];
-      snprintf(key, sizeof key, "\n| %s | ", names[q]);
-      const char *row = strstr(lad, key);
-      const char *end = strstr(lad, "\n\n");
-      if (!row || (end && row > end)) { buf_printf(b, "%s `%s` not measured", q ? ";" : "", names[q]); continue; }
-      row += strlen(key);
-      const char *bar = strchr(row, '|');
-      int len = bar ? (int)(bar - row) : 0;
-      while (len > 0 && row[len - 1] == ' ') len--;
-      buf_printf(b, "%s `%s` %.*s", q ? ";" : "", names[q], len, row);
-    }
-    /* the strongest player the table measured, for scale */
-    double best = -INFINITY;
-    char bestname[128] = "";
-    const char *end = strstr(lad, "\n\n");
-    for (const char *r = strstr(lad, "\n| "); r && (!end || r < end); r = strstr(r + 1, "\n| ")) {
-      char nm[128];
-      double v;
-      if (sscanf(r, "\n| %127[^ |] | %lf", nm, &v) == 2 && v > best) { best = v; snprintf(bestname, sizeof bestname, "%s", nm); }
-    }
-    if (bestname[0] && strcmp(bestname, "heuristic"))
-      buf_printf(b, " (strongest measured: `%s` at %+.0f)", bestname, best);
-    else if (bestname[0]) /* the anchor alone: no match of the table reaches it */
-      buf_printf(b, " (no other player of the table is rated against the heuristic)");
-    buf_printf(b, ".");
-    char jp[1300];
-    snprintf(jp, sizeof jp, "%s.journal", path);
-    int base = find_var(c, "base");
-    if (base >= 0 && strength_current(jp, c->scen[si], play_fingerprint(cells[cell_id(c, si, 0, base)].sc)) == 0)
-      buf_printf(b, " **These were measured by an earlier build**: the rules, the scenario data, the "
-                    "heuristic or the fitted evaluation have changed since (the journal's fingerprint "
-                    "differs); rerun `./waterloo strength`.");
-  }
+                "of the rules under that play. Measured strength (the ladder of each scenario's "
+                "strength table, fitted over all its matches, Elo relative to heuristic):");
+  for (int si = 0; si < c->nscen; si++) strength_scenario(c, cells, si, b);
   buf_printf(b, "\n\n");
-  free(text);
 }
 
 /* one section of report.md: a scenario and a player pair, over every variant */

@@ -902,6 +902,32 @@ Test(sim_strength, search_change_is_not_reused, .init = mk_tmp, .fini = rm_tmp, 
   free(l2);
 }
 
+/* a balance report quotes each scenario's ladder from that scenario's strength table beside the
+ * scenario data: the short game's from results/strength-short.md, the long game's from
+ * results/strength.md */
+Test(sim_run, caveat_quotes_each_scenarios_strength_table, .init = mk_tmp, .fini = rm_tmp, .timeout = 120) {
+  static char cmd[4000];
+  snprintf(cmd, sizeof cmd,
+           "mkdir -p %s/data %s/results && cp -rL scenarios/. %s/data/ && "
+           "./waterloo strength --scenario short --pairs heuristic/random@4 --seed 3 "
+           "--out %s/results/strength-short.md > /dev/null 2>&1 && "
+           "./waterloo strength --scenario long --pairs light/random@2 --seed 3 "
+           "--out %s/results/strength.md > /dev/null 2>&1 && "
+           "WATERLOO_DATA=%s/data ./waterloo sim --scenario short,long --variant base --players light,random "
+           "--games 2 --seed 3 --quiet --out %s/r > /dev/null 2>&1",
+           tmpbase, tmpbase, tmpbase, tmpbase, tmpbase, tmpbase, tmpbase);
+  cr_assert_eq(system(cmd), 0);
+  size_t n;
+  char *md = slurp(tmpbase, "r/report.md", &n);
+  cr_assert_not_null(md);
+  const char *sh = strstr(md, "- Short game (`results/strength-short.md`): `light` not measured; `random` ");
+  const char *lg = strstr(md, "- Long game (`results/strength.md`): `light` ");
+  cr_assert_not_null(sh, "the short game's ladder, from strength-short.md: %s", md);
+  cr_assert_not_null(lg, "the long game's ladder, from strength.md: %s", md);
+  cr_assert_null(strstr(md, "not in the table"), "%s", md);
+  free(md);
+}
+
 /* strength and skill journals are keyed by the play fingerprint (data, heuristic and fitted
  * evaluation): after a refit, --resume plays the games again instead of mixing two evaluations,
  * and strength says why */
