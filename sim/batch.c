@@ -303,6 +303,15 @@ static void run_set_aside_stale_journal(const SimCfg *c, const char *jp) {
   }
 }
 
+/* 1 when the file's last byte is not a newline: a line torn by a kill */
+static int ends_torn(const char *path) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return 0;
+  int torn = fseek(f, -1, SEEK_END) == 0 && fgetc(f) != '\n';
+  fclose(f);
+  return torn;
+}
+
 /* this rank's journal, opened for appending: the configuration line when it is new */
 static int run_open_journal(Run *R) {
   SimCfg *c = &R->cfg;
@@ -322,8 +331,9 @@ static int run_open_journal(Run *R) {
     wok = fprintf(R->journal, "%s\n", b.s) >= 0;
     buf_free(&b);
   } else {
-    /* a torn last line must not swallow the next record */
-    wok = fprintf(R->journal, "\n") >= 0;
+    /* a torn last line must not swallow the next record (and a whole one gets nothing, so
+     * that resuming a finished run leaves its journal as it was) */
+    wok = !ends_torn(jp) || fprintf(R->journal, "\n") >= 0;
   }
   if (fflush(R->journal) != 0 || !wok) {
     fprintf(stderr, "%s: cannot write %s: %s\n", SIM_CMD(c), jp, strerror(errno));

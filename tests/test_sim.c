@@ -1017,23 +1017,28 @@ Test(sim_strength, search_targets_judged_by_their_interval, .init = mk_tmp, .fin
   free(t);
 }
 
-/* a resume ends a possibly torn last line with a line break; the empty line this leaves after a
- * whole one is not reported as a torn or malformed line by the next resume */
+/* a resume ends a torn last line with a line break, and adds nothing after a whole one: resumed
+ * runs leave no empty lines, report no torn line, and resuming a finished run leaves its journal
+ * byte for byte as it was */
 Test(sim_run, resumed_twice_reports_no_torn_line, .init = mk_tmp, .fini = rm_tmp, .timeout = 60) {
   char d[300];
   snprintf(d, sizeof d, "%s/r", tmpbase);
-  const char *g[] = {"4", "6", "8"};
-  for (int k = 0; k < 3; k++) {
+  const char *g[] = {"4", "6", "8", "8"};
+  size_t n = 0, n3 = 0;
+  char *j3 = NULL;
+  for (int k = 0; k < 4; k++) {
     const char *a[] = {"sim", "--scenario", "short", "--games", g[k], "--seed", "2", "--quiet", "--out", d,
                        k ? "--resume" : NULL, NULL};
     cr_assert_eq(run_into(a, 2, "err.txt"), 0);
+    if (k == 2) j3 = slurp(d, "journal.csv", &n3);
   }
-  size_t n;
   char *e = slurp(tmpbase, "err.txt", &n), *j = slurp(d, "journal.csv", &n);
   cr_assert_null(strstr(e, "torn or malformed"), "%s", e);
-  cr_assert_not_null(strstr(j, "\n\n"), "the resumes did write their line breaks");
+  cr_assert_null(strstr(j, "\n\n"), "no empty line after whole ones: %s", j);
+  cr_assert(j3 && n == n3 && !memcmp(j, j3, n), "a finished run resumed: the journal unchanged");
   free(e);
   free(j);
+  free(j3);
 }
 
 /* every cell of a sweep (and of a variant) is played by the same player: eval=fit scores the
