@@ -341,10 +341,13 @@ static void strength_scenario(const SimCfg *c, Cell *cells, int si, Buf *b) {
   const char *sec = strstr(text, !strcmp(c->scen[si], "short") ? "## Short game" : "## Long game");
   const char *lad = sec ? strstr(sec, "\nLadder") : NULL;
   if (lad) lad = strstr(lad, "\n| player"); /* the ladder's table, up to the blank line */
-  if (!lad) buf_printf(b, " not in the table.");
-  else strength_ladder(c, lad, b);
+  if (!lad) {
+    buf_printf(b, " not in the table.");
+    free(text);
+    return;
+  }
+  strength_ladder(c, lad, b);
   free(text);
-  if (!lad) return;
   char jp[1300];
   snprintf(jp, sizeof jp, "%s.journal", path);
   int base = find_var(c, "base");
