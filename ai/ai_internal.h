@@ -24,7 +24,7 @@ typedef struct {
   float avg_bp[3];                  /* mean battle value of each army's deck             */
   float mean_val[3];                /* mean card_val of each army's deck                 */
   int use_fit;                      /* rollouts cut off are scored by the fitted evaluation */
-  double fit_w[16];                 /* its weights (fit.c, FIT_NF)                          */
+  double fit_w[24];                 /* its weights (fit.c, FIT_NF)                          */
 } AiCtx;
 
 double ai_eval_french(const AiCtx *c, const State *s);
@@ -32,10 +32,15 @@ double ai_eval_french(const AiCtx *c, const State *s);
 double ai_hand_share(const AiCtx *c, const State *s);
 
 /* ---------------------------------------------------------------- fitted evaluation (fit.c) */
-#define FIT_NF 16
+#define FIT_NF 24
+/* the features a weights file may leave out (weight 0: files fitted before them play as before) */
+#define FIT_NF_REQUIRED 16
 extern const char *const FIT_NAMES[FIT_NF];
 uint64_t fit_fingerprint(const Scen *sc);
 void fit_features(const AiCtx *c, const State *s, double *f);
+/* FIT_NF weights hashed from h: the required ones, and the later ones only when one is not 0, so
+ * that a file fitted before them keeps its fingerprint */
+uint64_t fit_hash_weights(const double *w, uint64_t h);
 double fit_eval(const double *w, const double *f);
 /* (fit_path, the weights file of a scenario: fit.h) */
 /* The fitted weights for sc.  own 0: those of the base rules of sc's scenario

@@ -16,7 +16,9 @@
 const char *const FIT_NAMES[FIT_NF] = {
     "bias", "progress", "castles", "msj", "win_now", "castles_x_progress", "vp_diff",
     "vp_diff_x_progress", "material", "disorder_fr", "disorder_al", "castle_garrison",
-    "castle_points", "fr_distance", "hand_share", "prussians_off"};
+    "castle_points", "fr_distance", "hand_share", "prussians_off", "hougoumont_fr", "lhs_fr",
+    "frischermont_fr", "castle_threat", "castle_defence", "short_gap", "short_gap_x_progress",
+    "msj_distance"};
 
 /* and the rules and the rollout policy as they play: two games of light:eps=0.1 on both sides
  * (the policy train plays by default), their final states hashed.  A fit made before a change
@@ -79,6 +81,50 @@ uint64_t fit_fingerprint(const Scen *sc) {
   return fit_behaviour(sc, h);
 }
 
+/* the castles one by one (short game): which the French hold; the French battle points next
+ * to each castle the Allies hold against what defends it (the garrison's doubled points and the
+ * castle's damage points); the objectives the French still lack for a win, and the distance of
+ * their nearest unit to Mont St. Jean */
+static void castle_features(const AiCtx *c, const State *s, double prog, double *f) {
+  const Scen *sc = c->sc;
+  if (sc->scenario != SC_SHORT) return;
+  double threat = 0, defence = 0;
+  for (int k = 0; k < 3; k++) {
+    int v = V_HOUGOUMONT + k;
+    int held = (s->turn.owner >> v) & 1;
+    f[16 + k] = held;
+    int csq = sc->castle_sq[k];
+    if (held || csq >= NSQ) continue;
+    int g = unit_at(sc, s, csq), def = s->turn.cdp[k];
+    if (g != UNIT_NONE && unit_side(sc, g) == ALLIED)
+      def += unit_bp(sc, s, g) * (sc->unit[g].kind == K_INF ? 2 : 1);
+    int att = 0;
+    for (int d = 0; d < 4; d++) {
+      int n = sc->nb_open[csq][d];
+      if (n >= NSQ) continue;
+      int u = unit_at(sc, s, n);
+      if (u != UNIT_NONE && unit_side(sc, u) == FRENCH && !(s->units.flag[u] & UF_DISORDER))
+        att += unit_bp(sc, s, u);
+    }
+    double t = att / (def + 1.0);
+    threat += t > 2 ? 2 : t;
+    defence += def;
+  }
+  f[19] = threat;
+  f[20] = defence / 10.0;
+  int hc = (int)(f[16] + f[17] + f[18]), msj = (s->turn.owner >> V_MSJ) & 1;
+  int gap3 = 3 - hc, gap2 = (hc >= 2 ? 0 : 2 - hc) + !msj;
+  f[21] = gap3 < gap2 ? gap3 : gap2;
+  f[22] = f[21] * prog;
+  int best = AI_INF;
+  for (int i = 0; i < c->nobj; i++)
+    if (c->obj_v[i] == V_MSJ)
+      for (int u = 0; u < sc->nunits; u++)
+        if (s->units.sq[u] < NSQ && sc->uside[u] == FRENCH && c->dist[i][s->units.sq[u]] < best)
+          best = c->dist[i][s->units.sq[u]];
+  f[23] = msj ? 0 : (best > 12 ? 12 : best) / 12.0;
+}
+
 /* features of a complete state, the French point of view */
 void fit_features(const AiCtx *c, const State *s, double *f) {
   const Scen *sc = c->sc;
@@ -137,6 +183,7 @@ void fit_features(const AiCtx *c, const State *s, double *f) {
   f[13] = nfr ? fr_near / nfr / 12.0 : 0;
   f[14] = ai_hand_share(c, s);
   f[15] = poff;
+  castle_features(c, s, prog, f);
 }
 
 double fit_eval(const double *w, const double *f) {
@@ -242,7 +289,7 @@ int fit_load(const Scen *sc, int own, double *w, char *why, size_t wl) {
   else if (strcmp(ff.scenario, data->scen_name))
     snprintf(why, wl, "%s: fitted for scenario '%s', not '%s'", path, ff.scenario, data->scen_name);
   else rc = 0;
-  for (int i = 0; i < FIT_NF && !rc; i++)
+  for (int i = 0; i < FIT_NF_REQUIRED && !rc; i++)
     if (!ff.seen[i]) { snprintf(why, wl, "%s: weight '%s' missing", path, FIT_NAMES[i]); rc = -1; }
   uint64_t fp = rc ? 0 : fit_fingerprint(data);
   if (!rc && (!ff.has_fp || ff.fp != fp)) {
@@ -260,6 +307,15 @@ int fit_load(const Scen *sc, int own, double *w, char *why, size_t wl) {
   return rc;
 }
 
+/* the weights hashed: the required ones, and the later ones only when one is not 0 (so that a
+ * file fitted before them keeps its fingerprint) */
+uint64_t fit_hash_weights(const double *w, uint64_t h) {
+  h = ai_hash_bytes(w, sizeof(double) * FIT_NF_REQUIRED, h);
+  for (int i = FIT_NF_REQUIRED; i < FIT_NF; i++)
+    if (w[i] != 0) return ai_hash_bytes(w + FIT_NF_REQUIRED, sizeof(double) * (FIT_NF - FIT_NF_REQUIRED), h);
+  return h;
+}
+
 /* the weights players with eval=fit (the base rules' file) and eval=own (the variant's file)
  * would use on these data, hashed together (a missing one counts as none) */
 uint64_t fit_weights_fingerprint(const Scen *sc) {
@@ -267,6 +323,6 @@ uint64_t fit_weights_fingerprint(const Scen *sc) {
   char why[600];
   uint64_t h = 0xe7a1ULL;
   for (int own = 0; own < 2; own++)
-    h = fit_load(sc, own, w[own], why, sizeof why) ? h * 31 : ai_hash_bytes(w[own], sizeof w[own], h);
+    h = fit_load(sc, own, w[own], why, sizeof why) ? h * 31 : fit_hash_weights(w[own], h);
   return h;
 }

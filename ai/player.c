@@ -188,7 +188,7 @@ static void use_fit(Player *p, int own) {
     p->ctx.use_fit = 1;
     const char *file = strrchr(why, '/') ? strrchr(why, '/') + 1 : why;
     snprintf(p->eval_desc, sizeof p->eval_desc, "fitted: %.150s, weights %08x", file,
-             (unsigned)ai_hash_bytes(p->ctx.fit_w, sizeof p->ctx.fit_w, 0));
+             (unsigned)fit_hash_weights(p->ctx.fit_w, 0));
     return;
   }
   snprintf(p->eval_desc, sizeof p->eval_desc, "hand-written (the fitted one not usable)");

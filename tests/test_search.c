@@ -180,3 +180,62 @@ Test(search, train_fit_independent_of_threads) {
   cr_assert_not_null(strstr(one, "weights: "), "%s", one);
   cr_assert_str_eq(one, two);
 }
+
+/* the short game's castle features of the fitted evaluation (ai/fit.c), the French point of
+ * view: which castles the French hold, their battle points next to a castle the Allies hold
+ * against its defence, and the objectives they still lack for a win (R-12.1); in the long game
+ * they are 0, so that its weights file, fitted before them, plays as it did */
+static void castle_feats(const char *scen, const char *pos, double *f) {
+  Scen *sc = th_load(scen, "base");
+  AiCtx *c = malloc(sizeof *c);
+  cr_assert_not_null(c);
+  ai_ctx_init(c, sc);
+  State s;
+  char err[256];
+  cr_assert_eq(position_parse(sc, pos, &s, err, sizeof err), 0, "%s", err);
+  fit_features(c, &s, f);
+  free(c);
+  free(sc);
+}
+
+Test(fit, R_12_1_castle_features_of_the_short_game) {
+  double f[FIT_NF], g[FIT_NF], h[FIT_NF];
+  /* Hougoumont and Frischermont French, La Haye Sainte Allied with a garrison, two French
+   * units next to it */
+  castle_feats("short", "short base board=empty turn=3 owner=10 cdp=4,2,1 units=fr-6/II=F6:N,"
+               "fr-1/I=G5:W,br-4/II=F5:S,br-3/I=A1:S", f);
+  cr_assert(f[16] == 1 && f[17] == 0 && f[18] == 1, "castles held %g %g %g", f[16], f[17], f[18]);
+  cr_assert_gt(f[19], 0, "French next to La Haye Sainte threaten it");
+  cr_assert_gt(f[20], 0, "the garrison and the damage points defend it");
+  cr_assert_eq(f[21], 1, "one castle (or Mont St. Jean) short of a win");
+  /* one attacker fewer: less threat; an empty castle with the same attackers: more */
+  castle_feats("short", "short base board=empty turn=3 owner=10 cdp=4,2,1 units=fr-6/II=F6:N,"
+               "br-4/II=F5:S,br-3/I=A1:S", g);
+  cr_assert_lt(g[19], f[19]);
+  castle_feats("short", "short base board=empty turn=3 owner=10 cdp=4,0,1 units=fr-6/II=F6:N,"
+               "fr-1/I=G5:W,br-3/I=A1:S", h);
+  cr_assert_gt(h[19], f[19]);
+  cr_assert_lt(h[20], f[20]);
+  /* all three castles French: a win now, nothing left to threaten */
+  castle_feats("short", "short base board=empty turn=3 owner=14 cdp=4,2,1 units=fr-6/II=F6:N,"
+               "fr-1/I=G5:W,br-3/I=A1:S", g);
+  cr_assert(g[17] == 1 && g[19] == 0 && g[21] == 0);
+  /* the long game: the features are 0 */
+  castle_feats("long", "long base board=empty turn=3 owner=10 cdp=4,2,1 units=fr-6/II=F6:N,"
+               "fr-1/I=G5:W,br-4/II=F5:S,br-3/I=A1:S", g);
+  for (int k = FIT_NF_REQUIRED; k < FIT_NF; k++) cr_assert_eq(g[k], 0, "long feature %d", k);
+}
+
+/* a weights file fitted before the later features loads with those weights at 0, and its
+ * weights hash as they did before (so the play fingerprint of its scenario does not move) */
+Test(fit, file_without_the_later_features_loads_them_as_zero) {
+  Scen *sc = th_load("long", "base");
+  double w[FIT_NF];
+  char err[600];
+  cr_assert_eq(fit_load(sc, 0, w, err, sizeof err), 0, "%s", err);
+  for (int k = FIT_NF_REQUIRED; k < FIT_NF; k++) cr_assert_eq(w[k], 0);
+  cr_assert_eq(fit_hash_weights(w, 7), ai_hash_bytes(w, sizeof(double) * FIT_NF_REQUIRED, 7));
+  w[FIT_NF - 1] = 0.5;
+  cr_assert_neq(fit_hash_weights(w, 7), ai_hash_bytes(w, sizeof(double) * FIT_NF_REQUIRED, 7));
+  free(sc);
+}
