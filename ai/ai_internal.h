@@ -9,6 +9,11 @@
 #define AI_INF 250          /* unreachable distance */
 #define AI_MAX_OBJ 8
 
+/* the fitted evaluation's features (fit.c, FIT_NAMES), and those a weights file may leave out
+ * after the first FIT_NF_REQUIRED (weight 0: files fitted before them play as before) */
+#define FIT_NF 24
+#define FIT_NF_REQUIRED 16
+
 /* Static knowledge derived from the scenario (each player builds its own when it is made):
  * distance fields, card values.  Read-only after ai_ctx_init, so one context may be shared by
  * threads. */
@@ -24,7 +29,7 @@ typedef struct {
   float avg_bp[3];                  /* mean battle value of each army's deck             */
   float mean_val[3];                /* mean card_val of each army's deck                 */
   int use_fit;                      /* rollouts cut off are scored by the fitted evaluation */
-  double fit_w[24];                 /* its weights (fit.c, FIT_NF)                          */
+  double fit_w[FIT_NF];             /* its weights (fit.c)                                  */
 } AiCtx;
 
 double ai_eval_french(const AiCtx *c, const State *s);
@@ -32,9 +37,6 @@ double ai_eval_french(const AiCtx *c, const State *s);
 double ai_hand_share(const AiCtx *c, const State *s);
 
 /* ---------------------------------------------------------------- fitted evaluation (fit.c) */
-#define FIT_NF 24
-/* the features a weights file may leave out (weight 0: files fitted before them play as before) */
-#define FIT_NF_REQUIRED 16
 extern const char *const FIT_NAMES[FIT_NF];
 uint64_t fit_fingerprint(const Scen *sc);
 void fit_features(const AiCtx *c, const State *s, double *f);

@@ -83,15 +83,16 @@ uint64_t fit_fingerprint(const Scen *sc) {
 
 /* the castles one by one (short game): which the French hold; the French battle points next
  * to each castle the Allies hold against what defends it (the garrison's doubled points and the
- * castle's damage points); the objectives the French still lack for a win, and the distance of
- * their nearest unit to Mont St. Jean */
-static void castle_features(const AiCtx *c, const State *s, double prog, double *f) {
+ * castle's damage points); the objectives the French still lack for a win by R-12.1 as the
+ * parameters set it, and msj_dist, their nearest unit's distance to Mont St. Jean (fit_features'
+ * walk over the units finds it) */
+static void castle_features(const AiCtx *c, const State *s, double prog, int hc, int msj,
+                            int msj_dist, double *f) {
   const Scen *sc = c->sc;
   if (sc->scenario != SC_SHORT) return;
   double threat = 0, defence = 0;
   for (int k = 0; k < 3; k++) {
-    int v = V_HOUGOUMONT + k;
-    int held = (s->turn.owner >> v) & 1;
+    int held = (s->turn.owner >> (V_HOUGOUMONT + k)) & 1;
     f[16 + k] = held;
     int csq = sc->castle_sq[k];
     if (held || csq >= NSQ) continue;
@@ -112,17 +113,12 @@ static void castle_features(const AiCtx *c, const State *s, double prog, double 
   }
   f[19] = threat;
   f[20] = defence / 10.0;
-  int hc = (int)(f[16] + f[17] + f[18]), msj = (s->turn.owner >> V_MSJ) & 1;
-  int gap3 = 3 - hc, gap2 = (hc >= 2 ? 0 : 2 - hc) + !msj;
-  f[21] = gap3 < gap2 ? gap3 : gap2;
+  int gap_all = sc->p.short_castles_needed - hc;
+  int gap_msj = (hc >= sc->p.short_castles_msj ? 0 : sc->p.short_castles_msj - hc) + !msj;
+  f[21] = gap_all < gap_msj ? gap_all : gap_msj;
+  if (f[21] < 0) f[21] = 0;
   f[22] = f[21] * prog;
-  int best = AI_INF;
-  for (int i = 0; i < c->nobj; i++)
-    if (c->obj_v[i] == V_MSJ)
-      for (int u = 0; u < sc->nunits; u++)
-        if (s->units.sq[u] < NSQ && sc->uside[u] == FRENCH && c->dist[i][s->units.sq[u]] < best)
-          best = c->dist[i][s->units.sq[u]];
-  f[23] = msj ? 0 : (best > 12 ? 12 : best) / 12.0;
+  f[23] = msj ? 0 : (msj_dist > 12 ? 12 : msj_dist) / 12.0;
 }
 
 /* features of a complete state, the French point of view */
@@ -153,7 +149,7 @@ void fit_features(const AiCtx *c, const State *s, double *f) {
     f[3] = msj;
   }
   double mat = 0, fr_near = 0;
-  int nfr = 0, dfr = 0, dal = 0, gar = 0, poff = 0;
+  int nfr = 0, dfr = 0, dal = 0, gar = 0, poff = 0, msj_dist = AI_INF;
   for (int u = 0; u < sc->nunits; u++) {
     int sq = s->units.sq[u];
     if (sq == SQ_OFF && sc->unit[u].army == ARMY_PR && sc->p.prussians) poff++;
@@ -169,7 +165,10 @@ void fit_features(const AiCtx *c, const State *s, double *f) {
     if (sd == FRENCH) {
       int best = AI_INF;
       for (int i = 0; i < c->nobj; i++)
-        if (!(s->turn.owner & (1u << c->obj_v[i])) && c->dist[i][sq] < best) best = c->dist[i][sq];
+        if (!(s->turn.owner & (1u << c->obj_v[i]))) {
+          if (c->dist[i][sq] < best) best = c->dist[i][sq];
+          if (c->obj_v[i] == V_MSJ && c->dist[i][sq] < msj_dist) msj_dist = c->dist[i][sq];
+        }
       if (best < AI_INF) { fr_near += best > 12 ? 12 : best; nfr++; }
     }
   }
@@ -183,7 +182,7 @@ void fit_features(const AiCtx *c, const State *s, double *f) {
   f[13] = nfr ? fr_near / nfr / 12.0 : 0;
   f[14] = ai_hand_share(c, s);
   f[15] = poff;
-  castle_features(c, s, prog, f);
+  castle_features(c, s, prog, hc, msj, msj_dist, f);
 }
 
 double fit_eval(const double *w, const double *f) {
