@@ -14,6 +14,8 @@
 const char *opt_get(int argc, char **argv, const char *name, const char *def);
 int opt_has(int argc, char **argv, const char *name);
 int opt_check(int argc, char **argv, const char *cmd, const char *known);
+/* an option given twice (only sim's --set and --players add up): one line on stderr, -1; else 0 */
+int opt_once(int argc, char **argv, const char *cmd);
 /* the caps every command applies to its options */
 #define CLI_MAX_GAMES 100000000L  /* --games: at most 1e8 (SIM_MAX_GAMES, sim/sim.h) */
 #define CLI_MAX_THREADS 256       /* --threads: 1..256 */

@@ -22,6 +22,26 @@ int opt_has(int argc, char **argv, const char *name) {
     if (!strcmp(argv[i], name)) return 1;
   return 0;
 }
+/* An option given twice: the parsers would read one and ignore the other, so it is refused
+ * (one line, -1) unless the command adds them up (sim's --set and --players: one cell each). */
+static const char *const REPEATABLE[] = {"sim --set", "sim --players"};
+
+int opt_once(int argc, char **argv, const char *cmd) {
+  for (int i = 1; i < argc; i++) {
+    if (strncmp(argv[i], "--", 2) || !strcmp(argv[i], "--")) continue;
+    char key[96];
+    snprintf(key, sizeof key, "%s %s", cmd, argv[i]);
+    int adds = 0;
+    for (size_t r = 0; r < sizeof REPEATABLE / sizeof REPEATABLE[0]; r++) adds |= !strcmp(key, REPEATABLE[r]);
+    for (int k = 1; k < i && !adds; k++)
+      if (!strcmp(argv[k], argv[i])) {
+        fprintf(stderr, "waterloo %s: option '%s' given twice\n", cmd, argv[i]);
+        return -1;
+      }
+  }
+  return 0;
+}
+
 /* every --option must be one of `known` (space-separated; flags end in '!') */
 int opt_check(int argc, char **argv, const char *cmd, const char *known) {
   for (int i = 1; i < argc; i++) {

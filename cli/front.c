@@ -41,7 +41,7 @@ int cmd_play(int argc, char **argv) {
 }
 
 int cmd_engine(int argc, char **argv) {
-  int rc = cli_args(argc, argv, "engine", NULL,
+  int rc = cli_args(argc, argv, "engine", "",
                     "usage: waterloo engine\n"
                     "Reads one command per line on stdin; answers '= ...' and a blank line, or '? message'.\n"
                     "Commands:\n"
@@ -83,12 +83,8 @@ int cmd_serve(int argc, char **argv) {
                     "when people sit on one side only; a seat's link is the key to that seat.  Use it only on\n"
                     "a network you trust, never on one open to the Internet (docs/API.md, \"Seats\").\n");
   if (rc >= 0) return rc;
-  uint64_t port;
-  if (opt_u64("serve", "--port", opt_get(argc, argv, "--port", "8815"), &port)) return 2;
-  if (port > 65535) {
-    fprintf(stderr, "waterloo serve: --port is 0..65535, not %" PRIu64 "\n", port);
-    return 2;
-  }
+  long port;
+  if (opt_long("serve", "--port", opt_get(argc, argv, "--port", "8815"), 0, 65535, &port)) return 2;
   const char *host = opt_get(argc, argv, "--host", "127.0.0.1");
   if (!strcmp(host, "localhost")) host = "127.0.0.1";
   struct sockaddr_in addr;

@@ -174,6 +174,15 @@ static const Cmd CMDS[] = {
 };
 
 static int cmd_help(int argc, char **argv) {
+  for (size_t i = 0; argc > 1 && i < sizeof CMDS / sizeof CMDS[0]; i++)   /* help COMMAND */
+    if (!strcmp(argv[1], CMDS[i].name) && CMDS[i].fn != cmd_help) {
+      char *av[] = {argv[1], "--help", NULL};
+      return CMDS[i].fn(2, av);
+    }
+  if (argc > 1) {
+    fprintf(stderr, "waterloo help: unknown command '%s' (waterloo help lists them)\n", argv[1]);
+    return 2;
+  }
   printf("usage: waterloo COMMAND [options]   (waterloo COMMAND --help for each)\n\n");
   for (size_t i = 0; i < sizeof CMDS / sizeof CMDS[0]; i++)
     printf("  %-9s %s\n", CMDS[i].name, CMDS[i].help);
@@ -186,7 +195,7 @@ int main(int argc, char **argv) {
   if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) return cmd_version(argc - 1, argv + 1);
   for (size_t i = 0; i < sizeof CMDS / sizeof CMDS[0]; i++)
     if (!strcmp(argv[1], CMDS[i].name)) {
-      return CMDS[i].fn(argc - 1, argv + 1);
+      return opt_once(argc - 1, argv + 1, CMDS[i].name) ? 2 : CMDS[i].fn(argc - 1, argv + 1);
     }
   fprintf(stderr, "waterloo: unknown command '%s' (try: waterloo help)\n", argv[1]);
   return 2;

@@ -145,13 +145,19 @@ static int sim_options(SimCfg *c, SimLists *L, int argc, char **argv) {
     else if ((v = optval(argc, argv, &i, "--games"))) { if (opt_long("sim", "--games", v, 1, CLI_MAX_GAMES, &c->games)) return 2; }
     else if ((v = optval(argc, argv, &i, "--seed"))) { if (opt_u64("sim", "--seed", v, &c->seed)) return 2; }
     else if ((v = optval(argc, argv, &i, "--threads"))) { if (opt_int("sim", "--threads", v, 1, CLI_MAX_THREADS, &c->threads)) return 2; }
-    else if ((v = optval(argc, argv, &i, "--out"))) snprintf(c->out, sizeof c->out, "%s", v);
+    else if ((v = optval(argc, argv, &i, "--out"))) {
+      if (!*v) { fprintf(stderr, "sim: --out needs a folder name, not ''\n"); return 2; }
+      snprintf(c->out, sizeof c->out, "%s", v);
+    }
     else if (!strcmp(argv[i], "--resume")) c->resume = 1;
     else if (!strcmp(argv[i], "--overwrite")) c->overwrite = 1;
     else if (!strcmp(argv[i], "--quiet")) c->progress = 0;
     else if ((v = optval(argc, argv, &i, "--until-ci"))) {
       has_until = 1;
-      if (opt_double("sim", "--until-ci", v, 0, 0.5, &c->until_ci)) return 2;
+      if (opt_double("sim", "--until-ci", v, 0, 0.5, &c->until_ci) || !(c->until_ci > 0 && c->until_ci < 0.5)) {
+        if (c->until_ci == 0 || c->until_ci == 0.5) fprintf(stderr, "sim: --until-ci must be above 0 and below 0.5 (leave the option out to play --games in full)\n");
+        return 2;
+      }
     }
     else if ((v = optval(argc, argv, &i, "--batch"))) { if (opt_long("sim", "--batch", v, 1, CLI_MAX_GAMES, &c->batch)) return 2; }
     else if ((v = optval(argc, argv, &i, "--detect"))) {

@@ -1062,6 +1062,13 @@ static int scen_load_opt(Scen *sc, const char *dir, const char *scenario, const 
     snprintf(err, errlen, "variant list too long (at most %d characters)", MAX_VARIANT_LIST - 1);
     return -1;
   }
+  size_t vl = variants ? strlen(variants) : 0;
+  if (vl && (variants[0] == ',' || variants[vl - 1] == ',' || strstr(variants, ",,"))) {
+    char e[64];
+    snprintf(err, errlen, "variant list '%s': a name is empty (names separated by single commas)",
+             num_escape(variants, e, sizeof e));
+    return -1;
+  }
   L.scen = scenario;
   sc->scenario = !strcmp(scenario, "long") ? SC_LONG : SC_SHORT;
   snprintf(sc->scen_name, sizeof sc->scen_name, "%s", scenario);

@@ -637,9 +637,9 @@ cJSON *session_view_seat(const Session *S, int since, int seat) {
   cJSON_AddStringToObject(o, "level", S->level);
   cJSON_AddStringToObject(o, "scenario", sc->scen_name);
   cJSON_AddStringToObject(o, "variants", sc->variant_names);
-  char num[32];
+  char num[32];   /* the seed decides every draw to come: shown when the game is over */
   snprintf(num, sizeof num, "%" PRIu64, S->seed);
-  cJSON_AddStringToObject(o, "seed", num);
+  if (gs_over(&S->s)) cJSON_AddStringToObject(o, "seed", num);
   cJSON_AddNumberToObject(o, "actions", S->g.n);
   cJSON_AddBoolToObject(o, "your_turn", yours);
   /* can undo: some human decision after the barrier */

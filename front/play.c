@@ -255,7 +255,7 @@ static int c_hint(void *ctx, char *args) {
 
 static int c_undo(void *ctx, char *args) {
   int k = session_undo(&((Play *)ctx)->S);
-  if (k < 0) printf("  cannot undo: a card was revealed, chance was drawn or the computer has acted since your last decision\n");
+  if (k < 0) printf("  cannot undo: %s\n", session_no_undo_why(&((Play *)ctx)->S));
   else printf("  undone to action %d\n", k);
   return 0;
 }

@@ -1,4 +1,5 @@
 /* The replay and the review of saved games for the page (front/replay.h). */
+#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
@@ -6,9 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "replay.h"
 #include "json.h"
+#include "seats.h"
 #include "session.h"
 #include "../ai/player.h"
 #include "../engine/util.h"
@@ -52,6 +55,19 @@ static cJSON *review_of(const char *saves, const char *name) {
   return cJSON_IsArray(d) ? d : (cJSON_Delete(d), cJSON_CreateNull());
 }
 
+/* An unfinished game shows one side's hand: only the side a person plays in it (the saved
+ * seats; bit per side, 0 when the save names none), so a save never opens the computer's or
+ * another person's hand before the end */
+static int unfinished_people(const Scen *sc, const GameRec *g, int over) {
+  if (over || !g->seats[0]) return 0;
+  Seats t;
+  char err[300];
+  if (seats_parse_text(&t, sc, g->seats, "heuristic", 0, err, sizeof err)) return 0;
+  int people = seats_human_sides(&t);
+  seats_free(&t);
+  return people;
+}
+
 /* the whole game first (its length and whether it is over), then the session up to step */
 cJSON *replay_get(const char *saves, const char *name, const char *step, const char *side,
                   const char *since, int with_scenario, int *code) {
@@ -68,12 +84,17 @@ cJSON *replay_get(const char *saves, const char *name, const char *step, const c
     return fail(code, 400, "cannot read the saved game");
   }
   int n = g.n, over = gs_over(&fin), result = fin.score.result;
+  int people = unfinished_people(sc, &g, over);
   gamerec_free(&g);
   free(sc);
   char *end;
   long k = step && *step ? strtol(step, &end, 10) : n;
   if (step && *step && (*end || k < 0 || k > n)) return fail(code, 400, "step: 0 to the game's actions");
   if (!over && seat < 0) return fail(code, 403, "the game is not over: replay it as one side (side=french|allied)");
+  if (!over && people == ((1 << FRENCH) | (1 << ALLIED)))
+    return fail(code, 403, "the game is not over and people play both sides: it is replayed when it is over");
+  if (!over && !(people & (1 << seat)))
+    return fail(code, 403, "the game is not over: it is replayed only as the side its person plays");
   Session S;
   if (session_load_upto(&S, path, over ? SESSION_NO_HUMAN : seat, "heuristic", k, err, sizeof err))
     return fail(code, 400, "cannot replay the saved game");
@@ -166,7 +187,8 @@ cJSON *replay_sim(const char *saves, const cJSON *b, int *code) {
   h = hash_fnv1a(var, strlen(var), h);
   h = hash_fnv1a(sf, strlen(sf), h);
   h = hash_fnv1a(sa, strlen(sa), h);
-  snprintf(name, sizeof name, "sim-%08x-%" PRIu64, (unsigned)(h ^ seed ^ (seed >> 32)) , index % 100000000u);
+  h = hash_fnv1a(&seed, sizeof seed, h);   /* the whole game's inputs name it: no two share a name */
+  snprintf(name, sizeof name, "sim-%016" PRIx64 "-%" PRIu64, h, index);
   snprintf(path, sizeof path, "%s/%s.json", saves, name);
   mkdir(saves, 0755);
   if (!rc) rc = game_save(sc, &rec, &fin, path, err, sizeof err);
@@ -263,6 +285,33 @@ cJSON *review_start(const char *saves, const cJSON *b, int *code) {
   if (pthread_create(&j->thr, NULL, review_thread, j)) { j->used = 0; pthread_mutex_unlock(&jobs_mu); return fail(code, 500, "cannot start the review"); }
   pthread_mutex_unlock(&jobs_mu);
   return review_status(saves, name, code);
+}
+
+int review_forget(const char *saves, const char *name) {
+  if (!name_ok(name)) return -1;
+  pthread_mutex_lock(&jobs_mu);
+  Job *j = job_find(name);
+  if (j && j->state == 1) {
+    pthread_mutex_unlock(&jobs_mu);
+    return -1;
+  }
+  if (j) {
+    pthread_join(j->thr, NULL);
+    j->used = 0;
+  }
+  char dir[4400], path[4700];
+  snprintf(dir, sizeof dir, "%s/%s-review", saves, name);
+  DIR *d = opendir(dir);
+  struct dirent *e;
+  while (d && (e = readdir(d)))
+    if (e->d_name[0] != '.') {
+      snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+      unlink(path);
+    }
+  if (d) closedir(d);
+  rmdir(dir);
+  pthread_mutex_unlock(&jobs_mu);
+  return 0;
 }
 
 cJSON *review_status(const char *saves, const char *name, int *code) {

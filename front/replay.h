@@ -24,4 +24,7 @@ cJSON *replay_sim(const char *saves, const cJSON *body, int *code);
  * /api/review?name=NAME: {state: none|running|done|failed, done, of} */
 cJSON *review_start(const char *saves, const cJSON *body, int *code);
 cJSON *review_status(const char *saves, const char *name, int *code);
+/* before SAVES/NAME.json is replaced by another game: its review (SAVES/NAME-review/) is
+ * removed, so no mark of the old game is shown on the new one; -1 while that review runs */
+int review_forget(const char *saves, const char *name);
 #endif

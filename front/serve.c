@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -33,7 +34,7 @@
 
 typedef struct Game {
   char id[24];
-  int used, refs, gone, quit, thinking;
+  int refs, gone, quit, thinking, deleted;
   double last_used;
   double think_start, think_longest; /* wall seconds: this decision's start, the longest yet */
   double think_cap;       /* the level's cap per decision for a waiting person (s; 0 none)   */
@@ -43,8 +44,13 @@ typedef struct Game {
   Session S;
 } Game;
 
-static Game games[MAX_GAMES];
+/* The games in play, each on the heap: a game leaves the table under the table's lock, and its
+ * computer thread frees it when it stops thinking (game_retire), so no request ever waits for
+ * another game's computer. */
+static Game *games[MAX_GAMES];
+static int ai_live;                 /* computer threads not yet finished (table lock) */
 static pthread_mutex_t table_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t ai_done = PTHREAD_COND_INITIALIZER;
 static char web_dir[4200], saves_dir[4200], docs_dir[4200];
 static volatile sig_atomic_t stop_flag;
 
@@ -77,56 +83,69 @@ static void *ai_thread(void *arg) {
     pthread_cond_broadcast(&G->cv);
   }
   pthread_mutex_unlock(&G->mu);
+  session_free(&G->S);   /* retired: out of the table, nobody reads it */
+  pthread_mutex_destroy(&G->mu);
+  pthread_cond_destroy(&G->cv);
+  free(G);
+  pthread_mutex_lock(&table_mu);
+  ai_live--;
+  pthread_cond_broadcast(&ai_done);
+  pthread_mutex_unlock(&table_mu);
   return NULL;
 }
 
-static void game_free(Game *G) {   /* table lock held, refs 0 */
+/* a game out of the table with no reader: its computer thread stops (after the decision it
+ * may be thinking over, never applied) and frees it */
+static void game_retire(Game *G) {
   pthread_mutex_lock(&G->mu);
   G->quit = 1;
   pthread_cond_broadcast(&G->cv);
   pthread_mutex_unlock(&G->mu);
-  pthread_join(G->thr, NULL);
-  session_free(&G->S);
-  pthread_mutex_destroy(&G->mu);
-  pthread_cond_destroy(&G->cv);
-  G->used = 0;
 }
 
 /* a new game slot for a session already made, under `id` (a resumed game) or a fresh one;
  * NULL when every slot is busy */
 static Game *game_add(Session *S, const char *id) {
   pthread_mutex_lock(&table_mu);
-  Game *slot = NULL;
+  int at = -1;
   for (int i = 0; i < MAX_GAMES && id; i++)
-    if (games[i].used && !games[i].gone && !strcmp(games[i].id, id)) {   /* resumed twice */
-      games[i].refs++;
+    if (games[i] && !games[i]->gone && !strcmp(games[i]->id, id)) {   /* resumed twice */
+      games[i]->refs++;
       pthread_mutex_unlock(&table_mu);
       session_free(S);
-      return &games[i];
+      return games[i];
     }
-  for (int i = 0; i < MAX_GAMES && !slot; i++)
-    if (!games[i].used) slot = &games[i];
-  if (!slot) {              /* the least recently used game nobody is reading */
+  for (int i = 0; i < MAX_GAMES && at < 0; i++)
+    if (!games[i]) at = i;
+  if (at < 0) {             /* the least recently used game nobody is reading */
     for (int i = 0; i < MAX_GAMES; i++)
-      if (games[i].refs == 0 && (!slot || games[i].last_used < slot->last_used)) slot = &games[i];
-    if (slot) game_free(slot);
+      if (games[i]->refs == 0 && (at < 0 || games[i]->last_used < games[at]->last_used)) at = i;
+    if (at >= 0) game_retire(games[at]), games[at] = NULL;
   }
+  Game *slot = at >= 0 ? calloc(1, sizeof *slot) : NULL;
   if (!slot) {
     pthread_mutex_unlock(&table_mu);
     return NULL;
   }
-  memset(slot, 0, sizeof *slot);
   uint64_t r[2] = {0, 0};
   if (getrandom(r, sizeof r, 0) != (ssize_t)sizeof r) r[0] = (uint64_t)time(NULL) ^ (uint64_t)(uintptr_t)slot;
   snprintf(slot->id, sizeof slot->id, "%016" PRIx64, r[0] ^ (r[1] << 1));
   if (id) snprintf(slot->id, sizeof slot->id, "%s", id);
-  slot->used = 1;
   slot->refs = 1;
   slot->last_used = clock_wall();
   slot->S = *S;
   pthread_mutex_init(&slot->mu, NULL);
   pthread_cond_init(&slot->cv, NULL);
-  pthread_create(&slot->thr, NULL, ai_thread, slot);
+  if (pthread_create(&slot->thr, NULL, ai_thread, slot)) {
+    pthread_mutex_unlock(&table_mu);
+    pthread_mutex_destroy(&slot->mu);
+    pthread_cond_destroy(&slot->cv);
+    free(slot);
+    return NULL;
+  }
+  pthread_detach(slot->thr);
+  ai_live++;
+  games[at] = slot;
   pthread_mutex_unlock(&table_mu);
   return slot;
 }
@@ -135,8 +154,8 @@ static Game *game_get(const char *id) {
   pthread_mutex_lock(&table_mu);
   Game *g = NULL;
   for (int i = 0; i < MAX_GAMES; i++)
-    if (games[i].used && !games[i].gone && !strcmp(games[i].id, id)) {
-      g = &games[i];
+    if (games[i] && !games[i]->gone && !strcmp(games[i]->id, id)) {
+      g = games[i];
       g->refs++;
       g->last_used = clock_wall();
       break;
@@ -147,7 +166,11 @@ static Game *game_get(const char *id) {
 
 static void game_put(Game *g) {
   pthread_mutex_lock(&table_mu);
-  if (--g->refs == 0 && g->gone) game_free(g);
+  if (--g->refs == 0 && g->gone) {
+    for (int i = 0; i < MAX_GAMES; i++)
+      if (games[i] == g) games[i] = NULL;
+    game_retire(g);
+  }
   pthread_mutex_unlock(&table_mu);
 }
 
@@ -372,6 +395,7 @@ static void auto_path(char *out, size_t len, const char *id, const char *ext) {
 static void autosave(Game *G) {   /* game lock held */
   Session *S = &G->S;
   char path[4400], err[300];
+  if (G->deleted) return;
   snprintf(path, sizeof path, "%s/auto", saves_dir);
   mkdir(saves_dir, 0755);
   mkdir(path, 0755);
@@ -440,6 +464,7 @@ static enum MHD_Result api_autosaves(struct MHD_Connection *c, const cJSON *b) {
   qsort(items, (size_t)n, sizeof items[0], newer_first);
   cJSON *o = cJSON_CreateObject(), *a = cJSON_AddArrayToObject(o, "games");
   for (int i = 0; i < n; i++) {
+    cJSON_DeleteItemFromObjectCaseSensitive(items[i], "tokens");   /* the seats' links stay secret */
     if (i < 30) cJSON_AddItemToArray(a, items[i]);
     else cJSON_Delete(items[i]);
   }
@@ -501,6 +526,8 @@ static enum MHD_Result api_new(struct MHD_Connection *c, const cJSON *b) {
   if (!level_ok(level)) return send_level_err(c);
   if (strcmp(scen, "short") && strcmp(scen, "long")) return send_err(c, 400, "scenario: short or long");
   if (!word_ok(vars, 60)) return send_err(c, 400, "variants: names separated by commas");
+  int as = seat_parse(jstr(b, "as", ""));
+  if (cJSON_GetObjectItemCaseSensitive(b, "as") && as < 0) return send_err(c, 400, "as: french, british or prussian");
   const cJSON *seats = cJSON_GetObjectItemCaseSensitive(b, "seats");
   char st[200], msg[200];
   if (seats && seats_body(seats, st, sizeof st, msg, sizeof msg)) return send_err(c, 400, msg);
@@ -512,7 +539,7 @@ static enum MHD_Result api_new(struct MHD_Connection *c, const cJSON *b) {
     return send_err(c, 400, err);
   }
   if (seats) seats_new_tokens(&S.seats);
-  return new_game_reply(c, &S, NULL, seat_parse(jstr(b, "as", "")));
+  return new_game_reply(c, &S, NULL, as);
 }
 
 static enum MHD_Result api_load(struct MHD_Connection *c, const cJSON *b) {
@@ -611,7 +638,7 @@ static enum MHD_Result api_saves(struct MHD_Connection *c, const cJSON *b) {
 }
 
 static int parse_sq(const char *t) {
-  if (!t || t[0] < 'A' || t[0] >= 'A' + MAP_W) return -1;
+  if (!t || t[0] < 'A' || t[0] >= 'A' + MAP_W || t[1] < '0' || t[1] > '9') return -1;
   char *end;
   long r = strtol(t + 1, &end, 10);
   if (*end || r < 1 || r > MAP_H) return -1;
@@ -658,6 +685,10 @@ static enum MHD_Result api_play(struct MHD_Connection *c, Game *G, const cJSON *
   return send_json(c, 200, game_view(G, first_log, seat));
 }
 
+#define HINTS_AT_ONCE 2
+static int hints_running;
+static pthread_mutex_t hint_mu = PTHREAD_MUTEX_INITIALIZER;
+
 static enum MHD_Result api_hint(struct MHD_Connection *c, Game *G, const cJSON *b, int seat) {
   Session *S = &G->S;
   if (!session_humans_turn(S)) return send_err(c, 409, "no decision of yours to hint at");
@@ -666,15 +697,23 @@ static enum MHD_Result api_hint(struct MHD_Connection *c, Game *G, const cJSON *
   const char *level = jstr(b, "level", session_hint_level(S));
   if (!level_ok(level)) return send_level_err(c);
   char err[256];
+  pthread_mutex_lock(&hint_mu);   /* hints search on the request's thread: a few at once */
+  int busy = hints_running >= HINTS_AT_ONCE;
+  hints_running += !busy;
+  pthread_mutex_unlock(&hint_mu);
+  if (busy) return send_err(c, 503, "the server is busy with other hints: ask again in a moment");
   Player *p = session_player(S, level, S->seed * 31u + (uint64_t)S->g.n, err, sizeof err);
-  if (!p) return send_err(c, 500, err);
   State s = S->s;
   int n_at = S->g.n;
   pthread_mutex_unlock(&G->mu);            /* think without holding the game */
   Candidate cand[6];
-  int n = player_analyze(p, &s, cand, 6);
+  int n = p ? player_analyze(p, &s, cand, 6) : 0;
   player_free(p);
+  pthread_mutex_lock(&hint_mu);
+  hints_running--;
+  pthread_mutex_unlock(&hint_mu);
   pthread_mutex_lock(&G->mu);
+  if (!p) return send_err(c, 500, err);
   if (S->g.n != n_at) return send_err(c, 409, "the game has moved on");
   cJSON *o = cJSON_CreateObject(), *a = cJSON_AddArrayToObject(o, "candidates");
   for (int i = 0; i < n; i++) {
@@ -691,9 +730,11 @@ static enum MHD_Result api_hint(struct MHD_Connection *c, Game *G, const cJSON *
   return send_json(c, 200, o);
 }
 
-/* GET /api/games/ID/record: the game's record (the save format), from its autosave */
+/* GET /api/games/ID/record: the game's record (the save format), from its autosave; the record
+ * holds every hand and the chance streams' state, so it is given once the game is over */
 static enum MHD_Result api_record(struct MHD_Connection *c, Game *G, const cJSON *b, int seat) {
   char path[4400], err[300];
+  if (!gs_over(&G->S.s)) return send_err(c, 409, "the record holds every hidden card: it is given when the game is over");
   auto_path(path, sizeof path, G->id, "json");
   size_t n;
   char *t = file_read_capped(path, GAME_FILE_MAX, &n, err, sizeof err);
@@ -719,6 +760,13 @@ static enum MHD_Result api_save(struct MHD_Connection *c, Game *G, const cJSON *
   char path[4400], err[512];
   if (!name_ok(name)) return send_err(c, 400, "name: 1 to 40 letters, digits, '-' or '_'");
   snprintf(path, sizeof path, "%s/%s.json", saves_dir, name);
+  struct stat st;
+  if (stat(path, &st) == 0) {   /* another game by that name: replaced only when asked */
+    if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(b, "overwrite")))
+      return send_err(c, 409, "a saved game by that name exists: choose another name, or overwrite it");
+    if (review_forget(saves_dir, name))
+      return send_err(c, 409, "that saved game is being reviewed: choose another name, or wait for the review");
+  }
   mkdir(saves_dir, 0755);
   if (session_save(S, path, err, sizeof err)) return send_err(c, 500, "could not write the save");
   cJSON *o = cJSON_CreateObject();
@@ -738,10 +786,20 @@ static enum MHD_Result api_view(struct MHD_Connection *c, Game *G, const cJSON *
   return send_json(c, 200, game_view(G, (int)since, seat));
 }
 
+/* DELETE /api/games/ID: the game leaves the table and its kept files (SAVES/auto/ID.*) go, so
+ * it cannot be resumed; saves made of it under a name stay */
 static enum MHD_Result api_delete(struct MHD_Connection *c, Game *G, const cJSON *b, int seat) {
   pthread_mutex_lock(&table_mu);   /* without the game's lock: the table's comes first */
   G->gone = 1;
   pthread_mutex_unlock(&table_mu);
+  pthread_mutex_lock(&G->mu);      /* no autosave after this (the computer may be thinking) */
+  G->deleted = 1;
+  char path[4400];
+  auto_path(path, sizeof path, G->id, "info");
+  unlink(path);
+  auto_path(path, sizeof path, G->id, "json");
+  unlink(path);
+  pthread_mutex_unlock(&G->mu);
   cJSON *o = cJSON_CreateObject();
   cJSON_AddBoolToObject(o, "deleted", 1);
   return send_json(c, 200, o);
@@ -766,9 +824,11 @@ static enum MHD_Result api_undo(struct MHD_Connection *c, Game *G, const cJSON *
   Session *S = &G->S;
   if (G->thinking) return send_err(c, 409, "the computer is thinking; undo when it is your decision");
   if (seat >= 0 && seat_side(seat) != S->human) return send_err(c, 403, "not your seat's decision to undo");
-  if (session_undo(S) < 0)
-    return send_err(c, 409, "nothing to undo: a card was revealed, chance was drawn or the computer "
-                            "has acted since your last decision");
+  if (session_undo(S) < 0) {
+    char msg[200];
+    snprintf(msg, sizeof msg, "nothing to undo: %s", session_no_undo_why(S));
+    return send_err(c, 409, msg);
+  }
   autosave(G);
   return send_json(c, 200, game_view(G, 0, seat));
 }
@@ -814,7 +874,8 @@ static enum MHD_Result api_game(struct MHD_Connection *c, const char *method, co
   Game *G = game_get(id);
   if (!G) return send_err(c, 404, "no such game (the server may have restarted)");
   size_t r = 0, nr = sizeof GAME_ROUTES / sizeof GAME_ROUTES[0];
-  while (r < nr && (strcmp(GAME_ROUTES[r].op, op) || strcmp(GAME_ROUTES[r].method, method))) r++;
+  const char *m = !strcmp(method, "HEAD") ? "GET" : method;   /* HEAD: a GET without its body */
+  while (r < nr && (strcmp(GAME_ROUTES[r].op, op) || strcmp(GAME_ROUTES[r].method, m))) r++;
   enum MHD_Result ret;
   pthread_mutex_lock(&G->mu);
   int seat = request_seat(c, &G->S), locked = 1;
@@ -878,6 +939,84 @@ static enum MHD_Result api_route(struct MHD_Connection *c, const char *method, c
   return send_err(c, 404, "no such request");
 }
 
+/* ---------------------------------------------------------------- who may speak to the server */
+/* A page of another site may not drive the server, nor reach it under another name that
+ * resolves to this machine (DNS rebinding): served on a loopback address, a request's Host
+ * must name the loopback (127.x.x.x, localhost, [::1], any port); and a request a browser
+ * sends from a page (its Origin header) must come from a page of this server. */
+static int serve_loopback;
+
+static int host_ok(const char *host) {
+  if (!serve_loopback || !host) return 1;   /* no Host: not a browser (HTTP/1.0) */
+  char h[128];
+  snprintf(h, sizeof h, "%s", host);
+  char *colon = h[0] == '[' ? strchr(h, ']') : strrchr(h, ':');
+  if (colon && h[0] == '[') colon = colon[1] == ':' ? colon + 1 : colon[1] ? NULL : colon + 1;
+  if (colon && strspn(colon + 1, "0123456789") == strlen(colon + 1)) *colon = 0;
+  struct in_addr a;
+  return !strcmp(h, "localhost") || !strcmp(h, "[::1]") || (inet_pton(AF_INET, h, &a) == 1 && (ntohl(a.s_addr) >> 24) == 127);
+}
+
+static int origin_ok(const char *origin, const char *host) {
+  return !origin || (host && !strncmp(origin, "http://", 7) && !strcmp(origin + 7, host));
+}
+
+/* Slow clients (issue 22): a connection silent for 10 s is closed by libmicrohttpd; one that
+ * trickles a request byte by byte is closed when it has not sent a whole request within
+ * REQUEST_DEADLINE seconds of connecting or of its last answer (the main thread's sweep), so
+ * slow connections cannot hold the server's connections for long.  A request being answered
+ * (a hint may think for the level's cap) is not timed. */
+#define REQUEST_DEADLINE 12.0
+#define CONN_LIMIT 256
+typedef struct {
+  int used, busy, shut;
+  MHD_socket fd;
+  double since;
+} Watch;
+static Watch watches[CONN_LIMIT + 8];
+static pthread_mutex_t watch_mu = PTHREAD_MUTEX_INITIALIZER;
+
+static void on_connection(void *cls, struct MHD_Connection *c, void **ctx, enum MHD_ConnectionNotificationCode code) {
+  pthread_mutex_lock(&watch_mu);
+  if (code == MHD_CONNECTION_NOTIFY_STARTED) {
+    const union MHD_ConnectionInfo *ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+    for (size_t i = 0; ci && i < sizeof watches / sizeof watches[0]; i++)
+      if (!watches[i].used) {
+        watches[i] = (Watch){1, 0, 0, ci->connect_fd, clock_wall()};
+        *ctx = &watches[i];
+        break;
+      }
+  } else if (*ctx) {
+    ((Watch *)*ctx)->used = 0;
+    *ctx = NULL;
+  }
+  pthread_mutex_unlock(&watch_mu);
+}
+
+/* the connection's request is whole and being answered (1), or answered (0: the clock restarts) */
+static void watch_busy(struct MHD_Connection *c, int busy) {
+  const union MHD_ConnectionInfo *ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+  Watch *w = ci ? ci->socket_context : NULL;
+  if (!w) return;
+  pthread_mutex_lock(&watch_mu);
+  w->busy = busy;
+  w->since = clock_wall();
+  pthread_mutex_unlock(&watch_mu);
+}
+
+static void watch_sweep(void) {
+  double now = clock_wall();
+  pthread_mutex_lock(&watch_mu);
+  for (size_t i = 0; i < sizeof watches / sizeof watches[0]; i++) {
+    Watch *w = &watches[i];
+    if (w->used && !w->busy && !w->shut && now - w->since > REQUEST_DEADLINE) {
+      shutdown(w->fd, SHUT_RDWR);   /* libmicrohttpd sees the end and closes it */
+      w->shut = 1;
+    }
+  }
+  pthread_mutex_unlock(&watch_mu);
+}
+
 static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *url, const char *method,
                                const char *version, const char *upload, size_t *upload_size, void **con_cls) {
   Req *r = *con_cls;
@@ -900,7 +1039,12 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *
     *upload_size = 0;
     return MHD_YES;
   }
+  watch_busy(c, 1);
   if (r->too_big) return send_err(c, 413, "request body too large");
+  const char *host = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Host");
+  if (!host_ok(host)) return send_err(c, 403, "Host: this server answers to 127.0.0.1 or localhost only");
+  if (!origin_ok(MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Origin"), host))
+    return send_err(c, 403, "Origin: requests from pages of another site are refused");
   int get = !strcmp(method, "GET") || !strcmp(method, "HEAD");
   if (strncmp(url, "/api/", 5)) {
     if (!get) return send_err(c, 405, "method not allowed");
@@ -921,6 +1065,7 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *
 }
 
 static void completed(void *cls, struct MHD_Connection *c, void **con_cls, enum MHD_RequestTerminationCode t) {
+  watch_busy(c, 0);
   Req *r = *con_cls;
   if (r) {
     free(r->body);
@@ -956,6 +1101,14 @@ int serve_run(const ServeOpts *o) {
   const char *host = o->host;
   unsigned port = o->port;
   snprintf(saves_dir, sizeof saves_dir, "%s", o->saves);
+  serve_loopback = !strncmp(o->host, "127.", 4);
+  struct stat sst;   /* the saves folder: made now, and writable, or the server does not start */
+  if (stat(saves_dir, &sst) != 0) mkdir(saves_dir, 0755);
+  if (stat(saves_dir, &sst) != 0 || !S_ISDIR(sst.st_mode) || access(saves_dir, W_OK | X_OK) != 0) {
+    fprintf(stderr, "waterloo serve: --saves %s: %s\n", saves_dir,
+            stat(saves_dir, &sst) != 0 ? strerror(errno) : !S_ISDIR(sst.st_mode) ? "not a folder" : "cannot write in it");
+    return 2;
+  }
   find_web_dir();
   char idx[4400];
   snprintf(idx, sizeof idx, "%s/index.html", web_dir);
@@ -972,10 +1125,11 @@ int serve_run(const ServeOpts *o) {
   struct MHD_Daemon *d = MHD_start_daemon(
       MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION, (uint16_t)port, NULL, NULL, handler,
       NULL, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr, MHD_OPTION_NOTIFY_COMPLETED, completed, NULL,
-      /* slow or many clients (issue 22): at most 100 connections, 32 from one address, and a
-       * connection silent for 10 s is closed, so half-open connections cannot hold the server */
-      MHD_OPTION_CONNECTION_LIMIT, (unsigned)100, MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)32,
-      MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)10,
+      /* slow or many clients (issue 22): at most CONN_LIMIT connections, 32 from one address;
+       * a connection silent for 10 s is closed, and one that has not sent a whole request within
+       * REQUEST_DEADLINE (watch_sweep), so half-open or trickling connections cannot hold it */
+      MHD_OPTION_CONNECTION_LIMIT, (unsigned)CONN_LIMIT, MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)32,
+      MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)10, MHD_OPTION_NOTIFY_CONNECTION, on_connection, NULL,
       MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(64 * 1024), MHD_OPTION_END);
   if (!d) {
     fprintf(stderr, "waterloo serve: cannot listen on %s:%u (%s)\n", host, port, strerror(errno));
@@ -993,11 +1147,20 @@ int serve_run(const ServeOpts *o) {
     fprintf(stderr, "waterloo serve: listening beyond this machine (%s): anyone who reaches the port "
                     "can play; see serve --help\n", host);
   fflush(stdout);
-  while (!stop_flag) pause();
+  while (!stop_flag) {
+    struct timespec tick = {0, 250 * 1000 * 1000};
+    nanosleep(&tick, NULL);
+    watch_sweep();
+  }
   MHD_stop_daemon(d);
-  pthread_mutex_lock(&table_mu);
+  pthread_mutex_lock(&table_mu);   /* every computer stops; wait for them (at most a minute) */
   for (int i = 0; i < MAX_GAMES; i++)
-    if (games[i].used) game_free(&games[i]);
+    if (games[i]) game_retire(games[i]), games[i] = NULL;
+  struct timespec until;
+  clock_gettime(CLOCK_REALTIME, &until);
+  until.tv_sec += 60;
+  while (ai_live > 0 && pthread_cond_timedwait(&ai_done, &table_mu, &until) == 0) {
+  }
   pthread_mutex_unlock(&table_mu);
   printf("waterloo serve: stopped\n");
   return 0;

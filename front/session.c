@@ -206,6 +206,12 @@ int session_undo(Session *S) {
   return target;
 }
 
+const char *session_no_undo_why(const Session *S) {
+  for (int i = 0; i < S->nlog; i++)
+    if (S->log[i].by_human) return "a card was revealed, chance was drawn or the computer has acted since your last decision";
+  return "you have made no decision yet";
+}
+
 /* the steps of one destination move by the side to decide, until the move ends, the game ends
  * or another decision (or side) interrupts it; the later steps are undone with the first */
 static int play_path(Session *S, const Action *path, int n, int by_human) {

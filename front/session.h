@@ -78,6 +78,8 @@ void session_apply(Session *S, Action a, int by_human);
 /* back to the human's previous decision within the barrier (without a human side: back one
  * action); the number of actions left, or -1 if there is nothing to undo */
 int session_undo(Session *S);
+/* why session_undo refused: no decision of the human yet, or a reveal, chance or the computer since */
+const char *session_no_undo_why(const Session *S);
 /* the side to decide plays its k-th legal action (0-based, as gs_legal lists them); -1 when
  * there is no such action */
 int session_play_index(Session *S, long k, int by_human);

@@ -270,6 +270,29 @@ static int judge_reports(const SimCfg *c) {
   return 0;
 }
 
+/* merge's output folder: nothing of another run in it (merge never overwrites a journal): a
+ * journal made with other options, or reports without a journal, stop it; its own merged
+ * journal or the shards of this run may be there (merged again) */
+int merge_check_out(const Run *R) {
+  const SimCfg *c = &R->cfg;
+  struct stat st;
+  if (stat(c->out, &st) != 0) return 0;   /* a new folder */
+  OutScan S = {0, 0, "", ""};
+  if (scan_journals(R, "", &S)) return 2;
+  char sp[1400];
+  snprintf(sp, sizeof sp, "%s/summary.json", c->out);
+  if (S.differ[0]) {
+    fprintf(stderr, "merge: %s/%s holds the journal of a different run (%s differs): choose another "
+                    "--out\n", c->out, S.other, S.differ);
+    return 2;
+  }
+  if (S.nj == 0 && stat(sp, &st) == 0) {
+    fprintf(stderr, "merge: %s holds the reports of a run without its journal: choose another --out\n", c->out);
+    return 2;
+  }
+  return 0;
+}
+
 /* Before any game: the output directory can be written, and nothing of another run is lost.
  * A journal is never deleted unless --overwrite asks; --resume with other options stops. */
 int check_out_dir(Run *R) {

@@ -208,7 +208,8 @@ int merge_main(const char *out, const char **dirs, int nd) {
   for (int d = 0; d < M->nd; d++) M->dirs[d] = dirs[d];
   int rc = merge_config(M);
   if (rc == 0) rc = merge_load(M);
-  if (rc) { free(M); return rc; }
+  if (rc == 0) rc = merge_check_out(&M->R);
+  if (rc) { run_free(&M->R); free(M); return rc; }
   Run *R = &M->R;
   long missing = 0;
   for (int ci = 0; ci < R->nc; ci++)

@@ -118,6 +118,8 @@ int is_journal_name(const char *n);
 void journal_name(const Run *R, char *p, size_t len);
 void remove_journals(const char *dir);
 int check_out_dir(Run *R);
+/* merge's --out holds nothing of another run: 0, else 2 after one line */
+int merge_check_out(const Run *R);
 /* WATERLOO_JOURNAL_FAIL_AFTER (the tests' fault injection), -1 when unset */
 long journal_fail_after(void);
 

@@ -5,9 +5,15 @@
      request without a token or with a wrong one, and refuses actions from a seat that does not
      decide; one seat's token never reads or acts for another; a resumed game keeps its links.
   2. Numbers: every number a request carries is range-checked (at -9.2e18, NaN-like, huge).
+  2b. Privacy: the kept games' list holds no seat's link; no record and no seed before the end;
+     an unfinished save with people on both sides is not replayed; a Host naming another
+     machine (DNS rebinding) or an Origin of another site is refused; a save is not replaced
+     without asking; DELETE removes the kept game; serve --saves FILE is refused at the start.
   3. Slow clients: 200 half-open connections from 127.0.0.1 do not stop the server answering
      another address (127.0.0.2) at once, and are closed by the server's timeout, after which
-     127.0.0.1 is answered again (bounded: a few seconds).
+     127.0.0.1 is answered again (bounded: a few seconds); 120 connections trickling their
+     request a byte a second from four addresses do not either, and are closed by the
+     request deadline.
   4. Browsers (unless --api-only): a long game with a person at the Prussian seat and the
      computer at the British seat played to the end on the page; two people in two browser
      sessions (French and Prussian), each page checked at every step never to hold the other
@@ -129,7 +135,7 @@ def number_tests(srv):
 
 def http_get(addr, src, port, timeout):
     s = socket.create_connection((addr, port), timeout=timeout, source_address=(src, 0))
-    s.sendall(b'GET /api/saves HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')
+    s.sendall(b'GET /api/saves HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n')
     data = b''
     while True:
         b = s.recv(65536)
@@ -183,13 +189,124 @@ def slow_client_tests(srv):
     check(srv.alive(), 'server alive after the slow clients')
 
 
+def raw(srv, method, path, headers, body=None):
+    import http.client
+    c = http.client.HTTPConnection('127.0.0.1', srv.port, timeout=30)
+    c.putrequest(method, path, skip_host=True)
+    for k, val in headers.items():
+        c.putheader(k, val)
+    data = json.dumps(body).encode() if body is not None else b''
+    if body is not None:
+        c.putheader('Content-Length', str(len(data)))
+    c.endheaders(data)
+    r = c.getresponse()
+    out = r.status, r.read()
+    c.close()
+    return out
+
+
+def privacy_tests(srv, gid, tok):
+    """what a seat may not see: the seats' links, the record, the seed, an unfinished save"""
+    import urllib.request
+    with urllib.request.urlopen(srv.base + '/api/autosaves', timeout=30) as r:
+        body = r.read().decode()
+    check(gid in body and not any(t in body for t in tok.values()) and 'tokens' not in body,
+          'the kept games are listed without the seats\' links')
+    code, e = req(srv, 'GET', '/api/games/%s/record' % gid, token=tok['french'])
+    check(code == 409, 'no record (every hand, the chance state) before the end: %s' % code)
+    code, v = req(srv, 'GET', '/api/games/' + gid, token=tok['french'])
+    check(code == 200 and 'seed' not in v, 'no seed (every draw to come) in a view before the end')
+    code, e = req(srv, 'GET', '/api/replay?name=three&side=french')
+    check(code == 403, 'an unfinished save with people on both sides is not replayed: %s' % code)
+    # DNS rebinding and pages of other sites
+    host = '127.0.0.1:%d' % srv.port
+    code, _ = raw(srv, 'GET', '/api/autosaves', {'Host': 'attacker.example:%d' % srv.port})
+    check(code == 403, 'a Host naming another machine is refused: %s' % code)
+    for h in (host, 'localhost:%d' % srv.port, '127.0.0.1'):
+        code, _ = raw(srv, 'GET', '/api/saves', {'Host': h})
+        check(code == 200, 'Host %s answered: %s' % (h, code))
+    new = {'side': 'french', 'level': 'random', 'scenario': 'short', 'seed': 4}
+    code, _ = raw(srv, 'POST', '/api/games', {'Host': host, 'Origin': 'http://attacker.example',
+                                               'Content-Type': 'text/plain'}, new)
+    check(code == 403, 'a request from a page of another site is refused: %s' % code)
+    code, _ = raw(srv, 'POST', '/api/games', {'Host': host, 'Origin': 'http://' + host,
+                                               'Content-Type': 'application/json'}, new)
+    check(code == 201, 'a request from the server\'s own page is answered: %s' % code)
+    # a save is never replaced without asking; DELETE removes the kept game
+    code, g = req(srv, 'POST', '/api/games', new)
+    code, _ = req(srv, 'POST', '/api/games/%s/save' % g['id'], {'name': 'dup'})
+    code2, e = req(srv, 'POST', '/api/games/%s/save' % g['id'], {'name': 'dup'})
+    code3, _ = req(srv, 'POST', '/api/games/%s/save' % g['id'], {'name': 'dup', 'overwrite': True})
+    check(code == 200 and code2 == 409 and 'exists' in e['error'] and code3 == 200,
+          'a second save by the same name asks first: %s %s %s' % (code, code2, code3))
+    code, _ = req(srv, 'DELETE', '/api/games/' + g['id'])
+    _, kept = req(srv, 'GET', '/api/autosaves')
+    code2, _ = req(srv, 'POST', '/api/resume', {'id': g['id']})
+    check(code == 200 and g['id'] not in [k['id'] for k in kept['games']] and code2 == 404,
+          'a deleted game is gone from the kept games: %s %s' % (code, code2))
+    # a saves folder that is not a folder: one line at the start, not a server that keeps nothing
+    bad = os.path.join(srv.saves, 'dup.json')
+    p = subprocess.run([os.path.join(ROOT, 'waterloo'), 'serve', '--port', '0', '--saves', bad], cwd=ROOT,
+                       capture_output=True, text=True, timeout=30)
+    check(p.returncode == 2 and '--saves' in p.stderr and p.stderr.count('\n') == 1, 'serve --saves FILE refused: %r' % p.stderr)
+
+
+def trickle_tests(srv):
+    """120 connections from four addresses, each sending its request one byte a second: another
+    address is answered at once, and the server closes them within its deadline for a request"""
+    port = srv.port
+    socks = []
+    for a in range(3, 7):
+        for _ in range(30):
+            try:
+                s = socket.create_connection(('127.0.0.1', port), timeout=2, source_address=('127.0.0.%d' % a, 0))
+                s.setblocking(False)
+                socks.append(s)
+            except OSError:
+                pass
+    check(len(socks) == 120, 'opened 120 trickling connections (%d)' % len(socks))
+    req_bytes = b'GET /api/saves HTTP/1.1\r\nHost: x\r\nX-Slow: ' + b'a' * 200
+    t0 = time.time()
+    open_ = set(range(len(socks)))
+    answered = None
+    last_close = None
+    while open_ and time.time() - t0 < 30:
+        i_sec = int(time.time() - t0)
+        for i in list(open_):
+            try:
+                socks[i].send(req_bytes[i_sec:i_sec + 1])
+                if socks[i].recv(1) == b'':
+                    raise ConnectionResetError
+            except BlockingIOError:
+                pass
+            except OSError:
+                open_.discard(i)
+                last_close = time.time() - t0
+        if answered is None and time.time() - t0 > 3:
+            t1 = time.time()
+            try:
+                ok = http_get('127.0.0.1', '127.0.0.50', port, 5).startswith(b'HTTP/1.1 200')
+            except OSError:
+                ok = False
+            answered = ok and time.time() - t1 < 3
+        time.sleep(1)
+    for s in socks:
+        s.close()
+    check(answered, 'another address answered at once under 120 trickling connections')
+    check(not open_ and last_close is not None and last_close < 20,
+          'the trickling connections closed by the request deadline: %d open, last at %s s' % (len(open_), last_close))
+    check(srv.alive(), 'server alive after the trickling clients')
+
+
 def main():
     subprocess.run(['make', '-s', 'waterloo'], cwd=ROOT, check=True)
     srv = web_test.Server()
     try:
-        token_tests(srv)
+        gid, tok = token_tests(srv)
+        privacy_tests(srv, gid, tok)
         number_tests(srv)
         slow_client_tests(srv)
+        trickle_tests(srv)
         if '--api-only' not in ARGS:
             import seats_browser
             seats_browser.run(srv, SHOTS, req)

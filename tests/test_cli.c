@@ -73,6 +73,10 @@ Test(cli, bad_input_gives_one_line_and_nonzero_exit) {
       {"./waterloo frobnicate", "frobnicate"},
       {"./waterloo play --side prussian", "prussian"},
       {"./waterloo engine --help >/dev/null; ./waterloo play --load /nonexistent/game.json", "/nonexistent/game.json"},
+      {"./waterloo match --games 2 --games 4", "--games' given twice"},
+      {"./waterloo sim --seed 1 --games 2 --seed 2", "--seed' given twice"},
+      {"./waterloo engine --foo </dev/null", "--foo"},
+      {"./waterloo help frobnicate", "frobnicate"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     int rc = th_sh(cases[i].cmd, out, sizeof out);
@@ -92,6 +96,10 @@ Test(cli, every_command_has_help) {
     snprintf(c, sizeof c, "./waterloo %s --help", cmds[i]);
     cr_assert_eq(th_sh(c, out, sizeof out), 0, "%s", c);
     cr_assert_not_null(strstr(out, "usage"), "%s prints no usage: %s", c, out);
+    snprintf(c, sizeof c, "./waterloo help %s", cmds[i]);   /* the same as COMMAND --help */
+    static char again[1 << 14];
+    cr_assert_eq(th_sh(c, again, sizeof again), 0, "%s", c);
+    cr_assert_str_eq(again, out, "%s differs from --help", c);
   }
 }
 

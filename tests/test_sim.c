@@ -350,6 +350,38 @@ Test(sim_run, shards_merge_to_the_plain_run, .init = mk_tmp, .fini = rm_tmp, .ti
   same_reports(full, m);
 }
 
+/* merge never overwrites another run: a folder holding a journal of other options stops it,
+ * and that journal and its reports are kept byte for byte; merged again into its own merged
+ * folder it goes on */
+Test(sim_run, merge_keeps_a_different_run_in_its_out_folder, .init = mk_tmp, .fini = rm_tmp, .timeout = 120) {
+  char a[300], b[300];
+  snprintf(a, sizeof a, "%s/a", tmpbase);
+  snprintf(b, sizeof b, "%s/b", tmpbase);
+  const char *ra[] = {"sim", "--scenario", "short", "--variant", "base", "--players", "random,random",
+                      "--games", "3", "--seed", "1", "--quiet", "--out", a, NULL};
+  const char *rb[] = {"sim", "--scenario", "short", "--variant", "base", "--players", "random,random",
+                      "--games", "2", "--seed", "2", "--quiet", "--out", b, NULL};
+  cr_assert_eq(run(ra), 0);
+  cr_assert_eq(run(rb), 0);
+  size_t n0 = 0, n1 = 0;
+  char *j0 = slurp(a, "journal.csv", &n0);
+  const char *mm[] = {"merge", "--out", a, b, NULL};
+  cr_assert_eq(run_into(mm, 2, "merge.err"), 2, "merge into a folder of another run must stop");
+  char *j1 = slurp(a, "journal.csv", &n1);
+  cr_assert(j0 && j1 && n0 == n1 && !memcmp(j0, j1, n0), "the other run's journal is kept");
+  free(j0);
+  free(j1);
+  size_t ne;
+  char *err = slurp(tmpbase, "merge.err", &ne);
+  cr_assert(err && strstr(err, "different run") && strchr(err, '\n') == err + ne - 1, "one line: %s", err);
+  free(err);
+  char m[300];
+  snprintf(m, sizeof m, "%s/m", tmpbase);
+  const char *m1[] = {"merge", "--out", m, b, NULL};
+  cr_assert_eq(run(m1), 0);
+  cr_assert_eq(run(m1), 0, "merged again into its own merged folder");
+}
+
 Test(sim_run, until_ci_reports_fixed_batches, .init = mk_tmp, .fini = rm_tmp, .timeout = 120) {
   char d[300];
   snprintf(d, sizeof d, "%s/u", tmpbase);

@@ -83,6 +83,8 @@ def api_tests(srv, saves):
     web_test.card_ids(v['observation'], seen)
     check(code == 200 and v['replay']['side'] == 'French' and not (seen & allied_hand),
           'the French seat sees no Allied card in hand (%s)' % sorted(seen & allied_hand))
+    code, e = srv.req('GET', '/api/replay?name=half&side=allied')
+    check(code == 403, 'an unfinished game is not replayed as the computer\'s side (%d)' % code)
     # a game of a sim run, by its seed and index
     code, r = srv.req('POST', '/api/replay/sim', {'players': 'heuristic,light', 'seed': '11', 'index': 5})
     check(code == 201 and r.get('name', '').startswith('sim-'), 'a sim game played again (%d)' % code)

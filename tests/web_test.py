@@ -284,7 +284,18 @@ def reference_tests(srv):
     check(nv['think']['cap'] > 0 and v['think']['cap'] == 0, 'the level\'s time cap in the view (easy %s, random %s)' % (nv['think']['cap'], v['think']['cap']))
     srv.req('DELETE', '/api/games/%s' % nv['id'])
     check(code == 200 and sm['turns'] and sm['turns'][0]['turn'] == 1, 'summary turn by turn: %s' % sm)
+    # the record holds every hand and the seed every draw: neither before the game is over
     code, rec = srv.req('GET', '/api/games/%s/record' % gid)
+    check(code == 409 and 'over' in rec.get('error', ''), 'no record before the end: %s %s' % (code, rec))
+    check('seed' not in v, 'no seed in the view before the end')
+    for _ in range(400):
+        v = wait_turn(srv, gid)
+        if v['observation']['over']:
+            break
+        srv.req('POST', '/api/games/%s/play' % gid, {'index': 0, 'at': v['actions']})
+    code, sm = srv.req('GET', '/api/games/%s/summary' % gid)
+    code, rec = srv.req('GET', '/api/games/%s/record' % gid)
+    check(v['observation']['over'] and v.get('seed') == '5', 'the seed in the view at the end: %s' % v.get('seed'))
     check(code == 200 and rec['format'] == 'waterloo-game-1' and len(rec['actions']) == sm['actions'], 'the record of the game')
     return gid
 

@@ -45,7 +45,14 @@ $('save-btn').addEventListener('click', () => { if (game) $('save-dialog').showM
 $('save-ok').addEventListener('click', async (ev) => {
   const name = $('save-name').value.trim();
   if (!/^[A-Za-z0-9_-]{1,40}$/.test(name)) { ev.preventDefault(); toast('name: letters, digits, - and _'); return; }
-  try { await api('POST', `games/${game}/save`, { name }); toast(`saved as ${name}`); $('toast').style.background = '#1a7f37'; setTimeout(() => { $('toast').style.background = ''; }, 4000); } catch (e) { toast(e.message); }
+  const save = (overwrite) => api('POST', `games/${game}/save`, overwrite ? { name, overwrite } : { name });
+  try {
+    try { await save(false); } catch (e) {
+      /* another game by that name: replaced only when the player says so */
+      if (!/exists/.test(e.message) || !window.confirm(`A saved game named ${name} exists. Replace it with this game?`)) throw e;
+      await save(true);
+    }
+    toast(`saved as ${name}`); $('toast').style.background = '#1a7f37'; setTimeout(() => { $('toast').style.background = ''; }, 4000); } catch (e) { toast(e.message); }
 });
 $('load-btn').addEventListener('click', async () => {
   try {
