@@ -255,6 +255,8 @@ static int run_prepare_out(Run *R) {
   }
 #endif
   if (loaded && c->progress) fprintf(stderr, "%s: resumed %ld finished games from %s\n", SIM_CMD(c), loaded, c->out);
+  if (R->beyond) fprintf(stderr, "%s: the journal holds %ld games past --games %ld: the reports count the first %ld "
+                                 "of each cell (the journal keeps them all)\n", SIM_CMD(c), R->beyond, c->games, c->games);
   return 0;
 }
 

@@ -101,6 +101,7 @@ long journal_load(Run *R, const char *path, int check_seed) {
       if (strcmp(scen, R->cfg.scen[cl->si]) || strcmp(var, R->cfg.var[cl->vi]) ||
           strcmp(pf, R->cfg.pf[cl->pi]) || strcmp(pa, R->cfg.pa[cl->pi]))
         continue;
+      R->beyond += g.index >= sim_pair_games(&R->cfg, cl->pi);
       if (g.index >= 0 && g.index < sim_pair_games(&R->cfg, cl->pi) &&
           cell_reserve(cl, g.index + 1L) == 0 && !cl->have[g.index]) {
         g.cpu = (float)cpu;

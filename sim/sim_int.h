@@ -99,6 +99,7 @@ typedef struct {
   FILE *journal;
   int jerr;            /* errno of the first journal write that failed: the run stops      */
   long jlines, jfail_after;
+  long beyond;         /* --resume: journalled games past --games (kept, not reported)     */
   /* progress */
   long total_planned, total_done;
   double t0, last_print;
