@@ -63,7 +63,7 @@ $(BUILD)/test-runner: $(LIBOBJ) $(TESTOBJ)
 # game is an artefact of that player, stays one command away.  STALE_NOTE: say so while the
 # committed table was made by another build's player (empty it when the table is re-made).
 RUN_GAMES ?= 50
-STALE_NOTE := (The short game's committed row was played by mcts:sim before its evaluation saw the castles one by one, 0f75170: it is as of that build until its command is run again; the live run below plays today's.)
+STALE_NOTE :=
 run: waterloo
 	@./waterloo headline --title "== COMMITTED: the game's balance at search level (results/balance-search: read, not replayed) ==" \
 	  results/balance-search/short results/balance-search/long
