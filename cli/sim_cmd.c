@@ -154,8 +154,9 @@ static int sim_options(SimCfg *c, SimLists *L, int argc, char **argv) {
     else if (!strcmp(argv[i], "--quiet")) c->progress = 0;
     else if ((v = optval(argc, argv, &i, "--until-ci"))) {
       has_until = 1;
-      if (opt_double("sim", "--until-ci", v, 0, 0.5, &c->until_ci) || !(c->until_ci > 0 && c->until_ci < 0.5)) {
-        if (c->until_ci == 0 || c->until_ci == 0.5) fprintf(stderr, "sim: --until-ci must be above 0 and below 0.5 (leave the option out to play --games in full)\n");
+      if (opt_double("sim", "--until-ci", v, 0, 0.5, &c->until_ci)) return 2;
+      if (!(c->until_ci > 0 && c->until_ci < 0.5)) {
+        fprintf(stderr, "sim: --until-ci must be above 0 and below 0.5 (leave the option out to play --games in full)\n");
         return 2;
       }
     }

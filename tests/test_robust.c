@@ -68,6 +68,7 @@ Test(robust, every_numeric_option_refuses_bad_numbers_in_one_line) {
       {"./waterloo sim --threads 999", "--threads"},
       {"./waterloo sim --batch 0 --until-ci 0.1", "--batch"},
       {"./waterloo sim --until-ci nan", "--until-ci"},
+      {"./waterloo sim --until-ci 0", "--until-ci"},
       {"./waterloo sim --shard 1/x", "--shard"},
       {"./waterloo match --games 99999999999999999999", "--games"},
       {"./waterloo match --seed 1.5", "--seed"},
