@@ -697,23 +697,26 @@ static enum MHD_Result api_hint(struct MHD_Connection *c, Game *G, const cJSON *
   const char *level = jstr(b, "level", session_hint_level(S));
   if (!level_ok(level)) return send_level_err(c);
   char err[256];
+  Player *p = session_player(S, level, S->seed * 31u + (uint64_t)S->g.n, err, sizeof err);
+  if (!p) return send_err(c, 500, err);
   pthread_mutex_lock(&hint_mu);   /* hints search on the request's thread: a few at once */
   int busy = hints_running >= HINTS_AT_ONCE;
   hints_running += !busy;
   pthread_mutex_unlock(&hint_mu);
-  if (busy) return send_err(c, 503, "the server is busy with other hints: ask again in a moment");
-  Player *p = session_player(S, level, S->seed * 31u + (uint64_t)S->g.n, err, sizeof err);
+  if (busy) {
+    player_free(p);
+    return send_err(c, 503, "the server is busy with other hints: ask again in a moment");
+  }
   State s = S->s;
   int n_at = S->g.n;
   pthread_mutex_unlock(&G->mu);            /* think without holding the game */
   Candidate cand[6];
-  int n = p ? player_analyze(p, &s, cand, 6) : 0;
+  int n = player_analyze(p, &s, cand, 6);
   player_free(p);
   pthread_mutex_lock(&hint_mu);
   hints_running--;
   pthread_mutex_unlock(&hint_mu);
   pthread_mutex_lock(&G->mu);
-  if (!p) return send_err(c, 500, err);
   if (S->g.n != n_at) return send_err(c, 409, "the game has moved on");
   cJSON *o = cJSON_CreateObject(), *a = cJSON_AddArrayToObject(o, "candidates");
   for (int i = 0; i < n; i++) {
@@ -950,9 +953,8 @@ static int host_ok(const char *host) {
   if (!serve_loopback || !host) return 1;   /* no Host: not a browser (HTTP/1.0) */
   char h[128];
   snprintf(h, sizeof h, "%s", host);
-  char *colon = h[0] == '[' ? strchr(h, ']') : strrchr(h, ':');
-  if (colon && h[0] == '[') colon = colon[1] == ':' ? colon + 1 : colon[1] ? NULL : colon + 1;
-  if (colon && strspn(colon + 1, "0123456789") == strlen(colon + 1)) *colon = 0;
+  char *colon = strrchr(h, ':');   /* the port, after "[v6]" or a name or v4 address */
+  if (colon && (h[0] != '[' || colon[-1] == ']') && strspn(colon + 1, "0123456789") == strlen(colon + 1)) *colon = 0;
   struct in_addr a;
   return !strcmp(h, "localhost") || !strcmp(h, "[::1]") || (inet_pton(AF_INET, h, &a) == 1 && (ntohl(a.s_addr) >> 24) == 127);
 }
