@@ -350,13 +350,20 @@ static int parse_opts(const KindDef *k, const char *text, void *o, char *err, si
   char *buf = malloc(len + 1);
   if (!buf) { seterr(err, errlen, "out of memory", NULL); return -1; }
   memcpy(buf, text, len + 1);
-  int rc = 0, first = 1;
+  int rc = 0, first = 1, nseen = 0;
+  const char *seen[64]; /* the options set so far: one given twice is refused, not read twice */
   char *save = NULL;
   for (char *tok = strtok_r(buf, ",", &save); tok && !rc; tok = strtok_r(NULL, ",", &save), first = 0) {
     char *eq = strchr(tok, '=');
     if (eq) {
       *eq = 0;
-      rc = set_option(k, o, tok, eq + 1, err, errlen);
+      for (int i = 0; i < nseen && !rc; i++)
+        if (!strcmp(seen[i], tok)) {
+          if (err && errlen) snprintf(err, errlen, "option '%.40s' given twice", tok);
+          rc = -1;
+        }
+      if (!rc && nseen < 64) seen[nseen++] = tok;
+      if (!rc) rc = set_option(k, o, tok, eq + 1, err, errlen);
     } else if (!first) {
       if (err && errlen) snprintf(err, errlen, "the level must come first ('%.40s')", tok);
       rc = -1;
@@ -368,11 +375,16 @@ static int parse_opts(const KindDef *k, const char *text, void *o, char *err, si
   return rc;
 }
 
-/* the kind of a spec and the text of its options */
+/* the kind of a spec and the text of its options: "KIND", "KIND:LEVEL,...", "KIND:OPT=V,..."
+ * or "KIND,OPT=V,..." (the options straight after the kind) */
 static const KindDef *spec_kind(const char *spec, const char **opts, char *err, size_t errlen) {
-  const char *colon = strchr(spec, ':');
-  size_t bl = colon ? (size_t)(colon - spec) : strlen(spec);
-  *opts = colon ? colon + 1 : "";
+  size_t bl = strcspn(spec, ":,");
+  *opts = spec[bl] ? spec + bl + 1 : "";
+  if (!bl) {
+    seterr(err, errlen, "an empty player name (see `waterloo players`)", NULL);
+    return NULL;
+  }
+  if (spec[bl] == ',' && !strchr(*opts, '=')) bl = strlen(spec); /* "a,b": not options */
   for (int i = 0; i < NKINDS; i++)
     if (strlen(KINDS[i].name) == bl && !strncmp(KINDS[i].name, spec, bl)) return &KINDS[i];
   if (err && errlen) {
@@ -387,7 +399,7 @@ static const KindDef *spec_kind(const char *spec, const char **opts, char *err, 
 
 
 static const KindDef *spec_parse(const char *spec, AnyOpts *o, char *err, size_t errlen) {
-  if (!spec || !*spec) spec = "mcts";
+  if (!spec) spec = "mcts";
   const char *text;
   const KindDef *k = spec_kind(spec, &text, err, errlen);
   if (!k) return NULL;

@@ -10,6 +10,24 @@
 #include "cli.h"
 #include "../front/front.h"
 
+/* --load resumes the save's game: an option that would start another game, or a level that the
+ * save's own seats would override, is refused rather than silently ignored */
+static int play_load_conflict(int argc, char **argv, const PlayOpts *o) {
+  static const char *const game[] = {"--scenario", "--variant", "--seed"};
+  for (size_t i = 0; i < sizeof game / sizeof *game; i++)
+    if (opt_has(argc, argv, game[i])) {
+      fprintf(stderr, "waterloo play: %s with --load: a loaded game keeps the save's scenario, variants "
+                      "and seed\n", game[i]);
+      return 1;
+    }
+  if (opt_has(argc, argv, "--level") && !o->side_given && !o->seats) {
+    fprintf(stderr, "waterloo play: --level with --load needs --side or --seats (else the save's "
+                    "seats, with their levels, are restored)\n");
+    return 1;
+  }
+  return 0;
+}
+
 int cmd_play(int argc, char **argv) {
   int rc = cli_args(argc, argv, "play", "--side --level --seats --scenario --variant --seed --load --log --no-color!",
                     "usage: waterloo play [--side french|allied] [--level easy|normal|hard|expert|heuristic]\n"
@@ -36,6 +54,7 @@ int cmd_play(int argc, char **argv) {
     return 2;
   }
   o.human = !strcmp(side, "french") ? FRENCH : ALLIED;
+  if (o.load && play_load_conflict(argc, argv, &o)) return 2;
   if (!o.load && opt_u64("play", "--seed", opt_get(argc, argv, "--seed", "1"), &o.seed)) return 2;
   return play_run(&o);
 }

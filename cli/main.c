@@ -191,7 +191,7 @@ static int cmd_help(int argc, char **argv) {
 }
 
 int main(int argc, char **argv) {
-  if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) return cmd_help(argc, argv);
+  if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) return cmd_help(1, argv);
   if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) return cmd_version(argc - 1, argv + 1);
   for (size_t i = 0; i < sizeof CMDS / sizeof CMDS[0]; i++)
     if (!strcmp(argv[1], CMDS[i].name)) {

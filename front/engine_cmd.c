@@ -145,7 +145,7 @@ static int c_play(void *ctx, char *args) {
   } else {
     char near[128], msg[600];
     if (nearest_action(S->sc, &S->s, args, near, sizeof near) >= 0 && near[0])
-      snprintf(msg, sizeof msg, "%s; nearest: %s", err, near);
+      snprintf(msg, sizeof msg, "%s; nearest legal action: %s (the line: play %s)", err, near, near);
     else snprintf(msg, sizeof msg, "%s", err);
     fail(msg);
   }
@@ -196,7 +196,10 @@ static int c_legaljson(void *ctx, char *args) {
 static int c_reach(void *ctx, char *args) {
   Session *S = ctx;
   int u = scen_unit(S->sc, args);
-  if (u < 0) fail("usage: reach UNIT");
+  char msg[160];
+  snprintf(msg, sizeof msg, "no unit '%.60s' in this scenario (usage: reach UNIT, e.g. fr-1/I)", args);
+  if (!*args) fail("usage: reach UNIT");
+  else if (u < 0) fail(msg);
   else print_json(reach_json(S->sc, &S->s, u));
   return 0;
 }

@@ -9,9 +9,9 @@
 
 int destination_parse(const Scen *sc, const State *s, const char *text, Action *path, char *err,
                       size_t len) {
-  char verb[16], un[32], sqs[8], fs[8] = "";
-  int k = sscanf(text, " %15s %31s %7s %7s", verb, un, sqs, fs);
-  if (k < 3 || (strcmp(verb, "move") && strcmp(verb, "moveto"))) {
+  char verb[16], un[32], sqs[8], fs[8] = "", extra[2];
+  int k = sscanf(text, " %15s %31s %7s %7s %1s", verb, un, sqs, fs, extra);
+  if (k < 3 || k > 4 || (strcmp(verb, "move") && strcmp(verb, "moveto"))) {
     snprintf(err, len, "a destination move is: move UNIT SQUARE [N|E|S|W]");
     return -1;
   }

@@ -116,6 +116,7 @@ int session_load_upto(Session *S, const char *path, int human, const char *level
   free(g.acts);
   /* with a human side, undo stays after the loaded actions; without, it may take them back */
   S->barrier = human == SESSION_NO_HUMAN ? 0 : S->g.n;
+  S->loaded = S->g.n;
   return 0;
 }
 
@@ -208,8 +209,10 @@ int session_undo(Session *S) {
 
 const char *session_no_undo_why(const Session *S) {
   for (int i = 0; i < S->nlog; i++)
-    if (S->log[i].by_human) return "a card was revealed, chance was drawn or the computer has acted since your last decision";
-  return "you have made no decision yet";
+    if (S->log[i].by_human && S->log[i].index >= S->loaded)
+      return "a card was revealed, chance was drawn or the computer has acted since your last decision";
+  return S->loaded ? "you have made no decision since the game was loaded (its saved moves stay)"
+                   : "you have made no decision yet";
 }
 
 /* the steps of one destination move by the side to decide, until the move ends, the game ends

@@ -42,6 +42,7 @@ typedef struct Session {
   GameRec g;
   int human;              /* FRENCH / ALLIED, or SESSION_NO_HUMAN */
   int barrier;            /* undo never goes below this many actions */
+  int loaded;             /* actions read from a save (undo never takes them back)          */
   char level[32];
   uint64_t seed;
   Player *ai;             /* the computer's player; NULL without a human side */

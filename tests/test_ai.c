@@ -216,7 +216,8 @@ Test(players, registry_rejects_bad_specs_with_one_line) {
   const char *bad[] = {"foo", "mcts:easy*1e300", "mcts:iters=2000000000", "mcts:time=", "mcts:mem=99999",
                        "mcts:iters=12abc", "mcts:threads=0", "mcts:c=nan", "mcts:zzz", "mcts:iters=5,easy",
                        "heuristic:eps=2", "random:eps=0.1", "mcts:easy*0", "mcts:rollout=fast", "mcts:ultra",
-                       "mcts:sim,seps=1.5"};
+                       "mcts:sim,seps=1.5", "", ",heuristic", "mcts:sim,iters=5,iters=6",
+                       "heuristic,eps=0.1,eps=0.2", "heuristic,light"};
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
     char err[300] = "";
     cr_assert_eq(player_spec_check(bad[i], err, sizeof err), -1, "accepted '%s'", bad[i]);
@@ -224,7 +225,8 @@ Test(players, registry_rejects_bad_specs_with_one_line) {
   }
   const char *good[] = {"random", "heuristic", "heuristic:eps=0.25", "mcts", "mcts:easy", "mcts:normal*4",
                         "mcts:iters=3000,threads=2,c=0.7", "cheat:normal", "mcts:hard,time=1500",
-                        "flat:normal", "flat:easy*2,kh=2", "mcts:sim*8,seps=0.5"};
+                        "flat:normal", "flat:easy*2,kh=2", "mcts:sim*8,seps=0.5",
+                        "heuristic,eps=0.25", "light,eps=0.1", "baseline,n=100"};
   for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
     char err[300] = "";
     cr_assert_eq(player_spec_check(good[i], err, sizeof err), 0, "'%s': %s", good[i], err);
@@ -239,6 +241,10 @@ Test(players, canonical_spec_names_equal_players_equally) {
   cr_assert_eq(player_spec_canonical("flat:normal*2", b, sizeof b, err, sizeof err), 0, "%s", err);
   cr_assert_str_neq(a, b);
   cr_assert(strstr(b, "flat:iters=6400") && strstr(b, "kh=4"), "%s", b);
+  /* the options straight after the kind, as `waterloo players` writes the grammar */
+  cr_assert_eq(player_spec_canonical("heuristic,eps=0.25", a, sizeof a, err, sizeof err), 0, "%s", err);
+  cr_assert_eq(player_spec_canonical("heuristic:eps=0.25", b, sizeof b, err, sizeof err), 0, "%s", err);
+  cr_assert_str_eq(a, b);
 }
 
 /* a budget multiplier scales the level's iterations: the same search as writing them out */

@@ -77,6 +77,10 @@ Test(cli, bad_input_gives_one_line_and_nonzero_exit) {
       {"./waterloo sim --seed 1 --games 2 --seed 2", "--seed' given twice"},
       {"./waterloo engine --foo </dev/null", "--foo"},
       {"./waterloo help frobnicate", "frobnicate"},
+      {"./waterloo play --load /tmp/any.json --scenario long </dev/null", "--scenario with --load"},
+      {"./waterloo play --load /tmp/any.json --seed 9 </dev/null", "--seed with --load"},
+      {"./waterloo play --load /tmp/any.json --level random </dev/null", "--level with --load"},
+      {"./waterloo players --check mcts:sim,iters=5,iters=6", "'iters' given twice"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     int rc = th_sh(cases[i].cmd, out, sizeof out);
@@ -100,6 +104,18 @@ Test(cli, every_command_has_help) {
     static char again[1 << 14];
     cr_assert_eq(th_sh(c, again, sizeof again), 0, "%s", c);
     cr_assert_str_eq(again, out, "%s differs from --help", c);
+  }
+}
+
+/* waterloo, waterloo help, --help and -h: the same list of commands, exit 0 */
+Test(cli, every_way_of_asking_for_help_lists_the_commands) {
+  static char out[1 << 14], again[1 << 14];
+  cr_assert_eq(th_sh("./waterloo", out, sizeof out), 0);
+  cr_assert_not_null(strstr(out, "usage: waterloo COMMAND"), "%s", out);
+  const char *ways[] = {"./waterloo help", "./waterloo --help", "./waterloo -h"};
+  for (size_t i = 0; i < sizeof ways / sizeof ways[0]; i++) {
+    cr_assert_eq(th_sh(ways[i], again, sizeof again), 0, "%s: %s", ways[i], again);
+    cr_assert_str_eq(again, out, "%s differs from waterloo alone", ways[i]);
   }
 }
 

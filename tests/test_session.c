@@ -96,6 +96,8 @@ Test(session, loaded_game_undo_depends_on_the_human_side) {
   cr_assert_eq(session_load(&S, path, FRENCH, "random", err, sizeof err), 0, "%s", err);
   cr_assert_not_null(S.ai);
   cr_assert_eq(session_undo(&S), -1, "with a human side undo stays after the loaded actions");
+  cr_assert_not_null(strstr(session_no_undo_why(&S), "since the game was loaded"),
+                     "the refusal says why: %s", session_no_undo_why(&S));
   /* the log says who made each loaded action: the human's side or the computer's */
   State t;
   int by[2] = {0, 0};

@@ -182,7 +182,7 @@ Test(web, session_undo_stays_within_the_humans_decisions) {
 Test(web, engine_state_side_hides_the_other_hand_and_play_answers_events) {
   static char out[1 << 17];
   int rc = th_sh("printf 'new short seed 4\\nstate allied\\nplay play F01 move\\nplay move fr-4/I K5\\nplay done\\n"
-              "play moev\\nscenario\\nquit\\n' | ./waterloo engine", out, sizeof out);
+              "play moev\\nreach nosuch\\nscenario\\nquit\\n' | ./waterloo engine", out, sizeof out);
   cr_assert_eq(rc, 0);
   Scen *sc = th_load("short", "base");
   State s;
@@ -202,14 +202,16 @@ Test(web, engine_state_side_hides_the_other_hand_and_play_answers_events) {
   *end = '\n';
   /* a destination move in the protocol, and a typo answered with the nearest legal action */
   cr_assert_null(strstr(out, "? 'move fr-4/I K5'"), "destination move refused: %s", out);
-  cr_assert_not_null(strstr(out, "; nearest: "), "no nearest action suggested");
+  cr_assert_not_null(strstr(out, "; nearest legal action: "), "no nearest action suggested: %s", out);
+  cr_assert_not_null(strstr(out, "(the line: play "), "the suggestion is a whole line: %s", out);
+  cr_assert_not_null(strstr(out, "? no unit 'nosuch'"), "reach of no unit says so: %s", out);
   cr_assert_not_null(strstr(out, "= {\"scenario\":\"short\""), "scenario JSON");
   free(sc);
 }
 
 Test(web, play_destination_move_units_and_typo_suggestion) {
   static char out[1 << 17];
-  int rc = th_sh("printf 'play F01 moev\\nplay F01 move\\nmove fr-4/I K5\\nunits\\nfoo\\nundo\\nquit\\n'"
+  int rc = th_sh("printf 'play F01 moev\\nplay F01 move\\nmove fr-4/I K5 N extra words\\nmove fr-4/I K5\\nunits\\nfoo\\nundo\\nquit\\n'"
               " | ./waterloo play --side french --level heuristic --no-color --seed 4", out, sizeof out);
   cr_assert_eq(rc, 0);
   cr_assert_not_null(strstr(out, "French (you): move fr-4/I K5 N"), "the destination move's last step: %s", out);
@@ -218,4 +220,6 @@ Test(web, play_destination_move_units_and_typo_suggestion) {
   cr_assert_not_null(strstr(out, "nearest legal action: play F01 move"), "typo suggestion");
   cr_assert_not_null(strstr(out, "`legal` lists your actions now"), "no suggestion far from every action");
   cr_assert_not_null(strstr(out, "undone to action 1"), "undo takes back the whole destination move");
+  cr_assert_not_null(strstr(out, "a destination move is: move UNIT SQUARE [N|E|S|W]"),
+                     "words after the facing are refused, not read as a facing: %s", out);
 }
