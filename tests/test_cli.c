@@ -80,6 +80,9 @@ Test(cli, bad_input_gives_one_line_and_nonzero_exit) {
       /* a number out of range names the option's own range, not the parser's */
       {"./waterloo train --scenario short --games -5", "--games must be a whole number from 10 to 10000000"},
       {"./waterloo train --scenario short --threads 0", "--threads must be a whole number from 1 to 256"},
+      {"./waterloo review x.json --threads -1", "--threads must be a whole number from 1 to 256"},
+      {"./waterloo review x.json --threads 0", "--threads must be a whole number from 1 to 256"},
+      {"./waterloo skill --out /nonexistent/skill --threads 0 --scenario medium", "--threads must be"},
       /* train: the scenario is never assumed; an unwritable --out is refused before any game */
       {"./waterloo train --games 10 --dry-run", "--scenario short|long is required"},
       {"./waterloo train --scenario short --games 10 --out /nonexistent/dir/w.ini", "/nonexistent/dir/w.ini"},
