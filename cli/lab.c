@@ -56,7 +56,7 @@ static int lab_common(int argc, char **argv, const char *cmd, long def_games, lo
   *games = def_games;
   if ((v = opt_get(argc, argv, "--games", NULL)) && opt_long(cmd, "--games", v, 1, 10000000, games)) return 2;
   if ((v = opt_get(argc, argv, "--seed", NULL)) && opt_u64(cmd, "--seed", v, seed)) return 2;
-  if ((v = opt_get(argc, argv, "--threads", NULL)) && opt_int(cmd, "--threads", v, 1, 1024, threads)) return 2;
+  if ((v = opt_get(argc, argv, "--threads", NULL)) && opt_int(cmd, "--threads", v, 1, CLI_MAX_THREADS, threads)) return 2;
   if (lab_players(cmd, opt_get(argc, argv, "--players", "heuristic"), pf, pa)) return 2;
   flags[0] = opt_has(argc, argv, "--resume");
   flags[1] = opt_has(argc, argv, "--overwrite");

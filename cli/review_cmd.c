@@ -20,7 +20,8 @@
   "  --out DIR     DIR/review.md, DIR/winprob.svg (the chart), DIR/review.json (for the page);\n" \
   "                every decision is appended to DIR/review.journal as it finishes\n" \
   "  --seed N      the judge's seed (default 1); the results depend on it and on nothing else\n" \
-  "  --threads N   decisions searched at once (default: every core); results do not change\n" \
+  "  --threads N   decisions searched at once, 1..256 (default: every core); results do not\n" \
+  "                change\n" \
   "  --evals N     sampled worlds on which the played action and the search's choice are both\n" \
   "                played when the played action has too few visits of its own (default 256)\n" \
   "  --resume      reuse the decisions of DIR/review.journal (same game, judge and seed)\n" \
@@ -56,15 +57,14 @@ static int review_options(ReviewOpts *o, int argc, char **argv) {
     fprintf(stderr, "waterloo review: --level: %s\n", err);
     return 2;
   }
-  uint64_t th = 0;
   long ev = 256;
+  const char *th = opt_get(argc, argv, "--threads", NULL); /* left out: every core (0) */
+  o->threads = 0;
   if (review_side(opt_get(argc, argv, "--side", "both"), &o->sides) ||
       opt_u64("review", "--seed", opt_get(argc, argv, "--seed", "1"), &o->seed) ||
-      opt_u64("review", "--threads", opt_get(argc, argv, "--threads", "0"), &th) ||
+      (th && opt_int("review", "--threads", th, 1, CLI_MAX_THREADS, &o->threads)) ||
       opt_long("review", "--evals", opt_get(argc, argv, "--evals", "256"), 2, 1000000, &ev))
     return 2;
-  if (th > 256) { fprintf(stderr, "waterloo review: --threads must be at most 256\n"); return 2; }
-  o->threads = (int)th;
   o->evals = (int)ev;
   o->out = opt_get(argc, argv, "--out", NULL);
   o->resume = opt_has(argc, argv, "--resume");

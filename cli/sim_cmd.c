@@ -45,7 +45,7 @@ static void sim_usage(FILE *f) {
     "                      the option out to play --games in full\n"
     "  --batch N           batch size for --until-ci (default %d)\n"
     "  --shard i/N         play only game indices = i mod N (0-based); merge with\n"
-    "                      ./waterloo merge DIR...\n"
+    "                      ./waterloo merge --out DIR DIR...\n"
     "  --detect X          power columns: games to detect a change of X points in the\n"
     "                      French win rate (default 5)\n"
     "  --detect-vp V       ... and of V in the long game's mean VP margin (default 2)\n"
@@ -204,34 +204,53 @@ int cmd_sim(int argc, char **argv) {
 }
 
 /* ---------------------------------------------------------------- merge */
-typedef struct {
-  const char *out;
-  const char *dirs[256];
-  int nd;
-} Merge;
+static void merge_usage(FILE *f) {
+  fprintf(f,
+    "usage: waterloo merge --out DIR [--overwrite] DIR...\n"
+    "Merges the journals of './waterloo sim --shard i/N --out DIR' runs (one folder per shard,\n"
+    "or one folder the shards shared) and writes the report the plain run would have written,\n"
+    "with one journal of every game, into --out.  Every game of every cell must be present\n"
+    "(else exit 1).  Every folder must hold journals of one and the same run (the same --seed,\n"
+    "--games, --scenario, --variant/--set, --players and build): a folder that is missing, holds\n"
+    "no journal or holds another run's is refused, naming it and what differs, and nothing is\n"
+    "written.\n"
+    "  --out DIR     the folder of the merged report (required): a new folder, or the folder of\n"
+    "                an earlier merge of the same run (merged again); never one of the folders\n"
+    "                merged; a folder holding another run's journal or reports is refused\n"
+    "  --overwrite   replace the journal and reports of another run found in --out\n");
+}
 
-static int merge_options(Merge *M, int argc, char **argv) {
+/* the options into *M: 0 to run, 1 after --help, 2 on bad input (said on stderr) */
+static int merge_options(MergeOpts *M, int argc, char **argv) {
   for (int i = 1; i < argc; i++) {
     const char *v;
-    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-      printf("usage: waterloo merge [--out DIR] DIR...\n"
-             "Merges the journals of './waterloo sim --shard i/N --out DIR' runs (one directory\n"
-             "per shard, or one shared directory) and writes the report the plain run would\n"
-             "have written.  Every game of every cell must be present.\n");
-      return 1;
-    } else if ((v = optval(argc, argv, &i, "--out"))) M->out = v;
-    else if (argv[i][0] == '-') { fprintf(stderr, "merge: unknown option '%s'\n", argv[i]); return 2; }
-    else if (M->nd < 256) M->dirs[M->nd++] = argv[i];
+    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) { merge_usage(stdout); return 1; }
+    else if ((v = optval(argc, argv, &i, "--out"))) {
+      if (!*v) { fprintf(stderr, "merge: --out needs a folder name, not ''\n"); return 2; }
+      M->out = v;
+    }
+    else if (!strcmp(argv[i], "--overwrite")) M->overwrite = 1;
+    else if (argv[i][0] == '-') {
+      fprintf(stderr, "merge: unknown option '%s' (see --help)\n", argv[i]);
+      return 2;
+    }
+    else if (M->nd < MERGE_MAX_DIRS) M->dirs[M->nd++] = argv[i];
+    else { fprintf(stderr, "merge: more than %d folders\n", MERGE_MAX_DIRS); return 2; }
   }
-  if (M->nd == 0) { fprintf(stderr, "merge: no directories (see --help)\n"); return 2; }
+  if (M->nd == 0) { fprintf(stderr, "merge: no folders to merge (see --help)\n"); return 2; }
+  if (!M->out) {
+    fprintf(stderr, "merge: --out DIR is required (the folder of the merged report)\n");
+    return 2;
+  }
   return 0;
 }
 
 int cmd_merge(int argc, char **argv) {
-  Merge M = {"results/latest", {NULL}, 0};
+  MergeOpts M;
+  memset(&M, 0, sizeof M);
   int rc = merge_options(&M, argc, argv);
   if (rc) return rc == 1 ? 0 : rc;
-  return merge_main(M.out, M.dirs, M.nd);
+  return merge_main(&M);
 }
 
 /* ---------------------------------------------------------------- replay */

@@ -96,9 +96,11 @@ static int skill_options(SkillOpts *K, int argc, char **argv) {
   if (!K->out) { fprintf(stderr, "skill: --out DIR is required\n"); return 2; }
   if (K->resume && K->overwrite) { fprintf(stderr, "skill: --resume and --overwrite exclude each other\n"); return 2; }
   long games;
+  const char *th = opt_get(argc, argv, "--threads", NULL); /* left out: every core (0) */
+  K->threads = 0;
   if (opt_long("skill", "--games", opt_get(argc, argv, "--games", "200"), 1, CLI_MAX_GAMES, &games) ||
       opt_u64("skill", "--seed", opt_get(argc, argv, "--seed", "1815"), &K->seed) ||
-      opt_int("skill", "--threads", opt_get(argc, argv, "--threads", "0"), 0, CLI_MAX_THREADS, &K->threads))
+      (th && opt_int("skill", "--threads", th, 1, CLI_MAX_THREADS, &K->threads)))
     return 2;
   if (strlen(K->var) >= sizeof ((SimCfg *)0)->var[0]) { fprintf(stderr, "skill: --variant is too long\n"); return 2; }
   if (skill_scenarios(K, scl) || skill_levels(K, lv, games)) return 2;

@@ -1,12 +1,29 @@
 /* ./waterloo train: the options; the fitting itself (games, logistic regression, the weights
  * file) is ai/fit_train.c. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "../ai/fit.h"
 #include "../ai/player.h"
+
+/* the weights file can be written (FILE.tmp beside it, then renamed over it), checked before
+ * the games rather than after them: -1 to go on, else 2 after one line */
+static int train_can_write(const char *out) {
+  struct stat st;
+  if (!*out || (stat(out, &st) == 0 && !S_ISREG(st.st_mode))) {
+    fprintf(stderr, "train: --out '%s' is not a file that can be replaced\n", out);
+    return 2;
+  }
+  if (can_create(out)) {
+    fprintf(stderr, "train: cannot write %s: %s\n", out, strerror(errno));
+    return 2;
+  }
+  return -1;
+}
 
 /* the options into *T: -1 to run, else the exit code (after --help or bad input) */
 static int train_options(FitTrainOpts *T, Scen **scp, char *defpath, size_t dl, int argc, char **argv) {
@@ -23,21 +40,26 @@ static int train_options(FitTrainOpts *T, Scen **scp, char *defpath, size_t dl, 
                     "fit, of the hand-written evaluation and of the base rate on them, and the calibration\n"
                     "(predicted against actual French win rate in ten bins).  Writes the weights with the\n"
                     "fingerprint of the scenario data to FILE (default scenarios/eval-<scenario>.ini, and\n"
-                    "scenarios/eval-<scenario>+<variant>.ini for a variant: each has its own weights);\n"
-                    "--threads T plays T games at once (default 1; the fit does not depend on it).\n"
-                    "--dry-run writes nothing.\n");
+                    "scenarios/eval-<scenario>+<variant>.ini for a variant: each has its own weights,\n"
+                    "which the search players read, so --scenario is required, never assumed); a FILE\n"
+                    "that cannot be written is refused before the first game.  N is 10..10000000;\n"
+                    "--threads T (1..256) plays T games at once (default 1; the fit does not depend on\n"
+                    "it).  --dry-run writes nothing.\n");
   if (rc >= 0) return rc;
-  const char *scen = opt_get(argc, argv, "--scenario", "short");
+  const char *scen = opt_get(argc, argv, "--scenario", NULL);
+  if (!scen) {
+    fprintf(stderr, "train: --scenario short|long is required (without --out the fit replaces "
+                    "scenarios/eval-SCENARIO.ini, the search players' weights)\n");
+    return 2;
+  }
   const char *var = opt_get(argc, argv, "--variant", "base");
   T->sc = *scp = sim_scen_load("train", scen, var);
   if (!T->sc) return 2;
-  if (opt_u64("train", "--games", opt_get(argc, argv, "--games", "6000"), &T->games) ||
+  long games;
+  if (opt_long("train", "--games", opt_get(argc, argv, "--games", "6000"), 10, 10000000, &games) ||
       opt_u64("train", "--seed", opt_get(argc, argv, "--seed", "1"), &T->seed))
     return 2;
-  if (T->games < 10 || T->games > 10000000) {
-    fprintf(stderr, "train: --games must be in 10..10000000\n");
-    return 2;
-  }
+  T->games = (uint64_t)games;
   char *end;
   T->hold = strtod(opt_get(argc, argv, "--holdout", "0.2"), &end);
   if (*end || !(T->hold > 0 && T->hold < 1)) { fprintf(stderr, "train: --holdout must be a number in (0, 1)\n"); return 2; }
@@ -49,11 +71,10 @@ static int train_options(FitTrainOpts *T, Scen **scp, char *defpath, size_t dl, 
   fit_path(T->sc, defpath, dl);
   T->out = opt_get(argc, argv, "--out", defpath);
   T->dry = opt_has(argc, argv, "--dry-run");
-  uint64_t th;
-  if (opt_u64("train", "--threads", opt_get(argc, argv, "--threads", "1"), &th)) return 2;
-  if (th < 1 || th > 256) { fprintf(stderr, "train: --threads must be in 1..256\n"); return 2; }
-  T->threads = (int)th;
-  return -1;
+  if (opt_int("train", "--threads", opt_get(argc, argv, "--threads", "1"), 1, CLI_MAX_THREADS,
+              &T->threads))
+    return 2;
+  return T->dry ? -1 : train_can_write(T->out);
 }
 
 int cmd_train(int argc, char **argv) {

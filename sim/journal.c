@@ -271,24 +271,69 @@ static int judge_reports(const SimCfg *c) {
   return 0;
 }
 
-/* merge's output folder: nothing of another run in it (merge never overwrites a journal): a
- * journal made with other options, or reports without a journal, stop it; its own merged
- * journal or the shards of this run may be there (merged again) */
+int journal_header(const char *path, SimCfg *jc) {
+  FILE *f = fopen(path, "r");
+  char line[4096];
+  int rc = f && fgets(line, sizeof line, f) && cfg_parse(line, jc) == 0 ? 0 : -1;
+  if (f) fclose(f);
+  return rc;
+}
+
+/* The options are compared before the build: another sweep or another list of variants has
+ * other cells, hence another engine fingerprint, but it is another run, not another build. */
+int cfg_mismatch(const SimCfg *b, const SimCfg *a, char *why, size_t n) {
+  const char *opt = cfg_differs(a, b);
+  if (a->seed != b->seed)
+    snprintf(why, n, "made with --seed %" PRIu64 ", not %" PRIu64, b->seed, a->seed);
+  else if (opt) snprintf(why, n, "made with other %s", opt);
+  else if (a->games != b->games)
+    snprintf(why, n, "made with --games %ld, not %ld", b->games, a->games);
+  else if (a->detect_pts != b->detect_pts || a->detect_vp != b->detect_vp)
+    snprintf(why, n, "made with other --detect/--detect-vp");
+  else if (a->fp != b->fp)
+    snprintf(why, n, "made by a build whose engine or fitted evaluation plays differently "
+                     "(fingerprint %08x, not %08x)", b->fp, a->fp);
+  else if (a->sfp && b->sfp && a->sfp != b->sfp)
+    snprintf(why, n, "made by a build whose search players play differently (search "
+                     "fingerprint %08x, not %08x)", b->sfp, a->sfp);
+  else return 0;
+  return 1;
+}
+
+/* merge's output folder: nothing of another run in it unless --overwrite.  A journal of
+ * another run (other options, games or build), or reports without a journal, stop it; the
+ * journal of this same merge may be there (merged again: the same games, the same reports) */
 int merge_check_out(const Run *R) {
   const SimCfg *c = &R->cfg;
   struct stat st;
-  if (stat(c->out, &st) != 0) return 0;   /* a new folder */
-  OutScan S = {0, 0, "", ""};
-  if (scan_journals(R, "", &S)) return 2;
-  char sp[1400];
-  snprintf(sp, sizeof sp, "%s/summary.json", c->out);
-  if (S.differ[0]) {
-    fprintf(stderr, "merge: %s/%s holds the journal of a different run (%s differs): choose another "
-                    "--out\n", c->out, S.other, S.differ);
+  if (stat(c->out, &st) != 0 || c->overwrite) return 0;   /* a new folder, or replaced */
+  DIR *d = opendir(c->out);
+  if (!d) {
+    fprintf(stderr, "merge: cannot open --out %s: %s\n", c->out, strerror(errno));
     return 2;
   }
-  if (S.nj == 0 && stat(sp, &st) == 0) {
-    fprintf(stderr, "merge: %s holds the reports of a run without its journal: choose another --out\n", c->out);
+  int nj = 0;
+  char why[300] = "", p[1400];
+  struct dirent *e;
+  while ((e = readdir(d)) && !why[0]) {
+    if (!is_journal_name(e->d_name)) continue;
+    snprintf(p, sizeof p, "%s/%.255s", c->out, e->d_name);
+    SimCfg jc;
+    if (stat(p, &st) || st.st_size == 0) continue;
+    nj++;
+    if (journal_header(p, &jc)) snprintf(why, sizeof why, "no sim header");
+    else cfg_mismatch(&jc, c, why, sizeof why);
+  }
+  closedir(d);
+  if (why[0]) {
+    fprintf(stderr, "merge: --out %s holds the journal of a different run (%s: %s): choose another "
+                    "--out, or add --overwrite to replace it\n", c->out, p, why);
+    return 2;
+  }
+  snprintf(p, sizeof p, "%s/summary.json", c->out);
+  if (nj == 0 && stat(p, &st) == 0) {
+    fprintf(stderr, "merge: --out %s holds the reports of a run without its journal: choose "
+                    "another --out, or add --overwrite to replace them\n", c->out);
     return 2;
   }
   return 0;

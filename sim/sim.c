@@ -126,34 +126,65 @@ int sim_main(SimCfg *cfg, const SimLists *L) {
 }
 
 /* ---------------------------------------------------------------- merge */
-/* one merge: the options, the directories and the run rebuilt from their journals */
+/* one merge: the options and the run rebuilt from the folders' journals */
 typedef struct {
-  const char *out;
-  const char *dirs[256];
-  int nd;
+  const MergeOpts *o;
+  char first[1400];   /* the journal whose header is the run's (the others must match it) */
   Run R;
 } Merge;
 
-/* the configuration: from the first journal header found */
-static int merge_config(Merge *M) {
-  int have_cfg = 0;
-  for (int d = 0; d < M->nd && !have_cfg; d++) {
-    DIR *dp = opendir(M->dirs[d]);
-    if (!dp) { fprintf(stderr, "merge: cannot open %s\n", M->dirs[d]); return 2; }
-    struct dirent *e;
-    while ((e = readdir(dp)) && !have_cfg) {
-      if (!is_journal_name(e->d_name)) continue;
-      char p[1400];
-      snprintf(p, sizeof p, "%s/%s", M->dirs[d], e->d_name);
-      FILE *f = fopen(p, "r");
-      if (!f) continue;
-      char line[4096];
-      if (fgets(line, sizeof line, f) && cfg_parse(line, &M->R.cfg) == 0) have_cfg = 1;
-      fclose(f);
+/* one folder's journals: each the journal of the run of the first one found (which sets the
+ * configuration), else the merge stops naming the folder and what differs */
+static int merge_dir_config(Merge *M, const char *dir) {
+  DIR *dp = opendir(dir);
+  if (!dp) { fprintf(stderr, "merge: cannot open %s: %s\n", dir, strerror(errno)); return 2; }
+  int nj = 0, rc = 0;
+  struct dirent *e;
+  while (!rc && (e = readdir(dp))) {
+    char p[1400], why[300];
+    struct stat st;
+    SimCfg jc;
+    snprintf(p, sizeof p, "%s/%.255s", dir, e->d_name);
+    if (!is_journal_name(e->d_name) || stat(p, &st) || st.st_size == 0) continue;
+    nj++;
+    if (journal_header(p, &jc)) {
+      fprintf(stderr, "merge: %s is not the journal of a sim run (no header line)\n", p);
+      rc = 2;
+    } else if (!M->first[0]) {
+      M->R.cfg = jc;
+      snprintf(M->first, sizeof M->first, "%s", p);
+    } else if (cfg_mismatch(&jc, &M->R.cfg, why, sizeof why)) {
+      fprintf(stderr, "merge: %s cannot be merged with %s: %s was %s\n", dir, M->first, p, why);
+      rc = 2;
+    } else if (!M->R.cfg.sfp) {
+      M->R.cfg.sfp = jc.sfp; /* a journal older than the search fingerprint goes with any */
     }
-    closedir(dp);
   }
-  if (!have_cfg) { fprintf(stderr, "merge: no journal with a header in the given directories\n"); return 2; }
+  closedir(dp);
+  if (!rc && nj == 0) {
+    fprintf(stderr, "merge: %s holds no journal of a sim run (journal*.csv)\n", dir);
+    rc = 2;
+  }
+  return rc;
+}
+
+/* 1 when a and b are the same folder, however spelled ("d", "./d/") */
+static int same_folder(const char *a, const char *b) {
+  struct stat sa, sb;
+  return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+/* every folder one run's (the first journal's header), none of them the output folder */
+static int merge_config(Merge *M) {
+  const MergeOpts *o = M->o;
+  for (int d = 0; d < o->nd; d++)
+    if (same_folder(o->out, o->dirs[d])) {
+      fprintf(stderr, "merge: --out %s is one of the folders to merge: write the merged report to "
+                      "another folder\n", o->out);
+      return 2;
+    }
+  for (int d = 0; d < o->nd; d++)
+    if (merge_dir_config(M, o->dirs[d])) return 2;
   return 0;
 }
 
@@ -161,7 +192,9 @@ static int merge_config(Merge *M) {
 static int merge_load(Merge *M) {
   Run *R = &M->R;
   SimCfg *c = &R->cfg;
-  snprintf(c->out, sizeof c->out, "%s", M->out);
+  snprintf(c->out, sizeof c->out, "%s", M->o->out);
+  c->cmd = "merge";
+  c->overwrite = M->o->overwrite;
   R->size = 1;
   if (cells_load(R, "merge")) return 2;
   for (int ci = 0; ci < R->nc; ci++) {
@@ -169,13 +202,14 @@ static int merge_load(Merge *M) {
     if (cell_reserve(cl, c->games)) { fprintf(stderr, "merge: out of memory\n"); return 2; }
     cl->target = cl->identical ? 0 : c->games;
   }
-  for (int d = 0; d < M->nd; d++) journal_load_dir(R, M->dirs[d], 1);
+  for (int d = 0; d < M->o->nd; d++) journal_load_dir(R, M->o->dirs[d], 1);
   return 0;
 }
 
-/* one journal with everything, so the merged directory can be resumed or merged again (not
- * written when the output is one of the merged directories) */
-static void merge_journal(Merge *M) {
+/* one journal with everything (each game's CPU time kept, as sim's journal has it), so the
+ * merged folder can be resumed or merged again; 0 or -1.  --overwrite: the journals of the
+ * run it replaces go first */
+static int merge_journal(Merge *M) {
   Run *R = &M->R;
   const SimCfg *c = &R->cfg;
   Buf b = {0};
@@ -186,6 +220,7 @@ static void merge_journal(Merge *M) {
     for (long i = 0; i < cl->target; i++) {
       Buf r = {0};
       facts_csv_row(&r, c->scen[cl->si], c->var[cl->vi], c->pf[cl->pi], c->pa[cl->pi], c->seed, &cl->res[i]);
+      if (cl->res[i].cpu > 0) buf_printf(&r, "\tcpu=%.4f", cl->res[i].cpu);
       uint32_t h = 2166136261u;
       for (size_t k = 0; k < r.n; k++) h = (h ^ (uint8_t)r.s[k]) * 16777619u;
       buf_printf(&b, "J %08x %s\n", h, r.s);
@@ -193,38 +228,45 @@ static void merge_journal(Merge *M) {
     }
   }
   char jp[1400];
-  snprintf(jp, sizeof jp, "%s/journal.csv", M->out);
-  int same = 0;
-  for (int d = 0; d < M->nd; d++) same |= !strcmp(M->dirs[d], M->out);
-  if (!same) write_atomic(jp, b.s, b.n);
+  snprintf(jp, sizeof jp, "%s/journal.csv", M->o->out);
+  if (M->o->overwrite) remove_journals(M->o->out);
+  int rc = write_atomic(jp, b.s, b.n);
   buf_free(&b);
+  return rc;
 }
 
-int merge_main(const char *out, const char **dirs, int nd) {
-  Merge *M = calloc(1, sizeof *M);
-  if (!M) { fprintf(stderr, "merge: out of memory\n"); return 2; }
-  M->out = out;
-  M->nd = nd < 256 ? nd : 256;
-  for (int d = 0; d < M->nd; d++) M->dirs[d] = dirs[d];
-  int rc = merge_config(M);
-  if (rc == 0) rc = merge_load(M);
-  if (rc == 0) rc = merge_check_out(&M->R);
-  if (rc) { run_free(&M->R); free(M); return rc; }
+/* the merged reports and journal of a complete run; the exit code */
+static int merge_write(Merge *M) {
   Run *R = &M->R;
   long missing = 0;
   for (int ci = 0; ci < R->nc; ci++)
     for (long i = 0; i < R->cells[ci].target; i++) missing += !R->cells[ci].have[i];
   if (missing) {
     fprintf(stderr, "merge: %ld games missing (a shard not finished? resume it with --resume)\n", missing);
-    rc = 1;
-  } else if (mkdir_p(M->out) || sim_report(&R->cfg, R->cells, M->out)) {
-    fprintf(stderr, "merge: cannot write the reports in %s\n", M->out);
-    rc = 2;
-  } else {
-    merge_journal(M);
-    fprintf(stderr, "merge: %d cells, %ld games each; reports in %s/\n", R->nc, R->cfg.games, M->out);
+    return 1;
   }
-  run_free(R);
+  if (mkdir_p(M->o->out) || sim_report(&R->cfg, R->cells, M->o->out)) {
+    fprintf(stderr, "merge: cannot write the reports in %s\n", M->o->out);
+    return 2;
+  }
+  if (merge_journal(M)) {
+    fprintf(stderr, "merge: cannot write %s/journal.csv: %s\n", M->o->out, strerror(errno));
+    return 2;
+  }
+  fprintf(stderr, "merge: %d cells, %ld games each; reports in %s/\n", R->nc, R->cfg.games,
+          M->o->out);
+  return 0;
+}
+
+int merge_main(const MergeOpts *o) {
+  Merge *M = calloc(1, sizeof *M);
+  if (!M) { fprintf(stderr, "merge: out of memory\n"); return 2; }
+  M->o = o;
+  int rc = merge_config(M);
+  if (rc == 0) rc = merge_load(M);
+  if (rc == 0) rc = merge_check_out(&M->R);
+  if (rc == 0) rc = merge_write(M);
+  run_free(&M->R);
   free(M);
   return rc;
 }

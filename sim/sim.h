@@ -75,8 +75,15 @@ int sim_add_pair(SimCfg *c, const char *a, const char *b);
 /* sim: the cells of L's lists (sim_lists), the output folder, the run and its reports; c holds
  * the other options.  The exit code */
 int sim_main(SimCfg *c, const SimLists *L);
-/* merge: the reports of the journals of dirs[0..nd) into out; the exit code */
-int merge_main(const char *out, const char **dirs, int nd);
+/* merge: the folders of one run's shards and the folder of the merged report */
+#define MERGE_MAX_DIRS 256
+typedef struct {
+  const char *out;                      /* required: never one of dirs                  */
+  const char *dirs[MERGE_MAX_DIRS];
+  int nd, overwrite;                    /* overwrite: replace another run found in out  */
+} MergeOpts;
+/* merge: the reports of the journals of o->dirs into o->out; the exit code */
+int merge_main(const MergeOpts *o);
 /* replay: the game to replay (seed and index, or the CSV row) and what to do with it */
 typedef struct {
   char scen[16], var[MAX_VARIANT_LIST], pf[128], pa[128];

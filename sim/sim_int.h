@@ -119,7 +119,12 @@ int is_journal_name(const char *n);
 void journal_name(const Run *R, char *p, size_t len);
 void remove_journals(const char *dir);
 int check_out_dir(Run *R);
-/* merge's --out holds nothing of another run: 0, else 2 after one line */
+/* the header of the journal at path into *jc: 0, or -1 (unreadable, or not a sim journal) */
+int journal_header(const char *path, SimCfg *jc);
+/* 0 when the journal of header b belongs to the run of header a (its games go into the same
+ * report); else 1 with what differs in why ("made with --seed 5, not 1815") */
+int cfg_mismatch(const SimCfg *b, const SimCfg *a, char *why, size_t n);
+/* merge's --out holds nothing of another run (or cfg.overwrite): 0, else 2 after one line */
 int merge_check_out(const Run *R);
 /* WATERLOO_JOURNAL_FAIL_AFTER (the tests' fault injection), -1 when unset */
 long journal_fail_after(void);

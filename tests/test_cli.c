@@ -81,6 +81,15 @@ Test(cli, bad_input_gives_one_line_and_nonzero_exit) {
       {"./waterloo play --load /tmp/any.json --seed 9 </dev/null", "--seed with --load"},
       {"./waterloo play --load /tmp/any.json --level random </dev/null", "--level with --load"},
       {"./waterloo players --check mcts:sim,iters=5,iters=6", "'iters' given twice"},
+      /* a number out of range names the option's own range, not the parser's */
+      {"./waterloo train --scenario short --games -5", "--games must be a whole number from 10 to 10000000"},
+      {"./waterloo train --scenario short --threads 0", "--threads must be a whole number from 1 to 256"},
+      {"./waterloo review x.json --threads -1", "--threads must be a whole number from 1 to 256"},
+      {"./waterloo review x.json --threads 0", "--threads must be a whole number from 1 to 256"},
+      {"./waterloo skill --out /nonexistent/skill --threads 0 --scenario medium", "--threads must be"},
+      /* train: the scenario is never assumed; an unwritable --out is refused before any game */
+      {"./waterloo train --games 10 --dry-run", "--scenario short|long is required"},
+      {"./waterloo train --scenario short --games 10 --out /nonexistent/dir/w.ini", "/nonexistent/dir/w.ini"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     int rc = th_sh(cases[i].cmd, out, sizeof out);
@@ -89,6 +98,24 @@ Test(cli, bad_input_gives_one_line_and_nonzero_exit) {
                        cases[i].must, out);
     cr_assert_eq(count_lines(out), 1, "%s: expected one line, got: %s", cases[i].cmd, out);
   }
+}
+
+/* train without --scenario never replaces the shipped weights (it used to fit the short game
+ * and write scenarios/eval-short.ini): run on a copy of the data, the copy is unchanged */
+Test(cli, train_without_scenario_keeps_the_shipped_weights) {
+  static char out[4096];
+  char dir[] = "/tmp/wl-train-noscen-XXXXXX", cmd[600];
+  cr_assert_not_null(mkdtemp(dir));
+  snprintf(cmd, sizeof cmd, "cp -r scenarios/. %s/ && WATERLOO_DATA=%s ./waterloo train --games 10 --seed 2",
+           dir, dir);
+  int rc = th_sh(cmd, out, sizeof out);
+  cr_assert_neq(rc, 0, "train without --scenario should be refused: %s", out);
+  cr_assert_not_null(strstr(out, "--scenario"), "%s", out);
+  cr_assert_eq(count_lines(out), 1, "one line: %s", out);
+  snprintf(cmd, sizeof cmd, "cmp -s scenarios/eval-short.ini %s/eval-short.ini", dir);
+  cr_assert_eq(system(cmd), 0, "the copy's eval-short.ini was rewritten");
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+  cr_assert_eq(system(cmd), 0);
 }
 
 Test(cli, every_command_has_help) {

@@ -382,6 +382,101 @@ Test(sim_run, merge_keeps_a_different_run_in_its_out_folder, .init = mk_tmp, .fi
   cr_assert_eq(run(m1), 0, "merged again into its own merged folder");
 }
 
+/* merge(args) stops with exit 2 and one line on stderr that holds must and also (NULL: any) */
+static void merge_refused(const char *const *args, const char *must, const char *also) {
+  cr_assert_eq(run_into(args, 2, "merge.err"), 2, "%s %s should be refused", args[1], args[2]);
+  size_t ne = 0;
+  char *err = slurp(tmpbase, "merge.err", &ne);
+  cr_assert(err && ne > 0 && strchr(err, '\n') == err + ne - 1, "one line: %s", err);
+  cr_assert(strstr(err, must) && (!also || strstr(err, also)), "should name '%s' and '%s': %s", must,
+            also ? also : "", err);
+  free(err);
+}
+
+#define TINY "--scenario", "short", "--players", "random,random", "--games", "3", "--quiet"
+
+/* every folder merged must be of the same run: a folder of another seed, other players, another
+ * sweep, a missing folder or one without a journal stops the merge, naming it and what differs
+ * (another sweep is other options, not another build), and nothing is written */
+Test(sim_run, merge_refuses_a_folder_it_cannot_merge, .init = mk_tmp, .fini = rm_tmp, .timeout = 120) {
+  char a[300], s5[300], pl[300], sw[300], none[300], empty[300], m[300];
+  snprintf(a, sizeof a, "%s/a", tmpbase);
+  snprintf(s5, sizeof s5, "%s/seed5", tmpbase);
+  snprintf(pl, sizeof pl, "%s/players", tmpbase);
+  snprintf(sw, sizeof sw, "%s/sweep", tmpbase);
+  snprintf(none, sizeof none, "%s/nonexistent", tmpbase);
+  snprintf(empty, sizeof empty, "%s/empty", tmpbase);
+  snprintf(m, sizeof m, "%s/m", tmpbase);
+  mkdir(empty, 0755);
+  const char *ra[] = {"sim", TINY, "--variant", "base", "--seed", "1", "--out", a, NULL};
+  const char *r5[] = {"sim", TINY, "--variant", "base", "--seed", "5", "--out", s5, NULL};
+  const char *rp[] = {"sim", TINY, "--variant", "base", "--seed", "1", "--players", "random,heuristic",
+                      "--out", pl, NULL};
+  const char *rs[] = {"sim", TINY, "--set", "hand_fr=14", "--seed", "1", "--out", sw, NULL};
+  cr_assert_eq(run(ra), 0);
+  cr_assert_eq(run(r5), 0);
+  cr_assert_eq(run(rp), 0);
+  cr_assert_eq(run(rs), 0);
+  const char *m5[] = {"merge", "--out", m, a, s5, NULL};
+  merge_refused(m5, s5, "--seed 5, not 1");
+  const char *mp[] = {"merge", "--out", m, a, pl, NULL};
+  merge_refused(mp, pl, "--players");
+  const char *ms[] = {"merge", "--out", m, a, sw, NULL};
+  merge_refused(ms, sw, "--variant/--set");
+  const char *mn[] = {"merge", "--out", m, a, none, NULL};
+  merge_refused(mn, none, "cannot open");
+  const char *me[] = {"merge", "--out", m, a, empty, NULL};
+  merge_refused(me, empty, "no journal");
+  struct stat st;
+  cr_assert_neq(stat(m, &st), 0, "a refused merge writes nothing");
+  const char *ok[] = {"merge", "--out", m, a, NULL};
+  cr_assert_eq(run(ok), 0);
+}
+
+/* merge's --out: required, never one of the folders merged; another run's journal or reports
+ * in it are kept unless --overwrite; the same merge again goes on */
+Test(sim_run, merge_out_is_required_and_keeps_another_run, .init = mk_tmp, .fini = rm_tmp, .timeout = 120) {
+  char a[300], a2[300], b[300], m[300], rep[300], p[700];
+  snprintf(a, sizeof a, "%s/a", tmpbase);
+  snprintf(a2, sizeof a2, "%s/a/", tmpbase);
+  snprintf(b, sizeof b, "%s/b", tmpbase);
+  snprintf(m, sizeof m, "%s/m", tmpbase);
+  snprintf(rep, sizeof rep, "%s/reports", tmpbase);
+  const char *ra[] = {"sim", TINY, "--variant", "base", "--seed", "1", "--out", a, NULL};
+  const char *rb[] = {"sim", TINY, "--variant", "base", "--seed", "2", "--out", b, NULL};
+  cr_assert_eq(run(ra), 0);
+  cr_assert_eq(run(rb), 0);
+  const char *no_out[] = {"merge", a, NULL};
+  merge_refused(no_out, "--out", "required");
+  size_t n0 = 0, n1 = 0;
+  char *s0 = slurp(a, "summary.json", &n0);
+  const char *into_input[] = {"merge", "--out", a2, a, NULL};
+  merge_refused(into_input, a2, "one of the folders");
+  char *s1 = slurp(a, "summary.json", &n1);
+  cr_assert(s0 && s1 && n0 == n1 && !memcmp(s0, s1, n0), "the input's reports are kept");
+  free(s1);
+  const char *ma[] = {"merge", "--out", m, a, NULL};
+  cr_assert_eq(run(ma), 0);
+  cr_assert_eq(run(ma), 0, "the same merge again");
+  const char *mb[] = {"merge", "--out", m, b, NULL};
+  merge_refused(mb, "different run", "--overwrite");
+  s1 = slurp(m, "summary.json", &n1);
+  cr_assert(s1 && n0 == n1 && !memcmp(s0, s1, n0), "the earlier merge's reports are kept");
+  free(s1);
+  free(s0);
+  const char *mbo[] = {"merge", "--out", m, b, "--overwrite", NULL};
+  cr_assert_eq(run(mbo), 0);
+  s1 = slurp(m, "journal.csv", &n1);
+  cr_assert(s1 && strstr(s1, "seed=2\t"), "--overwrite replaced the journal: %.80s", s1);
+  free(s1);
+  /* reports without their journal (a committed results folder) */
+  mkdir(rep, 0755);
+  snprintf(p, sizeof p, "cp '%s/summary.json' '%s/'", a, rep);
+  cr_assert_eq(system(p), 0);
+  const char *mr[] = {"merge", "--out", rep, a, NULL};
+  merge_refused(mr, rep, "without its journal");
+}
+
 Test(sim_run, until_ci_reports_fixed_batches, .init = mk_tmp, .fini = rm_tmp, .timeout = 120) {
   char d[300];
   snprintf(d, sizeof d, "%s/u", tmpbase);
