@@ -217,8 +217,13 @@ int reason_choice(const Scen *sc, const State *s, const Candidate *c, int nc, in
   if (nc < 1) return 0;
   n += (size_t)reason_action(sc, s, c[0].a, pub, buf, len);
   if (!n) return 0;
-  ADD(" — the search gives the %s %.0f%% to win with it (%.0f%% of its playouts)",
-      gs_decider(s) == FRENCH ? "French" : "Allies", 100 * c[0].winrate, 100 * c[0].share);
+  const char *side = gs_decider(s) == FRENCH ? "French" : "Allies";
+  if (nc == 1 && c[0].visits <= 1) { /* a player that does not search: its evaluation only */
+    ADD(" — a rule, not a search (the evaluation gives the %s %.0f%% to win here)", side, 100 * c[0].winrate);
+    return (int)(n < len ? n : len - 1);
+  }
+  ADD(" — the search gives the %s %.0f%% to win with it (%.0f%% of its playouts)", side,
+      100 * c[0].winrate, 100 * c[0].share);
   if (nc > 1) {
     char t[96] = "the next candidate"; /* said to the other side: never a move not played */
     if (!pub) action_format(sc, s, c[1].a, t, sizeof t);

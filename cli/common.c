@@ -29,13 +29,14 @@ static const char *const REPEATABLE[] = {"sim --set", "sim --players"};
 int opt_once(int argc, char **argv, const char *cmd) {
   for (int i = 1; i < argc; i++) {
     if (strncmp(argv[i], "--", 2) || !strcmp(argv[i], "--")) continue;
+    int n = (int)strcspn(argv[i], "="); /* --games 5 and --games=5 are the same option */
     char key[96];
-    snprintf(key, sizeof key, "%s %s", cmd, argv[i]);
+    snprintf(key, sizeof key, "%s %.*s", cmd, n, argv[i]);
     int adds = 0;
     for (size_t r = 0; r < sizeof REPEATABLE / sizeof REPEATABLE[0]; r++) adds |= !strcmp(key, REPEATABLE[r]);
     for (int k = 1; k < i && !adds; k++)
-      if (!strcmp(argv[k], argv[i])) {
-        fprintf(stderr, "waterloo %s: option '%s' given twice\n", cmd, argv[i]);
+      if (!strncmp(argv[k], argv[i], (size_t)n) && (argv[k][n] == 0 || argv[k][n] == '=')) {
+        fprintf(stderr, "waterloo %s: option '%.*s' given twice\n", cmd, n, argv[i]);
         return -1;
       }
   }

@@ -13,6 +13,7 @@
 
 #include "engine.h"
 #include "num.h"
+#include "util.h"
 
 typedef struct {
   Scen *sc;
@@ -30,6 +31,11 @@ typedef struct {
   int n_hand_pr;         /* turns the hand_pr table covers */
   const char *dir;       /* the data folder, for checks of a whole file */
   char at_victory[300];  /* where `victory` was last set */
+  /* the [section] name pairs of the file being read, with their lines: a name given twice in
+   * one section would silently keep the last value (an indented continuation line is not) */
+  struct Seen { uint64_t h; int line; } seen[512];
+  int nseen;
+  int cont;              /* the line just read is an indented continuation */
 } Loader;
 
 static void lerr(Loader *L, const char *fmt, ...) {
@@ -60,6 +66,7 @@ static char *read_line(char *str, int num, void *stream) {
   Reader *r = stream;
   if (!fgets(str, num, r->f)) return NULL;
   r->L->line++;
+  r->L->cont = str[0] == ' ' || str[0] == '\t';
   size_t n = strlen(str);
   if (n == (size_t)num - 1 && str[n - 1] != '\n' && !feof(r->f)) {
     int c;
@@ -82,6 +89,7 @@ static int parse_file(Loader *L, const char *path, ini_handler h, int required) 
   }
   L->file = path;
   L->line = 0;
+  L->nseen = 0;
   Reader r = {f, L};
   int rc = ini_parse_stream(read_line, &r, h, L);
   fclose(f);
@@ -748,8 +756,23 @@ static void setup_set(Loader *L, const char *name, const char *value) {
   }
 }
 
+/* the line where name was first given in this section of this file, or 0 (and it is noted) */
+static int given_before(Loader *L, const char *section, const char *name) {
+  if (L->cont) return 0;
+  uint64_t h = hash_fnv1a(name, strlen(name) + 1, hash_fnv1a(section, strlen(section) + 1, 0));
+  for (int i = 0; i < L->nseen; i++)
+    if (L->seen[i].h == h) return L->seen[i].line;
+  if (L->nseen < (int)(sizeof L->seen / sizeof *L->seen)) L->seen[L->nseen++] = (struct Seen){h, L->line};
+  return 0;
+}
+
 static int params_handler(void *user, const char *section, const char *name, const char *value) {
   Loader *L = user;
+  int first = given_before(L, section, name);
+  if (first) {
+    lerr(L, "'%s' given twice in [%s] (first at line %d)", name, section, first);
+    return 1;
+  }
   if (!strcmp(section, "setup")) {
     setup_set(L, name, value);
     return 1;

@@ -343,7 +343,8 @@ static int play_open(Play *P, const PlayOpts *o) {
   const char *seats = o->seats;
   if (!seats && o->load && !o->side_given && P->S.g.seats[0]) seats = P->S.g.seats;
   if (seats && session_set_seats(&P->S, seats, err, sizeof err)) {
-    fprintf(stderr, "waterloo play: --seats: %s\n", err);
+    if (seats == o->seats) fprintf(stderr, "waterloo play: --seats: %s\n", err);
+    else fprintf(stderr, "waterloo play: %s: its seats: %s\n", o->load, err);
     session_free(&P->S);
     return 2;
   }

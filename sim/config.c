@@ -73,6 +73,13 @@ int list_variants(SimCfg *c) {
   return c->nvar;
 }
 
+/* two values of one --set name that set the same: the same text, or the same number (1, 01, 1.0) */
+static int same_value(const char *a, const char *b) {
+  char *ea, *eb;
+  double x = strtod(a, &ea), y = strtod(b, &eb);
+  return !strcmp(a, b) || (ea != a && !*ea && eb != b && !*eb && x == y);
+}
+
 /* the cells of the --set sweep: every combination of the values, appended to the variants */
 int add_sweep(SimCfg *c) {
   char name[MAX_SET][64], val[MAX_SET][MAX_VAR][64];
@@ -88,6 +95,12 @@ int add_sweep(SimCfg *c) {
       if (!strcmp(name[j], name[k])) { fprintf(stderr, "sim: --set %s given twice\n", name[k]); return -1; }
     nv[k] = split_list(eq + 1, ',', val[k][0], MAX_VAR, 64);
     if (nv[k] <= 0) { fprintf(stderr, "sim: --set %s: no values (NAME=V1,V2,...)\n", c->set[k]); return -1; }
+    for (int i = 1; i < nv[k]; i++)
+      for (int j = 0; j < i; j++)
+        if (same_value(val[k][i], val[k][j])) {
+          fprintf(stderr, "sim: --set %s: %s and %s are the same value (one cell each)\n", name[k], val[k][j], val[k][i]);
+          return -1;
+        }
     combos *= nv[k];
   }
   c->sweep_from = c->nvar;

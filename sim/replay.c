@@ -1,5 +1,6 @@
 /* ./waterloo replay: replays one game of a sim run from its seed and index (or CSV row); its
  * options are read in cli/sim_cmd.c. */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,7 +10,7 @@
 static int read_csv_row(const char *path, long row, char *scen, char *var, char *pf, char *pa,
                         size_t plen, uint64_t *seed, GameFacts *f) {
   FILE *fp = fopen(path, "r");
-  if (!fp) { fprintf(stderr, "replay: cannot open %s\n", path); return -1; }
+  if (!fp) { fprintf(stderr, "replay: cannot open %s: %s\n", path, strerror(errno)); return -1; }
   char *line = NULL;
   size_t cap = 0;
   ssize_t len;
@@ -25,7 +26,8 @@ static int read_csv_row(const char *path, long row, char *scen, char *var, char 
       break;
     }
   }
-  if (k < row) fprintf(stderr, "replay: %s has only %ld rows\n", path, k < 0 ? 0 : k);
+  if (ferror(fp)) fprintf(stderr, "replay: cannot read %s: %s\n", path, strerror(errno));
+  else if (k < row) fprintf(stderr, "replay: %s has only %ld rows\n", path, k < 0 ? 0 : k);
   free(line);
   fclose(fp);
   return rc;

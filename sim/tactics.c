@@ -6,6 +6,7 @@
 #include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
 
 #include "sim.h"
@@ -227,8 +228,9 @@ int tactics_load(const char *path, TacticSet *set, char *err, size_t errlen) {
   set->t = NULL;
   set->n = 0;
   FILE *f = fopen(path, "r");
-  if (!f) return snprintf(err, errlen, "%s: cannot read it", path), -1;
+  if (!f) return snprintf(err, errlen, "%s: cannot read it: %s", path, strerror(errno)), -1;
   int rc = load_lines(f, path, set, err, errlen);
+  if (rc && ferror(f)) snprintf(err, errlen, "%s: cannot read it: %s", path, strerror(errno));
   fclose(f);
   if (rc) tactics_free(set);
   return rc;

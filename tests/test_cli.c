@@ -81,6 +81,8 @@ Test(cli, bad_input_gives_one_line_and_nonzero_exit) {
       {"./waterloo play --load /tmp/any.json --seed 9 </dev/null", "--seed with --load"},
       {"./waterloo play --load /tmp/any.json --level random </dev/null", "--level with --load"},
       {"./waterloo players --check mcts:sim,iters=5,iters=6", "'iters' given twice"},
+      {"./waterloo sim --games 2 --games=3 --out /tmp/never", "'--games' given twice"},
+      {"./waterloo sim --set cdp_hougoumont=1,01 --games 2 --out /tmp/never", "1 and 01 are the same value"},
       /* a number out of range names the option's own range, not the parser's */
       {"./waterloo train --scenario short --games -5", "--games must be a whole number from 10 to 10000000"},
       {"./waterloo train --scenario short --threads 0", "--threads must be a whole number from 1 to 256"},

@@ -136,6 +136,17 @@ Test(robust, scenario_errors_name_the_file) {
   cr_assert_neq(scen_load(sc, dir, "long", "x", err, sizeof err), 0);
   snprintf(want, sizeof want, "%s/variants/x.ini:2: ", dir);
   cr_assert(strncmp(err, want, strlen(want)) == 0 && strstr(err, "turns"), "%s", err);
+  /* a name given twice in one section would keep the last value without a word: refused at
+   * the second line; the same name in another section, or a continuation line, is not twice */
+  snprintf(cmd, sizeof cmd, "printf '[params]\\ncdp_hougoumont = 5\\n[long]\\ncdp_hougoumont = 3\\n"
+           "[params]\\nmax_attackers = 3\\ncdp_hougoumont = 6\\n' > '%s/variants/x.ini'", dir);
+  cr_assert_eq(system(cmd), 0);
+  cr_assert_neq(scen_load(sc, dir, "long", "x", err, sizeof err), 0);
+  snprintf(want, sizeof want, "%s/variants/x.ini:7: 'cdp_hougoumont' given twice in [params] (first at line 2)", dir);
+  cr_assert_str_eq(err, want);
+  snprintf(cmd, sizeof cmd, "printf '[params]\\ncdp_hougoumont = 5\\n[long]\\ncdp_hougoumont = 3\\n' > '%s/variants/x.ini'", dir);
+  cr_assert_eq(system(cmd), 0);
+  cr_assert_eq(scen_load(sc, dir, "long", "x", err, sizeof err), 0, "%s", err);
   free(sc);
   th_rmdir(dir);
 }
