@@ -256,7 +256,8 @@ int cmd_merge(int argc, char **argv) {
 /* ---------------------------------------------------------------- replay */
 static void replay_usage(FILE *f) {
   fprintf(f,
-    "usage: waterloo replay --scenario S --variant V --players A,B --seed S --index I\n"
+    "usage: waterloo replay [--scenario short] [--variant base] [--players heuristic,heuristic]\n"
+    "                       [--seed 1815] [--index 0]   (the defaults shown)\n"
     "       waterloo replay --csv FILE --row K\n"
     "Replays one game of a sim run and prints its log: one line per action with turn and\n"
     "round headers, then the result.  --row K is the K-th game row of the CSV (1 = the first\n"
