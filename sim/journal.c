@@ -190,32 +190,45 @@ typedef struct {
   char differ[200], other[256];  /* the first made with other options: why, and its name   */
 } OutScan;
 
-static int scan_journals(const Run *R, const char *own_name, OutScan *S) {
-  const SimCfg *c = &R->cfg;
-  DIR *d = opendir(c->out);
-  if (!d) { fprintf(stderr, "%s: cannot open %s: %s\n", SIM_CMD(c), c->out, strerror(errno)); return 2; }
+int journals_each(const char *dir, JournalFn fn, void *ctx) {
+  DIR *d = opendir(dir);
+  if (!d) return -1;
+  int stop = 0;
   struct dirent *e;
-  while ((e = readdir(d))) {
-    if (!is_journal_name(e->d_name)) continue;
+  while (!stop && (e = readdir(d))) {
     char p[1400];
-    snprintf(p, sizeof p, "%s/%.255s", c->out, e->d_name);
     struct stat st;
-    if (stat(p, &st) || st.st_size == 0) continue;
-    S->nj++;
-    if (!strcmp(e->d_name, own_name)) S->own_exists = 1;
-    FILE *f = fopen(p, "r");
-    char line[4096];
     SimCfg jc;
-    const char *why = NULL;
-    if (!f || !fgets(line, sizeof line, f) || cfg_parse(line, &jc)) why = "an unreadable header";
-    else why = cfg_differs(&jc, c);
-    if (f) fclose(f);
-    if (why && !S->differ[0]) {
-      snprintf(S->differ, sizeof S->differ, "%s", why);
-      snprintf(S->other, sizeof S->other, "%.255s", e->d_name);
-    }
+    snprintf(p, sizeof p, "%s/%.255s", dir, e->d_name);
+    if (!is_journal_name(e->d_name) || stat(p, &st) || st.st_size == 0) continue;
+    stop = fn(ctx, p, e->d_name, journal_header(p, &jc) ? NULL : &jc);
   }
   closedir(d);
+  return stop;
+}
+
+typedef struct { const SimCfg *c; const char *own_name; OutScan *S; } ScanCtx;
+
+static int scan_one(void *ctx, const char *path, const char *name, const SimCfg *hdr) {
+  ScanCtx *k = ctx;
+  OutScan *S = k->S;
+  S->nj++;
+  if (!strcmp(name, k->own_name)) S->own_exists = 1;
+  const char *why = hdr ? cfg_differs(hdr, k->c) : "an unreadable header";
+  if (why && !S->differ[0]) {
+    snprintf(S->differ, sizeof S->differ, "%s", why);
+    snprintf(S->other, sizeof S->other, "%.255s", name);
+  }
+  return 0;
+}
+
+static int scan_journals(const Run *R, const char *own_name, OutScan *S) {
+  const SimCfg *c = &R->cfg;
+  ScanCtx k = {c, own_name, S};
+  if (journals_each(c->out, scan_one, &k) < 0) {
+    fprintf(stderr, "%s: cannot open %s: %s\n", SIM_CMD(c), c->out, strerror(errno));
+    return 2;
+  }
   return 0;
 }
 
@@ -303,35 +316,34 @@ int cfg_mismatch(const SimCfg *b, const SimCfg *a, char *why, size_t n) {
 /* merge's output folder: nothing of another run in it unless --overwrite.  A journal of
  * another run (other options, games or build), or reports without a journal, stop it; the
  * journal of this same merge may be there (merged again: the same games, the same reports) */
+typedef struct { const SimCfg *c; int nj; char why[300], path[1400]; } OutCheck;
+
+static int check_one(void *ctx, const char *path, const char *name, const SimCfg *hdr) {
+  OutCheck *k = ctx;
+  k->nj++;
+  snprintf(k->path, sizeof k->path, "%s", path);
+  if (!hdr) snprintf(k->why, sizeof k->why, "no sim header");
+  else cfg_mismatch(hdr, k->c, k->why, sizeof k->why);
+  return k->why[0] != 0;
+}
+
 int merge_check_out(const Run *R) {
   const SimCfg *c = &R->cfg;
   struct stat st;
   if (stat(c->out, &st) != 0 || c->overwrite) return 0;   /* a new folder, or replaced */
-  DIR *d = opendir(c->out);
-  if (!d) {
+  OutCheck k = {c, 0, "", ""};
+  if (journals_each(c->out, check_one, &k) < 0) {
     fprintf(stderr, "merge: cannot open --out %s: %s\n", c->out, strerror(errno));
     return 2;
   }
-  int nj = 0;
-  char why[300] = "", p[1400];
-  struct dirent *e;
-  while ((e = readdir(d)) && !why[0]) {
-    if (!is_journal_name(e->d_name)) continue;
-    snprintf(p, sizeof p, "%s/%.255s", c->out, e->d_name);
-    SimCfg jc;
-    if (stat(p, &st) || st.st_size == 0) continue;
-    nj++;
-    if (journal_header(p, &jc)) snprintf(why, sizeof why, "no sim header");
-    else cfg_mismatch(&jc, c, why, sizeof why);
-  }
-  closedir(d);
-  if (why[0]) {
+  if (k.why[0]) {
     fprintf(stderr, "merge: --out %s holds the journal of a different run (%s: %s): choose another "
-                    "--out, or add --overwrite to replace it\n", c->out, p, why);
+                    "--out, or add --overwrite to replace it\n", c->out, k.path, k.why);
     return 2;
   }
+  char p[1400];
   snprintf(p, sizeof p, "%s/summary.json", c->out);
-  if (nj == 0 && stat(p, &st) == 0) {
+  if (k.nj == 0 && stat(p, &st) == 0) {
     fprintf(stderr, "merge: --out %s holds the reports of a run without its journal: choose "
                     "another --out, or add --overwrite to replace them\n", c->out);
     return 2;

@@ -1,7 +1,6 @@
 /* ./waterloo sim and ./waterloo merge once their options are read (cli/sim_cmd.c): the cells of
  * the lists, the output folder, MPI.  The run itself is in batch.c, its journal in journal.c, its
  * configuration in config.c, its reports in report.c. */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -133,35 +132,37 @@ typedef struct {
   Run R;
 } Merge;
 
-/* one folder's journals: each the journal of the run of the first one found (which sets the
- * configuration), else the merge stops naming the folder and what differs */
-static int merge_dir_config(Merge *M, const char *dir) {
-  DIR *dp = opendir(dir);
-  if (!dp) { fprintf(stderr, "merge: cannot open %s: %s\n", dir, strerror(errno)); return 2; }
-  int nj = 0, rc = 0;
-  struct dirent *e;
-  while (!rc && (e = readdir(dp))) {
-    char p[1400], why[300];
-    struct stat st;
-    SimCfg jc;
-    snprintf(p, sizeof p, "%s/%.255s", dir, e->d_name);
-    if (!is_journal_name(e->d_name) || stat(p, &st) || st.st_size == 0) continue;
-    nj++;
-    if (journal_header(p, &jc)) {
-      fprintf(stderr, "merge: %s is not the journal of a sim run (no header line)\n", p);
-      rc = 2;
-    } else if (!M->first[0]) {
-      M->R.cfg = jc;
-      snprintf(M->first, sizeof M->first, "%s", p);
-    } else if (cfg_mismatch(&jc, &M->R.cfg, why, sizeof why)) {
-      fprintf(stderr, "merge: %s cannot be merged with %s: %s was %s\n", dir, M->first, p, why);
-      rc = 2;
-    } else if (!M->R.cfg.sfp) {
-      M->R.cfg.sfp = jc.sfp; /* a journal older than the search fingerprint goes with any */
-    }
+/* one journal of a folder to merge: the first found sets the run's configuration, every later
+ * one must be of that run; nonzero (said on stderr, naming the folder) stops the merge */
+typedef struct { Merge *M; const char *dir; int nj; } DirCheck;
+
+static int merge_one(void *ctx, const char *path, const char *name, const SimCfg *hdr) {
+  DirCheck *k = ctx;
+  Merge *M = k->M;
+  char why[300];
+  k->nj++;
+  if (!hdr) {
+    fprintf(stderr, "merge: %s is not the journal of a sim run (no header line)\n", path);
+    return 2;
   }
-  closedir(dp);
-  if (!rc && nj == 0) {
+  if (!M->first[0]) {
+    M->R.cfg = *hdr;
+    snprintf(M->first, sizeof M->first, "%s", path);
+  } else if (cfg_mismatch(hdr, &M->R.cfg, why, sizeof why)) {
+    fprintf(stderr, "merge: %s cannot be merged with %s: %s was %s\n", k->dir, M->first, path, why);
+    return 2;
+  } else if (!M->R.cfg.sfp) {
+    M->R.cfg.sfp = hdr->sfp; /* a journal older than the search fingerprint goes with any */
+  }
+  return 0;
+}
+
+/* one folder's journals, each of the run of the first one found */
+static int merge_dir_config(Merge *M, const char *dir) {
+  DirCheck k = {M, dir, 0};
+  int rc = journals_each(dir, merge_one, &k);
+  if (rc < 0) { fprintf(stderr, "merge: cannot open %s: %s\n", dir, strerror(errno)); return 2; }
+  if (!rc && k.nj == 0) {
     fprintf(stderr, "merge: %s holds no journal of a sim run (journal*.csv)\n", dir);
     rc = 2;
   }

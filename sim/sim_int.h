@@ -121,6 +121,11 @@ void remove_journals(const char *dir);
 int check_out_dir(Run *R);
 /* the header of the journal at path into *jc: 0, or -1 (unreadable, or not a sim journal) */
 int journal_header(const char *path, SimCfg *jc);
+/* every journal of dir that holds something (journal*.csv, not empty), with its path, name
+ * and header (NULL when it has none), until fn returns nonzero; fn's last value, or -1 (errno
+ * set) when dir cannot be opened */
+typedef int (*JournalFn)(void *ctx, const char *path, const char *name, const SimCfg *hdr);
+int journals_each(const char *dir, JournalFn fn, void *ctx);
 /* 0 when the journal of header b belongs to the run of header a (its games go into the same
  * report); else 1 with what differs in why ("made with --seed 5, not 1815") */
 int cfg_mismatch(const SimCfg *b, const SimCfg *a, char *why, size_t n);
