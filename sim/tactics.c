@@ -179,7 +179,12 @@ static int check_tactic(const Tactic *t, const TacticSet *set, char *err, size_t
     int hit = 0;
     for (int i = 0; i < L->n && !hit; i++) hit = tactic_accepts(sc, &s, &one, L->a[i]);
     if (!hit) {
-      snprintf(err, errlen, "accepted move '%s' is not legal here (%s phase)", want,
+      /* quoted as the file writes it (the match is case-blind, the message is not) */
+      const char *e = p, *b = p;
+      while (b > t->accept && b[-1] != ';') b--;
+      while (isspace((unsigned char)*b)) b++;
+      while (e > b && isspace((unsigned char)e[-1])) e--;
+      snprintf(err, errlen, "accepted move '%.*s' is not legal here (%s phase)", (int)(e - b), b,
                phase_name(s.turn.phase));
       goto out;
     }
