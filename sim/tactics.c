@@ -31,10 +31,12 @@ static void normalize(const char *in, char *out, size_t len) {
   out[n] = 0;
 }
 
-/* the next item of a ';'-separated list, normalized; NULL at the end */
-static const char *next_item(const char **p, char *out, size_t len) {
+/* the next item of a ';'-separated list, normalized; NULL at the end.  *raw (when not NULL):
+ * where the item starts as written (it ends at the new *p, before trailing blanks) */
+static const char *next_item(const char **p, char *out, size_t len, const char **raw) {
   while (**p == ';' || isspace((unsigned char)**p)) (*p)++;
   if (!**p) return NULL;
+  if (raw) *raw = *p;
   const char *e = strchr(*p, ';');
   size_t k = e ? (size_t)(e - *p) : strlen(*p);
   char tmp[TACTIC_FIELD];
@@ -50,7 +52,7 @@ int tactic_accepts(const Scen *sc, const State *s, const Tactic *t, Action a) {
   char text[160], have[160], want[TACTIC_FIELD];
   action_format(sc, s, a, text, sizeof text);
   normalize(text, have, sizeof have);
-  for (const char *p = t->accept; next_item(&p, want, sizeof want);)
+  for (const char *p = t->accept; next_item(&p, want, sizeof want, NULL);)
     if (!fnmatch(want, have, 0)) return 1;
   return 0;
 }
@@ -71,7 +73,7 @@ int tactic_state(const Tactic *t, Scen **scp, State *s, char *err, size_t errlen
     return -1;
   }
   char item[TACTIC_FIELD];
-  for (const char *p = t->setup; next_item(&p, item, sizeof item);) {
+  for (const char *p = t->setup; next_item(&p, item, sizeof item, NULL);) {
     Action a;
     if (!strcmp(item, "-")) continue;
     if (action_parse(sc, s, item, &a, why, sizeof why)) {
@@ -173,18 +175,17 @@ static int check_tactic(const Tactic *t, const TacticSet *set, char *err, size_t
   for (int i = 0; i < L->n; i++) nacc += tactic_accepts(sc, &s, t, L->a[i]);
   if (nacc == L->n) { snprintf(err, errlen, "every legal move is accepted: no choice"); goto out; }
   char want[TACTIC_FIELD];
-  for (const char *p = t->accept; next_item(&p, want, sizeof want);) {
+  const char *raw;
+  for (const char *p = t->accept; next_item(&p, want, sizeof want, &raw);) {
     Tactic one = *t;
     snprintf(one.accept, sizeof one.accept, "%s", want);
     int hit = 0;
     for (int i = 0; i < L->n && !hit; i++) hit = tactic_accepts(sc, &s, &one, L->a[i]);
     if (!hit) {
       /* quoted as the file writes it (the match is case-blind, the message is not) */
-      const char *e = p, *b = p;
-      while (b > t->accept && b[-1] != ';') b--;
-      while (isspace((unsigned char)*b)) b++;
-      while (e > b && isspace((unsigned char)e[-1])) e--;
-      snprintf(err, errlen, "accepted move '%.*s' is not legal here (%s phase)", (int)(e - b), b,
+      int k = (int)(p - raw);
+      while (k > 0 && isspace((unsigned char)raw[k - 1])) k--;
+      snprintf(err, errlen, "accepted move '%.*s' is not legal here (%s phase)", k, raw,
                phase_name(s.turn.phase));
       goto out;
     }
