@@ -629,6 +629,30 @@ typedef struct {
   int werr;                 /* a prefix could not be journalled: the match stopped */
 } MatchKey;
 
+/* a line just journalled, also kept in memory as --resume would read it back (the times to
+ * 3 decimals): a later, longer match of the same pair in this run (`A/B@40;A/B@80`) starts
+ * from it instead of playing its seeds again */
+static void mjournal_remember(const MatchKey *k, const MatchRes *q) {
+  MatchJournal *J = k->J;
+  JRec *nj = realloc(J->jr, sizeof(JRec) * (size_t)(J->njr + 1));
+  if (!nj) return; /* only a replay lost, never a result */
+  J->jr = nj;
+  JRec *j = &J->jr[J->njr++];
+  memset(j, 0, sizeof *j);
+  snprintf(j->scen, sizeof j->scen, "%s", k->scen);
+  snprintf(j->a, sizeof j->a, "%s", k->a);
+  snprintf(j->b, sizeof j->b, "%s", k->b);
+  j->games = q->games;
+  j->seed = J->seed;
+  j->fp = k->fp;
+  j->sfp = k->sfp;
+  j->r = *q;
+  j->r.seconds = round(q->seconds * 1000) / 1000;
+  j->r.cpu = round(q->cpu * 1000) / 1000;
+  j->r.cpu_a = round(q->cpu_a * 1000) / 1000;
+  j->r.cpu_b = round(q->cpu_b * 1000) / 1000;
+}
+
 /* the games of r (of a match with those games) as a journal line; 2 when the journal cannot
  * be written (said) */
 static int mjournal_write(const MatchKey *k, const MatchRes *q) {
@@ -647,6 +671,7 @@ static int mjournal_write(const MatchKey *k, const MatchRes *q) {
                     "so far are kept (rerun with --resume)\n", J->cmd, J->path, strerror(errno));
     return 2;
   }
+  mjournal_remember(k, q);
   return 0;
 }
 

@@ -66,7 +66,7 @@ typedef struct {
 typedef struct {
   const char *cmd;          /* the command, for messages ("strength")  */
   char path[1100];
-  JRec *jr;                 /* the journal's matches (--resume)        */
+  JRec *jr;                 /* the matches read (--resume) and written */
   int njr;
   FILE *f;                  /* the journal, appended to                */
   uint64_t seed;

@@ -789,6 +789,32 @@ Test(sim_strength, mirror_margin_pair_counts_and_resume, .init = mk_tmp, .fini =
   free(t4);
 }
 
+/* the steps of one pair in one run (A/B@4;A/B@8): the longer starts from the shorter's games
+ * instead of playing its seeds again, and the table is the one --resume rebuilds from the
+ * journal, to the byte */
+Test(sim_strength, later_step_of_a_pair_reuses_the_earlier, .init = mk_tmp, .fini = rm_tmp, .timeout = 60) {
+  char out[300];
+  snprintf(out, sizeof out, "%s/st.md", tmpbase);
+  const char *a[] = {"strength", "--scenario", "short", "--games", "4", "--seed", "9", "--threads", "1",
+                     "--pairs", "heuristic/random@4;heuristic/random@8", "--out", out, NULL};
+  cr_assert_eq(run_into(a, 2, "st.err"), 0);
+  size_t ne = 0, n1 = 0, n2 = 0;
+  char *e = slurp(tmpbase, "st.err", &ne);
+  cr_assert_not_null(e);
+  cr_assert_not_null(strstr(e, "(4 games from the journal"), "%s", e);
+  cr_assert_not_null(strstr(e, "playing 4 more)"), "%s", e);
+  char *t1 = slurp(tmpbase, "st.md", &n1);
+  cr_assert_not_null(t1);
+  const char *b[] = {"strength", "--scenario", "short", "--games", "4", "--seed", "9", "--threads", "1",
+                     "--pairs", "heuristic/random@4;heuristic/random@8", "--out", out, "--resume", NULL};
+  cr_assert_eq(run_into(b, 2, "st2.err"), 0);
+  char *t2 = slurp(tmpbase, "st.md", &n2);
+  cr_assert(n1 == n2 && !memcmp(t1, t2, n1), "resumed table differs:\n%s\n---\n%s", t1, t2);
+  free(e);
+  free(t1);
+  free(t2);
+}
+
 /* an output that cannot be written is refused before the first game, and a
  * journal is never truncated by a relaunch without --resume */
 Test(sim_strength, output_checked_first_and_journal_kept, .init = mk_tmp, .fini = rm_tmp, .timeout = 60) {
