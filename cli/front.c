@@ -34,6 +34,8 @@ int cmd_play(int argc, char **argv) {
                     "                     [--seats SEAT=WHO,...] [--scenario short|long] [--variant V[,V...]]\n"
                     "                     [--seed S] [--load FILE] [--log FILE] [--no-color]\n"
                     "A game against the computer. Type `help` at the prompt for the commands.\n"
+                    "Defaults: the French against normal, the short game, a random seed (printed: --seed\n"
+                    "replays the same deal).  --level takes a level or any player spec (waterloo players).\n"
                     "--seats french=human,british=normal,prussian=human: who sits where (R-1.2): each seat\n"
                     "human or a level; friends share the terminal (the hand is shown to the player whose\n"
                     "decision it is, after the others look away); the short game has no Prussian seat.\n"
@@ -54,8 +56,14 @@ int cmd_play(int argc, char **argv) {
     return 2;
   }
   o.human = !strcmp(side, "french") ? FRENCH : ALLIED;
+  if (o.side_given && o.seats) {
+    fprintf(stderr, "waterloo play: --side and --seats both say who plays: give one (--seats names "
+                    "every seat, e.g. --seats french=normal,british=human)\n");
+    return 2;
+  }
   if (o.load && play_load_conflict(argc, argv, &o)) return 2;
-  if (!o.load && opt_u64("play", "--seed", opt_get(argc, argv, "--seed", "1"), &o.seed)) return 2;
+  o.seed_given = opt_has(argc, argv, "--seed");
+  if (!o.load && o.seed_given && opt_u64("play", "--seed", opt_get(argc, argv, "--seed", "1"), &o.seed)) return 2;
   return play_run(&o);
 }
 

@@ -57,7 +57,11 @@ static int match_options(MatchOpts *o, int argc, char **argv) {
       snprintf(o->A, sizeof o->A, "%s", o->seats[SEAT_FRENCH]);
       o->seated = 1;
     } else if (!strcmp(a, "--players")) {
-      if (sim_split_players(v, o->A, o->B, sizeof o->A)) { fprintf(stderr, "match: --players A,B\n"); return 2; }
+      if (sim_split_players(v, o->A, o->B, sizeof o->A)) {
+        fprintf(stderr, "match: --players '%s': two players, A,B (A/B when a spec has options, e.g. "
+                        "mcts:iters=100/heuristic)\n", v);
+        return 2;
+      }
     } else if (!strcmp(a, "--games")) { if (opt_long("match", "--games", v, 2, CLI_MAX_GAMES, &o->games)) return 2; }
     else if (!strcmp(a, "--seed")) { if (opt_u64("match", "--seed", v, &o->seed)) return 2; }
     else if (!strcmp(a, "--threads")) { if (opt_int("match", "--threads", v, 1, CLI_MAX_THREADS, &o->threads)) return 2; }

@@ -144,9 +144,10 @@ static int c_play(void *ctx, char *args) {
     ok(ev);
   } else {
     char near[128], msg[600];
+    const char *why = derr[0] ? derr : err; /* a destination move: why it cannot be played */
     if (nearest_action(S->sc, &S->s, args, near, sizeof near) >= 0 && near[0])
-      snprintf(msg, sizeof msg, "%s; nearest legal action: %s (the line: play %s)", err, near, near);
-    else snprintf(msg, sizeof msg, "%s", err);
+      snprintf(msg, sizeof msg, "%s; nearest legal action: %s (the line: play %s)", why, near, near);
+    else snprintf(msg, sizeof msg, "%s", why);
     fail(msg);
   }
   return 0;

@@ -11,6 +11,7 @@ typedef struct {
   const char *level;          /* the computer's level or player spec */
   const char *scenario, *variant;
   uint64_t seed;
+  int seed_given;             /* 0: a fresh random seed (printed, to replay the game) */
   const char *load;           /* a saved game to go on with (scenario, variant, seed unused) */
   const char *log;            /* a file the game's text is appended to, or NULL */
   const char *seats;          /* who sits where (front/seats.h text form), or NULL */

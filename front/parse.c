@@ -35,11 +35,17 @@ int destination_parse(const Scen *sc, const State *s, const char *text, Action *
     snprintf(err, len, "no movement card is being played now");
     return -1;
   }
+  int own = s->units.flag[u] & UF_FACING;
+  if (sq == s->units.sq[u] && (f < 0 || f == own)) {
+    /* the stay path costs nothing and is no action: never turn a unit nobody asked to turn */
+    snprintf(err, len, "%s is already on %s%s%s (to turn it there: move %s %s N|E|S|W)",
+             sc->unit[u].name, sqs, f < 0 ? "" : " facing ", f < 0 ? "" : fs, sc->unit[u].name, sqs);
+    return -1;
+  }
   Reach *r = malloc(sizeof *r);
   if (!r) abort();
   gs_reach(sc, s, u, r);
   if (f < 0) {
-    int own = s->units.flag[u] & UF_FACING;
     for (int d = 0; d < 4; d++)
       if (r->cost[sq][d] != 255 && r->npath[sq][d] &&
           (f < 0 || r->cost[sq][d] < r->cost[sq][f] || (r->cost[sq][d] == r->cost[sq][f] && d == own)))

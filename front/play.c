@@ -334,7 +334,8 @@ static int play_open(Play *P, const PlayOpts *o) {
       fprintf(stderr, "waterloo play: %s\n", err);
       return 2;
     }
-  } else if (session_new(&P->S, o->scenario, o->variant, o->seed, P->human, o->level, err, sizeof err)) {
+  } else if (session_new(&P->S, o->scenario, o->variant, o->seed_given ? o->seed : session_fresh_seed(),
+                         P->human, o->level, err, sizeof err)) {
     fprintf(stderr, "waterloo play: %s\n", err);
     return 2;
   }
@@ -343,8 +344,9 @@ static int play_open(Play *P, const PlayOpts *o) {
   const char *seats = o->seats;
   if (!seats && o->load && !o->side_given && P->S.g.seats[0]) seats = P->S.g.seats;
   if (seats && session_set_seats(&P->S, seats, err, sizeof err)) {
-    if (seats == o->seats) fprintf(stderr, "waterloo play: --seats: %s\n", err);
-    else fprintf(stderr, "waterloo play: %s: its seats: %s\n", o->load, err);
+    const char *why = strncmp(err, "seats: ", 7) ? err : err + 7; /* front/seats.c names them */
+    if (seats == o->seats) fprintf(stderr, "waterloo play: --seats: %s\n", why);
+    else fprintf(stderr, "waterloo play: %s: its seats: %s\n", o->load, why);
     session_free(&P->S);
     return 2;
   }

@@ -509,8 +509,7 @@ static enum MHD_Result api_new(struct MHD_Connection *c, const cJSON *b) {
   const cJSON *sd = cJSON_GetObjectItemCaseSensitive(b, "seed");
   uint64_t seed = 1;
   if (!sd || cJSON_IsNull(sd)) {                 /* a fresh game: a random seed, shown in the view */
-    if (getrandom(&seed, sizeof seed, 0) != (ssize_t)sizeof seed) seed = (uint64_t)time(NULL);
-    seed %= 1000000000u;
+    seed = session_fresh_seed();
   } else if (cJSON_IsNumber(sd)) {
     if (!(sd->valuedouble >= 0 && sd->valuedouble < 9e15) || sd->valuedouble != (double)(uint64_t)sd->valuedouble)
       return send_err(c, 400, "seed: a whole number from 0");

@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
+#include <time.h>
 
 #include "../ai/review.h"
 #include "front_int.h"
@@ -49,6 +51,12 @@ static int session_scen(Session *S, const char *scenario, const char *variants, 
     return -1;
   }
   return 0;
+}
+
+uint64_t session_fresh_seed(void) {
+  uint64_t seed;
+  if (getrandom(&seed, sizeof seed, 0) != (ssize_t)sizeof seed) seed = (uint64_t)time(NULL);
+  return seed % 1000000000u;
 }
 
 int session_new(Session *S, const char *scenario, const char *variants, uint64_t seed, int human,
@@ -257,7 +265,9 @@ int session_play_text(Session *S, const char *text, int by_human, char *err, siz
     session_apply(S, a, by_human);
     return 1;
   }
-  if (strncmp(text, "move", 4) || S->s.turn.phase != PH_MOVE) return -1;
+  /* "move UNIT SQUARE": the destination's own error in every phase (no such unit, no
+   * movement card being played, cannot reach), not only the notation's */
+  if (strncmp(text, "move", 4) || (text[4] != ' ' && strncmp(text + 4, "to ", 3))) return -1;
   int n = destination_parse(S->sc, &S->s, text, path, derr, dlen);
   return n > 0 ? play_path(S, path, n, by_human) : -1;
 }

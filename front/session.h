@@ -59,6 +59,9 @@ typedef struct Session {
 
 #define SESSION_NO_HUMAN (-1) /* no human side: the caller decides for both, undo is one action */
 
+/* a seed for a fresh game nobody gave one for: random (the kernel's), under 10^9 so a person
+ * can type it back to replay the game */
+uint64_t session_fresh_seed(void);
 /* a new game of (scenario, variants, seed); level is the computer's (unused without a human) */
 int session_new(Session *S, const char *scenario, const char *variants, uint64_t seed, int human,
                 const char *level, char *err, size_t len);

@@ -337,6 +337,12 @@ int tactics_run(const TacticsRun *o, FILE *f) {
     fprintf(stderr, "waterloo tactics: %s\n", err);
     return 2;
   }
+  /* an output that cannot be written is refused before the first search, not after them all */
+  if (o->out && can_create(o->out)) {
+    fprintf(stderr, "waterloo tactics: --out %s: cannot write it: %s\n", o->out, strerror(errno));
+    tactics_free(&set);
+    return 2;
+  }
   int np = o->nplayers, n = set.n * np;
   TacticAnswer *ans = calloc((size_t)n, sizeof *ans);
   if (!ans) { tactics_free(&set); fprintf(stderr, "waterloo tactics: out of memory\n"); return 2; }

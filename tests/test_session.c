@@ -136,6 +136,34 @@ Test(session, destination_move_undo_by_mode) {
   }
 }
 
+/* "move UNIT SQUARE" says what is wrong in every phase, and a move to the unit's own square
+ * (without a new facing) is refused, never played as a turn nobody asked for */
+Test(session, destination_move_errors_and_own_square) {
+  Session S;
+  char err[512], derr[256], here[4], line[64];
+  cr_assert_eq(session_new(&S, "short", "base", 1, FRENCH, "random", err, sizeof err), 0, "%s", err);
+  cr_assert_eq(session_play_text(&S, "move nosuch G5", 1, err, sizeof err, derr, sizeof derr), -1);
+  cr_assert_str_eq(derr, "nosuch: no such unit");
+  cr_assert_eq(session_play_text(&S, "move fr-1/I G5", 1, err, sizeof err, derr, sizeof derr), -1);
+  cr_assert_str_eq(derr, "no movement card is being played now");
+  cr_assert_eq(session_play_text(&S, "play F03 move", 1, err, sizeof err, derr, sizeof derr), 1, "%s", err);
+  int u = scen_unit(S.sc, "fr-1/I"), mp = S.s.play.mp;
+  long n = S.g.n;
+  int face = S.s.units.flag[u] & UF_FACING;
+  sq_name(S.s.units.sq[u], here);
+  static const char fc[] = "NESW";
+  for (int k = 0; k < 2; k++) {
+    snprintf(line, sizeof line, k ? "move fr-1/I %s %c" : "move fr-1/I %s", here, fc[face]);
+    cr_assert_eq(session_play_text(&S, line, 1, err, sizeof err, derr, sizeof derr), -1, "%s", line);
+    cr_assert_not_null(strstr(derr, "is already on"), "%s: %s", line, derr);
+    cr_assert(S.g.n == n && S.s.play.mp == mp, "%s: nothing played, no MP spent", line);
+  }
+  snprintf(line, sizeof line, "move fr-1/I %s %c", here, fc[(face + 1) % 4]);
+  cr_assert_eq(session_play_text(&S, line, 1, err, sizeof err, derr, sizeof derr), 1, "%s: %s %s", line, err, derr);
+  cr_assert_eq(S.s.units.flag[u] & UF_FACING, (face + 1) % 4, "a new facing asked for is a turn");
+  session_free(&S);
+}
+
 /* the engine protocol: after any run of actions, each undo gives back the exact position text
  * printed before the action it takes back */
 Test(session, engine_undo_restores_the_exact_position_text) {

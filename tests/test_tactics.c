@@ -147,6 +147,11 @@ Test(tactics, bad_input_one_line_and_exit_2) {
   cr_assert_eq(th_sh("./waterloo tactics --file /nonexistent/t.txt", out, sizeof out), 2);
   cr_assert_not_null(strstr(out, "/nonexistent/t.txt: cannot read it"), "%s", out);
   cr_assert_eq(th_sh("./waterloo tactics --threads 0", out, sizeof out), 2);
+  /* an --out that cannot be written is refused before any search: no table printed */
+  snprintf(cmd, sizeof cmd, "./waterloo tactics --players heuristic --out %s/no/such/dir/t.md", dir);
+  cr_assert_eq(th_sh(cmd, out, sizeof out), 2, "%s", out);
+  cr_assert_not_null(strstr(out, "/no/such/dir/t.md: cannot write it"), "%s", out);
+  cr_assert_null(strstr(out, "| **score**"), "searched before refusing the output: %s", out);
   th_rmdir(dir);
 }
 
