@@ -16,7 +16,8 @@ static const char *PLAN_USAGE =
     "The games a cell needs so that a 95% interval is at most ±X points wide (default 3), by\n"
     "the normal approximation (Wilson's interval is close to it away from 0% and 100%):\n"
     "  DIR...     sim runs (DIR/summary.json): for every cell its French win rate and the games\n"
-    "             for ±X on it; for every variant its difference from base, the pair correlation\n"
+    "             for ±X on it (at the end of its 95% interval nearest 50%: the most it may\n"
+    "             need); for every variant its difference from base, the pair correlation\n"
     "             phi measured on its seeds, and the games for ±X on the difference paired (at\n"
     "             that phi) and unpaired. Plan a larger run with the command the report names.\n"
     "  --rate P   a French win rate (0 < P < 1; 0.22 or 22 both mean 22%): the games for ±X on it\n"
@@ -90,9 +91,12 @@ static void plan_cell(const cJSON *cells, const cJSON *c, double h) {
     return;
   }
   const cJSON *fr = cJSON_GetObjectItemCaseSensitive(c, "french_rate");
-  double p = pl_num(fr, "rate"), n = pl_num(c, "games");
-  printf("| %s | %s | %.0f | %.1f%% ±%.1f | %.0f |", scen, var, n, 100 * p,
-         50 * (pl_num(fr, "hi") - pl_num(fr, "lo")), games_rate(p, h));
+  double p = pl_num(fr, "rate"), n = pl_num(c, "games"), lo = pl_num(fr, "lo"), hi = pl_num(fr, "hi");
+  /* planned at the rate the cell may still have that needs the most games (its interval's end
+   * nearest 50%): a small cell at 0% would otherwise "need" 1 game */
+  double pp = hi < 0.5 ? hi : lo > 0.5 ? lo : 0.5;
+  printf("| %s | %s | %.0f | %.1f%% ±%.1f | %.0f |", scen, var, n, 100 * p, 50 * (hi - lo),
+         games_rate(isnan(pp) ? p : pp, h));
   const cJSON *vb = cJSON_GetObjectItemCaseSensitive(c, "vs_base");
   double q = base_rate(cells, c), phi = pl_num(vb, "pair_phi");
   if (!vb || isnan(q)) { printf(" | | |\n"); return; }

@@ -369,10 +369,12 @@ Test(plan, games_for_points_from_a_run_and_by_hand, .init = mk, .fini = rm, .tim
   snprintf(p, sizeof p, "%s/summary.json", dir);
   char *js = th_slurp(p, &n);
   cJSON *root = cJSON_Parse(js), *c;
-  double rate[2] = {NAN, NAN}, phi = NAN;
+  double rate[2] = {NAN, NAN}, phi = NAN, lo = NAN, hi = NAN;
   cJSON_ArrayForEach(c, cJSON_GetObjectItem(root, "cells")) {
     int v = !strcmp(cJSON_GetObjectItem(c, "variant")->valuestring, "strong-hougoumont");
     rate[v] = cJSON_GetObjectItem(cJSON_GetObjectItem(c, "french_rate"), "rate")->valuedouble;
+    if (!v) lo = cJSON_GetObjectItem(cJSON_GetObjectItem(c, "french_rate"), "lo")->valuedouble;
+    if (!v) hi = cJSON_GetObjectItem(cJSON_GetObjectItem(c, "french_rate"), "hi")->valuedouble;
     if (v) phi = cJSON_GetObjectItem(cJSON_GetObjectItem(c, "vs_base"), "pair_phi")->valuedouble;
   }
   cr_assert(!isnan(rate[0]) && !isnan(rate[1]) && !isnan(phi));
@@ -383,6 +385,12 @@ Test(plan, games_for_points_from_a_run_and_by_hand, .init = mk, .fini = rm, .tim
   char *out = th_slurp(p, &n);
   const char *row = strstr(out, "| short | strong-hougoumont | 60 |");
   cr_assert(row && strstr(row, want), "%s\n%s", want, out);
+  /* a cell's own count is planned at its interval's end nearest 50% (never "1 game" for a
+   * small cell at 0%) */
+  double pp = hi < 0.5 ? hi : lo > 0.5 ? lo : 0.5;
+  snprintf(want, sizeof want, " | %.0f |", ceil(Z95 * Z95 * pp * (1 - pp) / (0.02 * 0.02)));
+  row = strstr(out, "| short | base | 60 |");
+  cr_assert(row && strstr(row, want) && strstr(row, want) < strchr(row, '\n'), "%s\n%s", want, out);
   free(out);
   cJSON_Delete(root);
   free(js);
