@@ -44,6 +44,7 @@ static int match_options(MatchOpts *o, int argc, char **argv) {
     const char *a = argv[i];
     if (!strcmp(a, "--help") || !strcmp(a, "-h")) { match_usage(); return 1; }
     if (!strcmp(a, "--quiet")) { o->quiet = 1; continue; }
+    if (strncmp(a, "--", 2)) { fprintf(stderr, "match: unexpected argument '%s' (see --help)\n", a); return 2; }
     if (i + 1 >= argc) { fprintf(stderr, "match: %s needs a value\n", a); return 2; }
     const char *v = argv[++i];
     if (!strcmp(a, "--scenario")) snprintf(o->scen, sizeof o->scen, "%s", v);

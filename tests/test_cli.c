@@ -74,6 +74,11 @@ Test(cli, bad_input_gives_one_line_and_nonzero_exit) {
       {"./waterloo play --side prussian", "prussian"},
       {"./waterloo engine --help >/dev/null; ./waterloo play --load /nonexistent/game.json", "/nonexistent/game.json"},
       {"./waterloo match --games 2 --games 4", "--games' given twice"},
+      /* the words a new user typed, named; not "extra needs a value" nor a bare "--players A,B" */
+      {"./waterloo match --players random,random --games 2 extra", "unexpected argument 'extra'"},
+      {"./waterloo match --players heuristic", "--players 'heuristic': two players"},
+      {"./waterloo play --side allied --seats french=human </dev/null", "--side and --seats"},
+      {"./waterloo play --seats french=human,british=easy,prussian=human </dev/null", "--seats: the short game has no prussian seat"},
       {"./waterloo sim --seed 1 --games 2 --seed 2", "--seed' given twice"},
       {"./waterloo engine --foo </dev/null", "--foo"},
       {"./waterloo help frobnicate", "frobnicate"},
