@@ -629,6 +629,14 @@ typedef struct {
   int werr;                 /* a prefix could not be journalled: the match stopped */
 } MatchKey;
 
+/* the times of r as the journal keeps them (3 decimals) */
+static void mres_round_times(MatchRes *r) {
+  r->cpu = round(r->cpu * 1000) / 1000;
+  r->seconds = round(r->seconds * 1000) / 1000;
+  r->cpu_a = round(r->cpu_a * 1000) / 1000;
+  r->cpu_b = round(r->cpu_b * 1000) / 1000;
+}
+
 /* a line just journalled, also kept in memory as --resume would read it back (the times to
  * 3 decimals): a later, longer match of the same pair in this run (`A/B@40;A/B@80`) starts
  * from it instead of playing its seeds again */
@@ -647,10 +655,7 @@ static void mjournal_remember(const MatchKey *k, const MatchRes *q) {
   j->fp = k->fp;
   j->sfp = k->sfp;
   j->r = *q;
-  j->r.seconds = round(q->seconds * 1000) / 1000;
-  j->r.cpu = round(q->cpu * 1000) / 1000;
-  j->r.cpu_a = round(q->cpu_a * 1000) / 1000;
-  j->r.cpu_b = round(q->cpu_b * 1000) / 1000;
+  mres_round_times(&j->r);
 }
 
 /* the games of r (of a match with those games) as a journal line; 2 when the journal cannot
@@ -729,10 +734,7 @@ int mjournal_match(MatchJournal *J, const char *scen, const Scen *sc, uint32_t f
   }
   /* the table uses what the journal keeps (3 decimals), so a table rebuilt from the journal
    * by --resume is the same to the byte */
-  r->cpu = round(r->cpu * 1000) / 1000;
-  r->seconds = round(r->seconds * 1000) / 1000;
-  r->cpu_a = round(r->cpu_a * 1000) / 1000;
-  r->cpu_b = round(r->cpu_b * 1000) / 1000;
+  mres_round_times(r);
   return mjournal_write(&key, r);
 }
 
