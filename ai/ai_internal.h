@@ -11,7 +11,7 @@
 
 /* the fitted evaluation's features (fit.c, FIT_NAMES), and those a weights file may leave out
  * after the first FIT_NF_REQUIRED (weight 0: files fitted before them play as before) */
-#define FIT_NF 24
+#define FIT_NF 26
 #define FIT_NF_REQUIRED 16
 
 /* Static knowledge derived from the scenario (each player builds its own when it is made):
@@ -40,7 +40,7 @@ double ai_hand_share(const AiCtx *c, const State *s);
 extern const char *const FIT_NAMES[FIT_NF];
 uint64_t fit_fingerprint(const Scen *sc);
 void fit_features(const AiCtx *c, const State *s, double *f);
-/* FIT_NF weights hashed from h: the required ones, and the later ones only when one is not 0, so
+/* FIT_NF weights hashed from h: the required ones, and each later group only when one is not 0, so
  * that a file fitted before them keeps its fingerprint */
 uint64_t fit_hash_weights(const double *w, uint64_t h);
 double fit_eval(const double *w, const double *f);
@@ -51,6 +51,11 @@ double fit_eval(const double *w, const double *f);
  * file (eval-<scenario>+<variant>.ini, checked against sc's data).  0 and the file's path in
  * why, or -1 and why not. */
 int fit_load(const Scen *sc, int own, double *w, char *why, size_t wl);
+/* a weights file named by a player's evalfile=NAME: NAME in the scenario folder
+ * (scen_default_dir), checked against sc's own data (sc NULL: only read, for a spec's check) */
+#define FIT_NAME_MAX 48
+int fit_name_ok(const char *name);
+int fit_load_named(const Scen *sc, const char *name, double *w, char *why, size_t wl);
 /* a position of `train`: its features, the game's French result (1, 0.5, 0) and the hand-written
  * evaluation, the game it came from */
 typedef struct { double f[FIT_NF]; float y, hand; int game; } FitSample;
@@ -155,6 +160,7 @@ typedef struct {
   int cut;            /* rollout cut-off in rounds (0: play to the end)                     */
   int max_roll;       /* cap on rollout actions                                             */
   int eval;           /* cut-off rollouts scored by 0 the hand-written, 1 the fitted evaluation */
+  char evalfile[FIT_NAME_MAX]; /* "" or a weights file in the scenario folder (evalfile=NAME) */
   double mscale, sscale; /* budget share of a movement step / of a small decision           */
   int reuse;          /* 1: keep the chosen subtree for the same side's next decision        */
   int mem_mb;         /* arena cap, all trees together                                      */
@@ -192,6 +198,7 @@ typedef struct {
   int kh, kl;         /* candidates from the heuristic and from the light rule              */
   double early;       /* stop halving when the leader is this far ahead (0 never)           */
   int eval;
+  char evalfile[FIT_NAME_MAX];
   double mscale, sscale;
   int cheat;
 } HalvOpts;

@@ -18,7 +18,7 @@ const char *const FIT_NAMES[FIT_NF] = {
     "vp_diff_x_progress", "material", "disorder_fr", "disorder_al", "castle_garrison",
     "castle_points", "fr_distance", "hand_share", "prussians_off", "hougoumont_fr", "lhs_fr",
     "frischermont_fr", "castle_threat", "castle_defence", "short_gap", "short_gap_x_progress",
-    "msj_distance"};
+    "msj_distance", "vp_threat_fr", "vp_threat_al"};
 
 /* and the rules and the rollout policy as they play: two games of light:eps=0.1 on both sides
  * (the policy train plays by default), their final states hashed.  A fit made before a change
@@ -81,44 +81,81 @@ uint64_t fit_fingerprint(const Scen *sc) {
   return fit_behaviour(sc, h);
 }
 
-/* the castles one by one (short game): which the French hold; the French battle points next
+/* the battle points of side's units (not disordered) next to sq through its open sides, and
+ * what defends sq for its holder: its occupant's points, doubled for infantry in a castle, and
+ * the castle's damage points left (R-3.3; counted for an empty Allied castle too, as the short
+ * game's features always have) */
+static int attack_on(const Scen *sc, const State *s, int sq, int side) {
+  int att = 0;
+  for (int d = 0; d < 4; d++) {
+    int n = sc->nb_open[sq][d];
+    if (n >= NSQ) continue;
+    int u = unit_at(sc, s, n);
+    if (u != UNIT_NONE && unit_side(sc, u) == side && !(s->units.flag[u] & UF_DISORDER))
+      att += unit_bp(sc, s, u);
+  }
+  return att;
+}
+static int defence_of(const Scen *sc, const State *s, int sq, int holder) {
+  int k = sc->castle_of[sq], g = unit_at(sc, s, sq), def = 0, inf = 0;
+  if (g != UNIT_NONE && unit_side(sc, g) == holder) {
+    inf = k >= 0 && sc->unit[g].kind == K_INF;
+    def = unit_bp(sc, s, g) * (inf ? 2 : 1);
+  }
+  if (k >= 0 && (holder == ALLIED || inf)) def += s->turn.cdp[k];
+  return def;
+}
+
+/* the victory squares one by one (long game): for each square one side holds, what the
+ * other side stands to gain by taking it (the French VP it gives and the Allied VP it takes away,
+ * R-12.2) times the attackers' points next to it against its defence (capped at 2), in tens of
+ * VP: f[24] for the French taking Allied squares, f[25] for the Allies taking French ones */
+static void vp_threats(const AiCtx *c, const State *s, double *f) {
+  const Scen *sc = c->sc;
+  double fr = 0, al = 0;
+  for (int v = 0; v < V_COUNT; v++) {
+    if (!(sc->vsq_active & (1u << v)) || sc->vsq[v] >= NSQ) continue;
+    int sq = sc->vsq[v], holder = (s->turn.owner >> v) & 1 ? FRENCH : ALLIED;
+    double t = attack_on(sc, s, sq, !holder) / (defence_of(sc, s, sq, holder) + 1.0);
+    double swing = (sc->p.vp_fr[v] + sc->p.vp_al[v]) * (t > 2 ? 2 : t);
+    if (holder == ALLIED) fr += swing;
+    else al += swing;
+  }
+  f[24] = fr / 10.0;
+  f[25] = al / 10.0;
+}
+
+/* the castles one by one (both games): which the French hold; the French battle points next
  * to each castle the Allies hold against what defends it (the garrison's doubled points and the
- * castle's damage points); the objectives the French still lack for a win by R-12.1 as the
- * parameters set it, and msj_dist, their nearest unit's distance to Mont St. Jean (fit_features'
- * walk over the units finds it) */
+ * castle's damage points); msj_dist, their nearest unit's distance to Mont St. Jean (fit_features'
+ * walk over the units finds it); in the short game the objectives the French still lack for a
+ * win by R-12.1 as the parameters set it, in the long game the victory squares' threats */
 static void castle_features(const AiCtx *c, const State *s, double prog, int hc, int msj,
                             int msj_dist, double *f) {
   const Scen *sc = c->sc;
-  if (sc->scenario != SC_SHORT) return;
   double threat = 0, defence = 0;
   for (int k = 0; k < 3; k++) {
     int held = (s->turn.owner >> (V_HOUGOUMONT + k)) & 1;
     f[16 + k] = held;
     int csq = sc->castle_sq[k];
     if (held || csq >= NSQ) continue;
-    int g = unit_at(sc, s, csq), def = s->turn.cdp[k];
-    if (g != UNIT_NONE && unit_side(sc, g) == ALLIED)
-      def += unit_bp(sc, s, g) * (sc->unit[g].kind == K_INF ? 2 : 1);
-    int att = 0;
-    for (int d = 0; d < 4; d++) {
-      int n = sc->nb_open[csq][d];
-      if (n >= NSQ) continue;
-      int u = unit_at(sc, s, n);
-      if (u != UNIT_NONE && unit_side(sc, u) == FRENCH && !(s->units.flag[u] & UF_DISORDER))
-        att += unit_bp(sc, s, u);
-    }
-    double t = att / (def + 1.0);
+    int def = defence_of(sc, s, csq, ALLIED);
+    double t = attack_on(sc, s, csq, FRENCH) / (def + 1.0);
     threat += t > 2 ? 2 : t;
     defence += def;
   }
   f[19] = threat;
   f[20] = defence / 10.0;
+  f[23] = msj ? 0 : (msj_dist > 12 ? 12 : msj_dist) / 12.0;
+  if (sc->scenario != SC_SHORT) {
+    vp_threats(c, s, f);
+    return;
+  }
   int gap_all = sc->p.short_castles_needed - hc;
   int gap_msj = (hc >= sc->p.short_castles_msj ? 0 : sc->p.short_castles_msj - hc) + !msj;
   f[21] = gap_all < gap_msj ? gap_all : gap_msj;
   if (f[21] < 0) f[21] = 0;
   f[22] = f[21] * prog;
-  f[23] = msj ? 0 : (msj_dist > 12 ? 12 : msj_dist) / 12.0;
 }
 
 /* features of a complete state, the French point of view */
@@ -271,47 +308,85 @@ static const Scen *base_of(const Scen *sc, Scen **owned, char *why, size_t wl) {
   return *owned = b;
 }
 
+/* the weights file at path, checked against data (NULL: read and checked for its weights
+ * only); 0, or -1 and why not */
+static int fit_read(const Scen *data, const char *path, const char *scen, double *w, char *why,
+                    size_t wl) {
+  FitFile ff;
+  memset(&ff, 0, sizeof ff);
+  int prc = ini_parse(path, fit_handler, &ff);
+  if (prc < 0) {
+    if (data)
+      snprintf(why, wl, "%s: cannot open (fit it with ./waterloo train --scenario %s --variant %s)",
+               path, data->scen_name, data->variant_names);
+    else snprintf(why, wl, "%s: cannot open", path);
+    return -1;
+  }
+  if (prc > 0) { snprintf(why, wl, "%s:%d: bad line", path, prc); return -1; }
+  for (int i = 0; i < FIT_NF_REQUIRED; i++)
+    if (!ff.seen[i]) { snprintf(why, wl, "%s: weight '%s' missing", path, FIT_NAMES[i]); return -1; }
+  if (data && strcmp(ff.scenario, scen)) {
+    snprintf(why, wl, "%s: fitted for scenario '%s', not '%s'", path, ff.scenario, scen);
+    return -1;
+  }
+  uint64_t fp = data ? fit_fingerprint(data) : 0;
+  if (data && (!ff.has_fp || ff.fp != fp)) {
+    snprintf(why, wl,
+             "%s was fitted on other scenario data, or by another engine or rollout rule (fingerprint "
+             "%016llx, these data with variants '%s': %016llx); refit with ./waterloo train",
+             path, (unsigned long long)ff.fp, data->variant_names, (unsigned long long)fp);
+    return -1;
+  }
+  memcpy(w, ff.w, sizeof ff.w);
+  snprintf(why, wl, "%s", path);
+  return 0;
+}
+
 int fit_load(const Scen *sc, int own, double *w, char *why, size_t wl) {
   Scen *owned;
   const Scen *data = own ? sc : base_of(sc, &owned, why, wl);
   if (!data) return -1;
   char path[512];
   int rc = -1;
-  FitFile ff;
-  memset(&ff, 0, sizeof ff);
-  int prc = fit_path(data, path, sizeof path) ? -2 : ini_parse(path, fit_handler, &ff);
-  if (prc == -2) snprintf(why, wl, "path too long");
-  else if (prc < 0)
-    snprintf(why, wl, "%s: cannot open (fit it with ./waterloo train --scenario %s --variant %s)",
-             path, data->scen_name, data->variant_names);
-  else if (prc > 0) snprintf(why, wl, "%s:%d: bad line", path, prc);
-  else if (strcmp(ff.scenario, data->scen_name))
-    snprintf(why, wl, "%s: fitted for scenario '%s', not '%s'", path, ff.scenario, data->scen_name);
-  else rc = 0;
-  for (int i = 0; i < FIT_NF_REQUIRED && !rc; i++)
-    if (!ff.seen[i]) { snprintf(why, wl, "%s: weight '%s' missing", path, FIT_NAMES[i]); rc = -1; }
-  uint64_t fp = rc ? 0 : fit_fingerprint(data);
-  if (!rc && (!ff.has_fp || ff.fp != fp)) {
-    snprintf(why, wl,
-             "%s was fitted on other scenario data, or by another engine or rollout rule (fingerprint "
-             "%016llx, these data with variants '%s': %016llx); refit with ./waterloo train",
-             path, (unsigned long long)ff.fp, data->variant_names, (unsigned long long)fp);
-    rc = -1;
-  }
-  if (!rc) {
-    memcpy(w, ff.w, sizeof ff.w);
-    snprintf(why, wl, "%s", path);
-  }
+  if (fit_path(data, path, sizeof path)) snprintf(why, wl, "path too long");
+  else rc = fit_read(data, path, data->scen_name, w, why, wl);
   if (!own) free(owned);
   return rc;
 }
 
-/* the weights hashed: the required ones, and the later ones only when one is not 0 (so that a
- * file fitted before them keeps its fingerprint) */
+int fit_name_ok(const char *name) {
+  size_t n = strlen(name);
+  if (n < 5 || n >= FIT_NAME_MAX || strcmp(name + n - 4, ".ini") || name[0] == '.') return 0;
+  for (size_t i = 0; i < n; i++) {
+    char ch = name[i];
+    if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+          ch == '-' || ch == '_' || ch == '=' || ch == '.'))
+      return 0;
+  }
+  return 1;
+}
+
+int fit_load_named(const Scen *sc, const char *name, double *w, char *why, size_t wl) {
+  char path[512];
+  if (!fit_name_ok(name) ||
+      snprintf(path, sizeof path, "%s/%s", scen_default_dir(), name) >= (int)sizeof path) {
+    snprintf(why, wl, "evaluation file '%.60s': a file name in the scenario folder ending in .ini "
+             "(letters, digits, '.', '-', '_', '=')", name);
+    return -1;
+  }
+  return fit_read(sc, path, sc ? sc->scen_name : NULL, w, why, wl);
+}
+
+/* the weights hashed: the required ones, and each later group of features (as they were added)
+ * only when one of its weights is not 0, so that a file fitted before them keeps its fingerprint */
 uint64_t fit_hash_weights(const double *w, uint64_t h) {
-  h = ai_hash_bytes(w, sizeof(double) * FIT_NF_REQUIRED, h);
-  for (int i = FIT_NF_REQUIRED; i < FIT_NF; i++)
-    if (w[i] != 0) return ai_hash_bytes(w + FIT_NF_REQUIRED, sizeof(double) * (FIT_NF - FIT_NF_REQUIRED), h);
+  static const int group_end[] = {FIT_NF_REQUIRED, 24, FIT_NF}; /* the features as they came */
+  int from = 0;
+  for (size_t g = 0; g < sizeof group_end / sizeof *group_end; from = group_end[g++]) {
+    int any = g == 0;
+    for (int i = from; i < group_end[g]; i++) any |= w[i] != 0;
+    if (any) h = ai_hash_bytes(w + from, sizeof(double) * (size_t)(group_end[g] - from), h);
+  }
   return h;
 }
 

@@ -14,12 +14,13 @@
 #include "ai_internal.h"
 
 /* ---------------------------------------------------------------- option tables */
-typedef enum { OPT_INT, OPT_REAL, OPT_CHOICE } OptType;
+typedef enum { OPT_INT, OPT_REAL, OPT_CHOICE, OPT_FILE } OptType;
 
 typedef struct {
   const char *name;
   OptType type;
-  size_t off;           /* offset of the int or double in the kind's options struct     */
+  size_t off;           /* offset of the int, double or (OPT_FILE) char[FIT_NAME_MAX] in the
+                         * kind's options struct ("" when not given)                    */
   double lo, hi;        /* inclusive range                                                */
   const char *choices;  /* OPT_CHOICE: space-separated names, stored as their index (int) */
   const char *help;
@@ -38,7 +39,8 @@ typedef struct {
   const char *probe;                  /* a cheap spec of this kind whose first decisions
                                        * fingerprint its code (player_spec_identity); NULL for
                                        * the rule players, which play_fingerprint covers     */
-  /* behaviour: make (NULL: nothing to make; -1 out of memory), choose, search statistics for
+  /* behaviour: make (NULL: nothing to make; -1 out of memory; -2 its evalfile cannot be used,
+   * eval_desc says why), choose, search statistics for
    * analyze (NULL: the choice alone with the evaluation), free */
   int (*init)(Player *p, const void *opts, uint64_t seed);
   Action (*act)(Player *p, const State *s);
@@ -51,6 +53,7 @@ typedef struct {
 #define MAX_TIME_MS 3600000
 #define MAX_MULT 1000
 
+#define EVALFILE_HELP "instead of eval: the weights in this file of the scenario folder (written by train --out)"
 #define MO(f) offsetof(MctsOpts, f)
 static const OptDef MCTS_OPTS[] = {
     {"iters", OPT_INT, MO(iters), 1, MAX_ITERS, NULL, "iterations per full decision (all trees)"},
@@ -72,6 +75,7 @@ static const OptDef MCTS_OPTS[] = {
     {"cut", OPT_INT, MO(cut), 0, 1000, NULL, "rollout cut-off in rounds (0 to the end)"},
     {"maxroll", OPT_INT, MO(max_roll), 1, 1000000, NULL, "cap on rollout actions"},
     {"eval", OPT_CHOICE, MO(eval), 0, 2, "hand fit own", "cut-off rollouts scored by (fit: the base rules' eval-S.ini in every variant; own: the variant's)"},
+    {"evalfile", OPT_FILE, MO(evalfile), 0, 0, NULL, EVALFILE_HELP},
     {"mscale", OPT_REAL, MO(mscale), 0, 1, NULL, "budget share of a movement step"},
     {"sscale", OPT_REAL, MO(sscale), 0, 1, NULL, "budget share of a small decision"},
     {"reuse", OPT_INT, MO(reuse), 0, 1, NULL, "1: keep the subtree for the same side's next decision"},
@@ -89,6 +93,7 @@ static const OptDef HALV_OPTS[] = {
     {"cut", OPT_INT, HO(cut), 0, 1000, NULL, "rollout cut-off in rounds (0 to the end)"},
     {"maxroll", OPT_INT, HO(max_roll), 1, 1000000, NULL, "cap on rollout actions"},
     {"eval", OPT_CHOICE, HO(eval), 0, 2, "hand fit own", "cut-off rollouts scored by (fit: the base rules' eval-S.ini in every variant; own: the variant's)"},
+    {"evalfile", OPT_FILE, HO(evalfile), 0, 0, NULL, EVALFILE_HELP},
     {"mscale", OPT_REAL, HO(mscale), 0, 1, NULL, "budget share of a movement step (0: heuristic)"},
     {"sscale", OPT_REAL, HO(sscale), 0, 1, NULL, "budget share of a small decision (0: heuristic)"},
     {"early", OPT_REAL, HO(early), 0, 1, NULL, "stop halving when the leader is this far ahead"},
@@ -198,10 +203,31 @@ static void use_fit(Player *p, int own) {
     fprintf(stderr, "warning: fitted evaluation not used: %s\n", why);
 }
 
+/* evalfile=NAME: its weights, checked against the scenario's own data; -2 and why in
+ * eval_desc when they cannot be used (the player named them: an error, not a fallback) */
+static int use_named_fit(Player *p, const char *name) {
+  char why[600];
+  if (fit_load_named(p->sc, name, p->ctx.fit_w, why, sizeof why)) {
+    snprintf(p->eval_desc, sizeof p->eval_desc, "evalfile=%.40s: %.140s", name, why);
+    return -2;
+  }
+  p->ctx.use_fit = 1;
+  snprintf(p->eval_desc, sizeof p->eval_desc, "fitted: %.150s, weights %08x", name,
+           (unsigned)fit_hash_weights(p->ctx.fit_w, 0));
+  return 0;
+}
+
+/* the evaluation of cut-off rollouts: eval= and evalfile= */
+static int init_eval(Player *p, int eval, const char *evalfile) {
+  snprintf(p->eval_desc, sizeof p->eval_desc, "hand-written");
+  if (*evalfile) return use_named_fit(p, evalfile);
+  if (eval >= 1) use_fit(p, eval == 2);
+  return 0;
+}
+
 static int init_search(Player *p, const void *opts, uint64_t seed, int cheat) {
   MctsOpts o = *(const MctsOpts *)opts;
-  snprintf(p->eval_desc, sizeof p->eval_desc, "hand-written");
-  if (o.eval >= 1) use_fit(p, o.eval == 2);
+  if (init_eval(p, o.eval, o.evalfile)) return -2;
   o.cheat = cheat;
   p->mcts = mcts_new(p->sc, &p->ctx, &o, seed);
   return p->mcts ? 0 : -1;
@@ -216,9 +242,8 @@ static int root_mcts(Player *p, const State *s, RootStat *out, int max) {
 static void fini_mcts(Player *p) { mcts_free(p->mcts); }
 
 static int init_halv(Player *p, const void *opts, uint64_t seed) {
-  int ev = ((const HalvOpts *)opts)->eval;
-  snprintf(p->eval_desc, sizeof p->eval_desc, "hand-written");
-  if (ev >= 1) use_fit(p, ev == 2);
+  const HalvOpts *ho = opts;
+  if (init_eval(p, ho->eval, ho->evalfile)) return -2;
   p->halv = halving_new(p->sc, &p->ctx, opts, seed);
   return p->halv ? 0 : -1;
 }
@@ -287,6 +312,16 @@ static int set_option(const KindDef *k, void *o, const char *name, const char *v
     if (err && errlen)
       snprintf(err, errlen, "unknown %s option '%.40s' (%s)", k->name, name, k->nopts ? list : "it takes none");
     return -1;
+  }
+  if (d->type == OPT_FILE) {
+    double w[FIT_NF];
+    char why[600];
+    if (fit_load_named(NULL, v, w, why, sizeof why)) {
+      if (err && errlen) snprintf(err, errlen, "%s=%.40s: %.400s", name, v, why);
+      return -1;
+    }
+    snprintf((char *)o + d->off, FIT_NAME_MAX, "%s", v);
+    return 0;
   }
   if (d->type == OPT_CHOICE) {
     char buf[128];
@@ -548,9 +583,11 @@ Player *player_new(const Scen *sc, const char *spec, uint64_t seed, char *err, s
   p->sc = sc;
   rng_seed(&p->rng, seed, 0xa1a1ULL);
   ai_ctx_init(&p->ctx, sc);
-  if (k->init && k->init(p, &o, seed)) {
+  int rc = k->init ? k->init(p, &o, seed) : 0;
+  if (rc) {
+    if (rc == -2 && err && errlen) snprintf(err, errlen, "player '%.60s': %s", spec, p->eval_desc);
+    else seterr(err, errlen, "out of memory", NULL);
     player_free(p);
-    seterr(err, errlen, "out of memory", NULL);
     return NULL;
   }
   return p;
@@ -612,6 +649,7 @@ int player_analyze(Player *p, const State *s, Candidate *out, int max) {
 
 /* ---------------------------------------------------------------- help and canonical specs */
 static void fmt_value(const OptDef *d, const void *o, char *buf, size_t len) {
+  if (d->type == OPT_FILE) { snprintf(buf, len, "%s", (const char *)o + d->off); return; }
   if (d->type == OPT_REAL) { snprintf(buf, len, "%g", *(const double *)((const char *)o + d->off)); return; }
   int v = *(const int *)((const char *)o + d->off);
   if (d->type == OPT_INT) { snprintf(buf, len, "%d", v); return; }
@@ -637,10 +675,12 @@ int player_spec_canonical(const char *spec, char *out, size_t len, char *err, si
   const KindDef *k = spec_parse(spec, &o, err, errlen);
   if (!k) return -1;
   size_t n = (size_t)snprintf(out, len, "%s", k->name);
-  for (int i = 0; i < k->nopts && n < len; i++) {
+  for (int i = 0, first = 1; i < k->nopts && n < len; i++) {
     char v[64];
     fmt_value(&k->opts[i], &o, v, sizeof v);
-    n += (size_t)snprintf(out + n, len - n, "%s%s=%s", i ? "," : ":", k->opts[i].name, v);
+    if (k->opts[i].type == OPT_FILE && !*v) continue; /* not given: the canonical text of before */
+    n += (size_t)snprintf(out + n, len - n, "%s%s=%s", first ? ":" : ",", k->opts[i].name, v);
+    first = 0;
   }
   return n < len ? 0 : -1;
 }
@@ -716,6 +756,7 @@ void player_help(FILE *f) {
       char v[64], range[96];
       fmt_value(d, &o, v, sizeof v);
       if (d->type == OPT_CHOICE) snprintf(range, sizeof range, "%s", d->choices);
+      else if (d->type == OPT_FILE) snprintf(range, sizeof range, "NAME.ini"), snprintf(v, sizeof v, "none");
       else snprintf(range, sizeof range, "%.*f..%.*f", d->type == OPT_INT ? 0 : 1, d->lo,
                     d->type == OPT_INT ? 0 : 1, d->hi);
       fprintf(f, "  %-11s %-22s default %-6s %s\n", d->name, range, v, d->help);
