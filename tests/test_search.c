@@ -183,8 +183,7 @@ Test(search, train_fit_independent_of_threads) {
 
 /* the short game's castle features of the fitted evaluation (ai/fit.c), the French point of
  * view: which castles the French hold, their battle points next to a castle the Allies hold
- * against its defence, and the objectives they still lack for a win (R-12.1); in the long game
- * they are 0, so that its weights file, fitted before them, plays as it did */
+ * against its defence, and the objectives they still lack for a win (R-12.1) */
 static void castle_feats(const char *scen, const char *pos, double *f) {
   Scen *sc = th_load(scen, "base");
   AiCtx *c = malloc(sizeof *c);
@@ -220,10 +219,37 @@ Test(fit, R_12_1_castle_features_of_the_short_game) {
   castle_feats("short", "short base board=empty turn=3 owner=14 cdp=4,2,1 units=fr-6/II=F6:N,"
                "fr-1/I=G5:W,br-3/I=A1:S", g);
   cr_assert(g[17] == 1 && g[19] == 0 && g[21] == 0);
-  /* the long game: the features are 0 */
+  /* the victory squares' threats are the long game's */
+  cr_assert(f[24] == 0 && f[25] == 0);
+}
+
+/* the long game's victory squares one by one (R-12.2): the castles as in the short game (but no
+ * objectives lacking for R-12.1's win), and for each square a side holds what the other side
+ * stands to gain by taking it, times its attackers' points against the defence */
+Test(fit, R_12_2_victory_square_features_of_the_long_game) {
+  double f[FIT_NF], g[FIT_NF], h[FIT_NF];
+  /* Hougoumont and Frischermont French (empty), La Haye Sainte Allied with a garrison and two
+   * French units next to it */
   castle_feats("long", "long base board=empty turn=3 owner=10 cdp=4,2,1 units=fr-6/II=F6:N,"
-               "fr-1/I=G5:W,br-4/II=F5:S,br-3/I=A1:S", g);
-  for (int k = FIT_NF_REQUIRED; k < FIT_NF; k++) cr_assert_eq(g[k], 0, "long feature %d", k);
+               "fr-1/I=G5:W,br-4/II=F5:S,br-3/I=A1:S", f);
+  cr_assert(f[16] == 1 && f[17] == 0 && f[18] == 1, "castles held %g %g %g", f[16], f[17], f[18]);
+  cr_assert_gt(f[19], 0, "French next to La Haye Sainte threaten it");
+  cr_assert(f[21] == 0 && f[22] == 0, "R-12.1's objectives are the short game's");
+  cr_assert_gt(f[24], 0, "the French threaten La Haye Sainte's 10 VP");
+  cr_assert_eq(f[25], 0, "no Allied unit is next to a French square");
+  /* a French unit next to Plancenoit (2 VP): more French threat */
+  castle_feats("long", "long base board=empty turn=3 owner=10 cdp=4,2,1 units=fr-6/II=F6:N,"
+               "fr-1/I=G5:W,fr-2/I=J9:S,br-4/II=F5:S,br-3/I=A1:S", g);
+  cr_assert_gt(g[24], f[24]);
+  /* an Allied unit next to the French Hougoumont (15 VP at stake): an Allied threat, and less
+   * of it when French infantry holds the castle */
+  castle_feats("long", "long base board=empty turn=3 owner=10 cdp=4,2,1 units=fr-6/II=F6:N,"
+               "fr-1/I=G5:W,br-4/II=F5:S,br-3/I=C6:S", g);
+  cr_assert_gt(g[25], 0, "the Allies threaten Hougoumont");
+  castle_feats("long", "long base board=empty turn=3 owner=10 cdp=4,2,1 units=fr-6/II=F6:N,"
+               "fr-1/I=G5:W,fr-3/I=C7:N,br-4/II=F5:S,br-3/I=C6:S", h);
+  cr_assert_lt(h[25], g[25], "a French garrison defends Hougoumont");
+  cr_assert_gt(h[25], 0);
 }
 
 /* a weights file fitted before the later features loads with those weights at 0, and its
@@ -237,5 +263,41 @@ Test(fit, file_without_the_later_features_loads_them_as_zero) {
   cr_assert_eq(fit_hash_weights(w, 7), ai_hash_bytes(w, sizeof(double) * FIT_NF_REQUIRED, 7));
   w[FIT_NF - 1] = 0.5;
   cr_assert_neq(fit_hash_weights(w, 7), ai_hash_bytes(w, sizeof(double) * FIT_NF_REQUIRED, 7));
+  /* a file with the short game's castle features (16..23) and none of the long game's later
+   * ones (24..) hashes as it did before those were added: the short files keep their hash */
+  w[FIT_NF - 1] = 0;
+  w[FIT_NF_REQUIRED] = 0.25;
+  cr_assert_eq(fit_hash_weights(w, 7),
+               ai_hash_bytes(w + FIT_NF_REQUIRED, sizeof(double) * (24 - FIT_NF_REQUIRED),
+                             ai_hash_bytes(w, sizeof(double) * FIT_NF_REQUIRED, 7)));
+  free(sc);
+}
+
+/* evalfile=NAME: a weights file of the scenario folder, checked when the spec is and against the
+ * scenario's data when the player is made; a bad name, a missing file or another scenario's
+ * file is a one-line error, never a silent fallback */
+Test(fit, evalfile_names_a_weights_file_of_the_scenario_folder) {
+  Scen *sc = th_load("long", "base");
+  char err[600];
+  Player *p = player_new(sc, "mcts:sim,evalfile=eval-long.ini", 1, err, sizeof err);
+  cr_assert_not_null(p, "%s", err);
+  cr_assert(strstr(player_eval_desc(p), "fitted: eval-long.ini"), "%s", player_eval_desc(p));
+  player_free(p);
+  p = player_new(sc, "flat:sim,evalfile=eval-long.ini", 1, err, sizeof err);
+  cr_assert_not_null(p, "%s", err);
+  player_free(p);
+  cr_assert_eq(player_spec_check("mcts:sim,evalfile=no-such-file.ini", err, sizeof err), -1);
+  cr_assert(strstr(err, "no-such-file.ini: cannot open"), "%s", err);
+  cr_assert_eq(player_spec_check("mcts:sim,evalfile=..", err, sizeof err), -1);
+  cr_assert(strstr(err, "a file name in the scenario folder"), "%s", err);
+  cr_assert_eq(player_spec_check("mcts:sim,evalfile=eval-short.ini", err, sizeof err), 0, "%s", err);
+  cr_assert_null(player_new(sc, "mcts:sim,evalfile=eval-short.ini", 1, err, sizeof err));
+  cr_assert(strstr(err, "fitted for scenario 'short', not 'long'"), "%s", err);
+  /* the canonical text names it only when given */
+  char can[1024];
+  cr_assert_eq(player_spec_canonical("mcts:sim", can, sizeof can, err, sizeof err), 0);
+  cr_assert_null(strstr(can, "evalfile"), "%s", can);
+  cr_assert_eq(player_spec_canonical("mcts:sim,evalfile=eval-long.ini", can, sizeof can, err, sizeof err), 0);
+  cr_assert(strstr(can, ",evalfile=eval-long.ini,"), "%s", can);
   free(sc);
 }
