@@ -39,7 +39,8 @@ int cmd_play(int argc, char **argv) {
                     "--seats french=human,british=normal,prussian=human: who sits where (R-1.2): each seat\n"
                     "human or a level; friends share the terminal (the hand is shown to the player whose\n"
                     "decision it is, after the others look away); the short game has no Prussian seat.\n"
-                    "A saved game keeps its seats (--load restores them unless --side or --seats is given).\n"
+                    "A saved game keeps its seats (--load restores them unless --side or --seats is given;\n"
+                    "with --side alone, a game against the computer keeps the computer's level).\n"
                     "The computer plays honestly: it never sees your hand or the deck.\n");
   if (rc >= 0) return rc;
   PlayOpts o = {.level = opt_get(argc, argv, "--level", "normal"),
@@ -49,6 +50,7 @@ int cmd_play(int argc, char **argv) {
                 .log = opt_get(argc, argv, "--log", NULL),
                 .seats = opt_get(argc, argv, "--seats", NULL),
                 .side_given = opt_has(argc, argv, "--side"),
+                .level_given = opt_has(argc, argv, "--level"),
                 .color = isatty(1) && !opt_has(argc, argv, "--no-color")};
   const char *side = opt_get(argc, argv, "--side", "french");
   if (strcmp(side, "french") && strcmp(side, "allied")) {

@@ -16,6 +16,7 @@ typedef struct {
   const char *log;            /* a file the game's text is appended to, or NULL */
   const char *seats;          /* who sits where (front/seats.h text form), or NULL */
   int side_given;             /* --side was given: a loaded game's own seats are not restored */
+  int level_given;            /* --level was given: else a loaded classic game's level is kept */
   int color;
 } PlayOpts;
 int play_run(const PlayOpts *o);

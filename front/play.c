@@ -328,21 +328,30 @@ static int play_open(Play *P, const PlayOpts *o) {
   P->human = o->human;
   P->seat = -1;
   P->color = o->color;
-  char err[2048];
+  char err[2048], saved[64];
+  const char *level = o->level;
+  /* a save of a game against the computer goes on as one (no seats' banner), at its level
+   * unless --level names another, on its side unless --side names the other */
+  int classic = 0, side;
+  if (o->load && !o->seats && session_saved_classic(o->load, &side, saved, sizeof saved) == 1) {
+    classic = 1;
+    if (!o->side_given) P->human = side;
+    if (!o->level_given) level = saved;
+  }
   if (o->load) {
-    if (session_load(&P->S, o->load, P->human, o->level, err, sizeof err)) {
+    if (session_load(&P->S, o->load, P->human, level, err, sizeof err)) {
       fprintf(stderr, "waterloo play: %s\n", err);
       return 2;
     }
   } else if (session_new(&P->S, o->scenario, o->variant, o->seed_given ? o->seed : session_fresh_seed(),
-                         P->human, o->level, err, sizeof err)) {
+                         P->human, level, err, sizeof err)) {
     fprintf(stderr, "waterloo play: %s\n", err);
     return 2;
   }
   P->sc = P->S.sc;
   /* the seats asked for; else a saved game's own, unless a side was asked for */
   const char *seats = o->seats;
-  if (!seats && o->load && !o->side_given && P->S.g.seats[0]) seats = P->S.g.seats;
+  if (!seats && o->load && !o->side_given && !classic && P->S.g.seats[0]) seats = P->S.g.seats;
   if (seats && session_set_seats(&P->S, seats, err, sizeof err)) {
     const char *why = strncmp(err, "seats: ", 7) ? err : err + 7; /* front/seats.c names them */
     if (seats == o->seats) fprintf(stderr, "waterloo play: --seats: %s\n", why);

@@ -128,6 +128,41 @@ int session_load_upto(Session *S, const char *path, int human, const char *level
   return 0;
 }
 
+int session_saved_classic(const char *path, int *human, char *level, size_t len) {
+  Scen *sc = malloc(sizeof *sc);
+  if (!sc) abort();
+  GameRec g;
+  State t;
+  char err[512];
+  int rc = -1;
+  if (!game_load(sc, scen_default_dir(), path, &g, &t, err, sizeof err)) {
+    Seats st;
+    rc = 0;
+    if (g.seats[0] && !seats_parse_text(&st, sc, g.seats, "normal", 1, err, sizeof err)) {
+      int side = -1, ok = 1;
+      const char *lv = NULL;
+      for (int k = 0; k < SEAT_COUNT && ok; k++) {
+        if (!st.present[k]) continue;
+        if (st.human[k]) ok = side < 0 || side == seat_side(k), side = seat_side(k);
+      }
+      for (int k = 0; k < SEAT_COUNT && ok; k++)
+        if (st.present[k] && !st.human[k]) {
+          ok = seat_side(k) != side && (!lv || !strcmp(lv, st.level[k]));
+          lv = st.level[k];
+        }
+      if (ok && side >= 0 && lv) {
+        *human = side;
+        snprintf(level, len, "%s", lv);
+        rc = 1;
+      }
+      seats_free(&st);
+    }
+    gamerec_free(&g);
+  }
+  free(sc);
+  return rc;
+}
+
 int session_save(const Session *S, const char *path, char *err, size_t len) {
   GameRec g = S->g; /* with the seats as they are now */
   if (S->human != SESSION_NO_HUMAN) seats_text(&S->seats, g.seats, sizeof g.seats);

@@ -68,6 +68,11 @@ int session_new(Session *S, const char *scenario, const char *variants, uint64_t
 /* a saved game (engine/save.c format); the human side and level are the caller's.  With a human
  * side, undo never goes back into the loaded actions; without, it may take them all back. */
 int session_load(Session *S, const char *path, int human, const char *level, char *err, size_t len);
+/* the seats of the save at path, read without playing it: 1 with the side people play and the
+ * computer's level when they are a classic game's (people on the seats of one side only, one
+ * level on every seat of the other), 0 when not (or the save has no seats), -1 when it does not
+ * load */
+int session_saved_classic(const char *path, int *human, char *level, size_t len);
 /* the same, stopped after the first upto actions (upto < 0: all): a replay's step */
 int session_load_upto(Session *S, const char *path, int human, const char *level, long upto,
                       char *err, size_t len);

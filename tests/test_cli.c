@@ -62,6 +62,30 @@ Test(cli, solo_play_from_a_script) {
   cr_assert_not_null(strstr(out, "is not a legal action"));
 }
 
+/* a saved game against the computer goes on as one: its side and level without options, its
+ * level when --side changes sides, another level only when --level names it; never the
+ * banner of seats that people share */
+Test(cli, play_load_of_a_game_against_the_computer_keeps_its_level) {
+  static char out[1 << 17];
+  const char *save = "/tmp/waterloo-cli-classic.json";
+  char cmd[512];
+  snprintf(cmd, sizeof cmd, "printf 'save %s\nquit\n' | ./waterloo play --side allied --level easy --no-color --seed 4",
+           save);
+  cr_assert_eq(th_sh(cmd, out, sizeof out), 0, "%s", out);
+  static const struct { const char *opts, *want; } cases[] = {
+      {"", "You play the Allied; the computer (easy) the French."},
+      {"--side french", "You play the French; the computer (easy) the Allied."},
+      {"--side french --level hard", "You play the French; the computer (hard) the Allied."},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    snprintf(cmd, sizeof cmd, "printf 'quit\n' | ./waterloo play --load %s %s --no-color", save, cases[i].opts);
+    cr_assert_eq(th_sh(cmd, out, sizeof out), 0, "%s: %s", cmd, out);
+    cr_assert_not_null(strstr(out, cases[i].want), "%s: %s", cmd, out);
+    cr_assert_null(strstr(out, "Seats:"), "%s: %s", cmd, out);
+  }
+  remove(save);
+}
+
 /* bad input: one line, naming the command or file, and a non-zero exit */
 Test(cli, bad_input_gives_one_line_and_nonzero_exit) {
   static char out[4096];
