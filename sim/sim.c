@@ -49,6 +49,9 @@ static int sim_lists(SimCfg *c, const SimLists *L) {
     if (strcmp(c->scen[i], "short") && strcmp(c->scen[i], "long")) {
       fprintf(stderr, "sim: unknown scenario '%s' (short, long)\n", c->scen[i]);
       return 2;
+    } else if (i && !strcmp(c->scen[i], c->scen[0])) { /* two names: the second repeats the first */
+      fprintf(stderr, "sim: --scenario names '%s' twice (its cells would be played twice)\n", c->scen[i]);
+      return 2;
     }
   if (sim_variants(c, L->var)) return 2;
   if (c->nset > 0 && add_sweep(c)) return 2;

@@ -107,6 +107,7 @@ Test(cli, bad_input_gives_one_line_and_nonzero_exit) {
       {"./waterloo engine --foo </dev/null", "--foo"},
       {"./waterloo help frobnicate", "frobnicate"},
       {"./waterloo play --load /tmp/any.json --scenario long </dev/null", "--scenario with --load"},
+      {"./waterloo sim --scenario short,short --games 2", "names 'short' twice"},
       {"./waterloo play --load /tmp/any.json --seed 9 </dev/null", "--seed with --load"},
       {"./waterloo play --load /tmp/any.json --level random </dev/null", "--level with --load"},
       {"./waterloo players --check mcts:sim,iters=5,iters=6", "'iters' given twice"},
