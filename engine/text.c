@@ -270,7 +270,7 @@ static void color(FILE *f, int on, const char *code) {
 }
 
 void board_print(const Scen *sc, const State *s, FILE *f, int col) {
-  static const char TER[] = ".wvCh";
+  static const char TER[] = ".wVCh"; /* V, not v: a unit's facing may be v */
   static const char *ARROW[] = {"^", ">", "v", "<"};
   fprintf(f, "     ");
   for (int c = 0; c < MAP_W; c++) fprintf(f, "  %c  ", 'A' + c);
@@ -320,7 +320,7 @@ void board_print(const Scen *sc, const State *s, FILE *f, int col) {
     fprintf(f, "\n");
   }
   /* the legend in lines no wider than the board (95 columns) */
-  fprintf(f, "Squares: . clear, w woods, v village, C castle, h hill; N Napoleon, W Wellington;\n"
+  fprintf(f, "Squares: . clear, w woods, V village, C castle, h hill; N Napoleon, W Wellington;\n"
              "         *a/*f victory square held by the Allies/the French.\n"
              "Units: F/f French infantry/cavalry, B/b British, P/p Prussian; digit = battle points;\n"
              "       ^ > v < facing, + infantry in a castle (all sides).\n"

@@ -59,6 +59,9 @@ Test(cli, solo_play_from_a_script) {
   cr_assert_not_null(strstr(out, "You play the French"));
   cr_assert_not_null(strstr(out, "French hand:"));
   cr_assert_not_null(strstr(out, "  1  pass"), "legal should number the actions");
+  /* a village is V, never the facing v: A3 is a village with a British unit facing south */
+  cr_assert_not_null(strstr(out, "  3  VB4v "), "%s", out);
+  cr_assert_not_null(strstr(out, "V village"));
   cr_assert_not_null(strstr(out, "is not a legal action"));
 }
 
