@@ -44,7 +44,8 @@ static int train_options(FitTrainOpts *T, Scen **scp, char *defpath, size_t dl, 
                     "which the search players read, so --scenario is required, never assumed); a FILE\n"
                     "that cannot be written is refused before the first game.  N is 10..10000000;\n"
                     "--threads T (1..256) plays T games at once (default 1; the fit does not depend on\n"
-                    "it).  --dry-run writes nothing.\n");
+                    "it).  --dry-run writes nothing.  A FILE in the scenario folder under another name is\n"
+                    "played by a search player that names it: mcts:normal,evalfile=NAME.ini.\n");
   if (rc >= 0) return rc;
   const char *scen = opt_get(argc, argv, "--scenario", NULL);
   if (!scen) {
