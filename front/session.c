@@ -139,18 +139,14 @@ int session_saved_classic(const char *path, int *human, char *level, size_t len)
     Seats st;
     rc = 0;
     if (g.seats[0] && !seats_parse_text(&st, sc, g.seats, "normal", 1, err, sizeof err)) {
-      int side = -1, ok = 1;
+      int side = seats_session_side(&st), ok = side == FRENCH || side == ALLIED;
       const char *lv = NULL;
-      for (int k = 0; k < SEAT_COUNT && ok; k++) {
-        if (!st.present[k]) continue;
-        if (st.human[k]) ok = side < 0 || side == seat_side(k), side = seat_side(k);
-      }
       for (int k = 0; k < SEAT_COUNT && ok; k++)
         if (st.present[k] && !st.human[k]) {
           ok = seat_side(k) != side && (!lv || !strcmp(lv, st.level[k]));
           lv = st.level[k];
         }
-      if (ok && side >= 0 && lv) {
+      if (ok && lv) {
         *human = side;
         snprintf(level, len, "%s", lv);
         rc = 1;
