@@ -310,8 +310,7 @@ static const Scen *base_of(const Scen *sc, Scen **owned, char *why, size_t wl) {
 
 /* the weights file at path, checked against data (NULL: read and checked for its weights
  * only); 0, or -1 and why not */
-static int fit_read(const Scen *data, const char *path, const char *scen, double *w, char *why,
-                    size_t wl) {
+static int fit_read(const Scen *data, const char *path, double *w, char *why, size_t wl) {
   FitFile ff;
   memset(&ff, 0, sizeof ff);
   int prc = ini_parse(path, fit_handler, &ff);
@@ -325,8 +324,8 @@ static int fit_read(const Scen *data, const char *path, const char *scen, double
   if (prc > 0) { snprintf(why, wl, "%s:%d: bad line", path, prc); return -1; }
   for (int i = 0; i < FIT_NF_REQUIRED; i++)
     if (!ff.seen[i]) { snprintf(why, wl, "%s: weight '%s' missing", path, FIT_NAMES[i]); return -1; }
-  if (data && strcmp(ff.scenario, scen)) {
-    snprintf(why, wl, "%s: fitted for scenario '%s', not '%s'", path, ff.scenario, scen);
+  if (data && strcmp(ff.scenario, data->scen_name)) {
+    snprintf(why, wl, "%s: fitted for scenario '%s', not '%s'", path, ff.scenario, data->scen_name);
     return -1;
   }
   uint64_t fp = data ? fit_fingerprint(data) : 0;
@@ -349,7 +348,7 @@ int fit_load(const Scen *sc, int own, double *w, char *why, size_t wl) {
   char path[512];
   int rc = -1;
   if (fit_path(data, path, sizeof path)) snprintf(why, wl, "path too long");
-  else rc = fit_read(data, path, data->scen_name, w, why, wl);
+  else rc = fit_read(data, path, w, why, wl);
   if (!own) free(owned);
   return rc;
 }
@@ -374,7 +373,7 @@ int fit_load_named(const Scen *sc, const char *name, double *w, char *why, size_
              "(letters, digits, '.', '-', '_', '=')", name);
     return -1;
   }
-  return fit_read(sc, path, sc ? sc->scen_name : NULL, w, why, wl);
+  return fit_read(sc, path, w, why, wl);
 }
 
 /* the weights hashed: the required ones, and each later group of features (as they were added)
