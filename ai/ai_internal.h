@@ -39,7 +39,9 @@ double ai_hand_share(const AiCtx *c, const State *s);
 /* ---------------------------------------------------------------- fitted evaluation (fit.c) */
 extern const char *const FIT_NAMES[FIT_NF];
 uint64_t fit_fingerprint(const Scen *sc);
-void fit_features(const AiCtx *c, const State *s, double *f);
+/* later 0: the features after the first FIT_NF_REQUIRED are left 0 (weights that do not use
+ * them: the cut-off rollouts' hot path skips them) */
+void fit_features(const AiCtx *c, const State *s, double *f, int later);
 /* FIT_NF weights hashed from h: the required ones, and each later group only when one is not 0, so
  * that a file fitted before them keeps its fingerprint */
 uint64_t fit_hash_weights(const double *w, uint64_t h);
@@ -68,7 +70,9 @@ int fit_logistic(const FitSample *S, long n, double lambda, double *w);
 static inline double ai_eval_cut(const AiCtx *c, const State *s) {
   if (c->use_fit && !gs_over(s) && !s->score.result) {
     double f[FIT_NF];
-    fit_features(c, s, f);
+    int later = 0;
+    for (int i = FIT_NF_REQUIRED; i < FIT_NF; i++) later |= c->fit_w[i] != 0;
+    fit_features(c, s, f, later);
     return fit_eval(c->fit_w, f);
   }
   return ai_eval_french(c, s);

@@ -159,7 +159,7 @@ static void castle_features(const AiCtx *c, const State *s, double prog, int hc,
 }
 
 /* features of a complete state, the French point of view */
-void fit_features(const AiCtx *c, const State *s, double *f) {
+void fit_features(const AiCtx *c, const State *s, double *f, int later) {
   const Scen *sc = c->sc;
   memset(f, 0, sizeof(double) * FIT_NF);
   double turns = sc->p.turns > 0 ? sc->p.turns : 4;
@@ -219,7 +219,7 @@ void fit_features(const AiCtx *c, const State *s, double *f) {
   f[13] = nfr ? fr_near / nfr / 12.0 : 0;
   f[14] = ai_hand_share(c, s);
   f[15] = poff;
-  castle_features(c, s, prog, hc, msj, msj_dist, f);
+  if (later) castle_features(c, s, prog, hc, msj, msj_dist, f);
 }
 
 double fit_eval(const double *w, const double *f) {

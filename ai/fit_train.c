@@ -114,7 +114,7 @@ static int train_game(const Train *T, const AiCtx *ctx, uint64_t g, GameSamples 
     if (s.turn.phase == PH_ROUND && s.turn.ncards == 0) {
       if ((rc = samples_reserve(&G->S, &G->cap, G->n + 1))) break;
       FitSample *x = &G->S[G->n++];
-      fit_features(ctx, &s, x->f);
+      fit_features(ctx, &s, x->f, 1);
       x->hand = (float)ai_eval_french(ctx, &s);
       x->game = (int)g;
     }

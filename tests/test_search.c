@@ -192,7 +192,7 @@ static void castle_feats(const char *scen, const char *pos, double *f) {
   State s;
   char err[256];
   cr_assert_eq(position_parse(sc, pos, &s, err, sizeof err), 0, "%s", err);
-  fit_features(c, &s, f);
+  fit_features(c, &s, f, 1);
   free(c);
   free(sc);
 }
