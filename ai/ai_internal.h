@@ -167,6 +167,10 @@ typedef struct {
   char evalfile[FIT_NAME_MAX]; /* "" or a weights file in the scenario folder (evalfile=NAME) */
   double mscale, sscale; /* budget share of a movement step / of a small decision           */
   int reuse;          /* 1: keep the chosen subtree for the same side's next decision        */
+  double dest;        /* > 0: the searcher's own movement decided by destination (a unit's
+                       * whole move, engine/reach.c) at this share of a full decision's
+                       * budget, the move's later steps played without a search; 0: step by
+                       * step at mscale                                                     */
   int mem_mb;         /* arena cap, all trees together                                      */
   int cheat;          /* search the true state (the labelled cheating player)               */
 } MctsOpts;

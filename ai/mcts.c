@@ -67,6 +67,12 @@ struct Mcts {
   int have_last;
   double bal_work, bal_span; /* halving rounds: the candidates' walk CPU, and the time two
                               * threads would take on it in the round's schedule (bench) */
+  Action last_act;    /* the answer of the last search (or plan step) */
+  struct Macros *mac; /* dest: the root's destination candidates (NULL until the first) */
+  int mac_on;         /* the current search's root candidates are mac's                 */
+  Action plan[REACH_PATH];   /* dest: the chosen move's later steps ...                 */
+  uint64_t plan_h[REACH_PATH]; /* ... and the observation expected before each          */
+  int plan_n, plan_i;
 };
 
 void mcts_default_opts(MctsOpts *o) {
@@ -148,12 +154,14 @@ Mcts *mcts_new(const Scen *sc, const AiCtx *ctx, const MctsOpts *o, uint64_t see
 void mcts_free(Mcts *m) {
   if (!m) return;
   trees_free(m);
+  free(m->mac);
   free(m);
 }
 
 /* forget every tree and the last search (the bench searches the same position again) */
 void mcts_forget(Mcts *m) {
   m->have_last = 0;
+  m->plan_n = m->plan_i = 0;
   m->bal_work = m->bal_span = 0;
   for (int i = 0; i < m->o.trees; i++) m->trees[i].next_h = 0;
 }
@@ -402,6 +410,198 @@ static void run_ucb(Descent *D, const State *obs, long iters, double deadline) {
   }
 }
 
+/* ---------------------------------------------------------------- destination moves (dest) */
+/* With `dest`, a movement decision of the searcher is searched at the grain a player thinks
+ * in: the root's candidates are whole moves of one unit (every square and facing it can reach,
+ * engine/reach.c, by the least MP; and the moves the heuristic and the light rule would make
+ * with it, step by step) besides the decision's other actions (end the card, the leader).
+ * Their prior order interleaves three lists: the heuristic's (other actions, and each unit's
+ * heuristic move, by the score of its first step), the light rule's (the same by the light
+ * rule), and every destination by the evaluation of the position it leaves.  The chosen move's
+ * first step is played; its later ones follow without a search while each observation is the
+ * one expected. */
+#define MAC_POOL 2048
+#define MAC_TAG 0xFEu
+typedef struct Macros {
+  int n;                               /* candidates, in the prior's order */
+  uint32_t key[MAX_ACTIONS];
+  uint8_t len[MAX_ACTIONS];
+  Action path[MAX_ACTIONS][REACH_PATH];
+  /* the pool the three lists are drawn from */
+  int np;
+  uint32_t pkey[MAC_POOL];
+  uint8_t plen[MAC_POOL], plist[MAC_POOL];
+  float psc[MAC_POOL];
+  Action ppath[MAC_POOL][REACH_PATH];
+  Reach reach;
+} Macros;
+
+/* the key of a move: the unit and where it ends (not an action key: MAC_TAG is no action type) */
+static uint32_t mac_key(int u, const State *x) {
+  int f = (int)(x->units.flag[u] & UF_FACING);
+  return (MAC_TAG << 24) | ((uint32_t)u << 16) | ((uint32_t)x->units.sq[u] << 8) | (uint32_t)f;
+}
+
+/* the steps p[0..n) played on x while they stay the decider's movement; how many were */
+static int mac_play(const Scen *sc, State *x, const Action *p, int n) {
+  int me = x->turn.decider, i = 0;
+  for (; i < n; i++) {
+    if (i > 0 && (x->turn.phase != PH_MOVE || x->turn.decider != me)) break;
+    gs_apply(sc, x, p[i]);
+  }
+  return i;
+}
+
+static void mac_pool_add(Macros *M, int list, uint32_t key, const Action *p, int n, float sc) {
+  if (M->np >= MAC_POOL || n < 1) return;
+  int i = M->np++;
+  M->pkey[i] = key;
+  M->plen[i] = (uint8_t)n;
+  M->plist[i] = (uint8_t)list;
+  M->psc[i] = sc;
+  memcpy(M->ppath[i], p, (size_t)n * sizeof *p);
+}
+
+/* the move a policy would make with unit u: its best action of u, then while the policy's best
+ * action is still one of u's; the first step's score in *first; the steps */
+static int mac_greedy(const Mcts *m, const State *obs, int u, AiScoreFn fn, Action *p,
+                      float *first, ActList *L, float *sc) {
+  State x = *obs;
+  int n = 0, me = obs->turn.decider;
+  while (n < REACH_PATH && !gs_over(&x) && x.turn.phase == PH_MOVE && x.turn.decider == me) {
+    gs_legal(m->sc, &x, L);
+    fn(m->ctx, &x, L, sc);
+    int best = -1;
+    for (int i = 0; i < L->n; i++)
+      if ((n > 0 || action_mover(L->a[i]) == u) && (best < 0 || sc[i] > sc[best])) best = i;
+    if (best < 0 || action_mover(L->a[best]) != u) break;
+    if (n == 0) *first = sc[best];
+    p[n++] = L->a[best];
+    gs_apply(m->sc, &x, L->a[best]);
+  }
+  return n;
+}
+
+/* the root's candidates of a movement decision by destination, in the prior's order; how many */
+static int mac_build(Mcts *m, const State *obs, const ActList *L) {
+  if (!m->mac && !(m->mac = malloc(sizeof *m->mac))) return 0;
+  Macros *M = m->mac;
+  ActList *T = malloc(sizeof *T);
+  float *hs = malloc(MAX_ACTIONS * sizeof *hs), *ls = malloc(MAX_ACTIONS * sizeof *ls),
+        *sc = malloc(MAX_ACTIONS * sizeof *sc);
+  M->np = M->n = 0;
+  if (!T || !hs || !ls || !sc) goto out;
+  int me = obs->turn.decider;
+  heur_score_all(m->ctx, obs, L, hs);
+  light_score_all(m->ctx, obs, L, ls);
+  uint8_t seen[MAX_UNITS] = {0};
+  for (int i = 0; i < L->n; i++) {
+    Action a = L->a[i];
+    int u = action_mover(a);
+    if (u == UNIT_NONE) { /* not a unit's move: in both policies' lists as it is */
+      mac_pool_add(M, 0, ai_act_key(a), &a, 1, hs[i]);
+      mac_pool_add(M, 1, ai_act_key(a), &a, 1, ls[i]);
+      continue;
+    }
+    if (seen[u]) continue;
+    seen[u] = 1;
+    Action p[REACH_PATH];
+    float first = 0;
+    for (int list = 0; list < 2; list++) {
+      int n = mac_greedy(m, obs, u, list ? light_score_all : heur_score_all, p, &first, T, sc);
+      State x = *obs;
+      n = mac_play(m->sc, &x, p, n);
+      mac_pool_add(M, list, mac_key(u, &x), p, n, first);
+    }
+    gs_reach(m->sc, obs, u, &M->reach);
+    for (int q = 0; q < NSQ; q++)
+      for (int f = 0; f < 4; f++) {
+        int n = M->reach.npath[q][f];
+        if (!n) continue;
+        State x = *obs;
+        n = mac_play(m->sc, &x, M->reach.path[q][f], n);
+        double v = ai_eval_cut(m->ctx, &x);
+        mac_pool_add(M, 2, mac_key(u, &x), M->reach.path[q][f], n,
+                     (float)(me == FRENCH ? v : 1.0 - v));
+      }
+  }
+  /* each list by its scores (stable), then the three interleaved; a key seen already is left */
+  int *ord = malloc((size_t)M->np * sizeof *ord), cnt[3] = {0, 0, 0}, at[3] = {0, 0, 0};
+  if (!ord) goto out;
+  for (int i = 0; i < M->np; i++) cnt[M->plist[i]]++;
+  int start[3] = {0, cnt[0], cnt[0] + cnt[1]}, fill[3] = {start[0], start[1], start[2]};
+  for (int i = 0; i < M->np; i++) {
+    int l = M->plist[i], j = fill[l]++;
+    while (j > start[l] && M->psc[ord[j - 1]] < M->psc[i]) { ord[j] = ord[j - 1]; j--; }
+    ord[j] = i;
+  }
+  for (int l = 0, left = M->np; left > 0 && M->n < MAX_ACTIONS; l = (l + 1) % 3) {
+    if (at[l] >= cnt[l]) continue;
+    int i = ord[start[l] + at[l]++];
+    left--;
+    int dup = 0;
+    for (int j = 0; j < M->n && !dup; j++) dup = M->key[j] == M->pkey[i];
+    if (dup) continue;
+    int j = M->n++;
+    M->key[j] = M->pkey[i];
+    M->len[j] = M->plen[i];
+    memcpy(M->path[j], M->ppath[i], (size_t)M->plen[i] * sizeof(Action));
+  }
+  free(ord);
+out:
+  free(T);
+  free(hs);
+  free(ls);
+  free(sc);
+  return M->n;
+}
+
+/* a root candidate's actions: a move's steps, or the one legal action */
+static int cand_seq(const Mcts *m, const ActList *L, int i, const Action **seq) {
+  if (m->mac_on) {
+    *seq = m->mac->path[i];
+    return m->mac->len[i];
+  }
+  *seq = &L->a[i];
+  return 1;
+}
+
+/* the chosen move's later steps, each with the observation expected before it (after the step
+ * before and the forced actions after it, as plan_reuse) */
+static void mac_plan(Mcts *m, const State *obs, int me, const Action *p, int n) {
+  State o2 = *obs, seen;
+  ActList *L = malloc(sizeof *L);
+  m->plan_n = m->plan_i = 0;
+  if (!L) return;
+  rng_seed(&o2.rng, m->seed, 0x2e05eULL);
+  for (int i = 0; i + 1 < n; i++) {
+    gs_apply(m->sc, &o2, p[i]);
+    while (!gs_over(&o2) && gs_legal(m->sc, &o2, L) == 1) gs_apply(m->sc, &o2, L->a[0]);
+    if (gs_over(&o2) || o2.turn.decider != me || o2.turn.phase != PH_MOVE) break;
+    gs_observe(m->sc, &o2, me, &seen);
+    m->plan[m->plan_n] = p[i + 1];
+    m->plan_h[m->plan_n++] = ai_hash_bytes(&seen, sizeof seen, m->seed ^ 0x9e3779b97f4a7c15ULL);
+  }
+  free(L);
+}
+
+/* the root's statistics by first step: a move's entry becomes its first step's, the most
+ * visited move of each first step kept (the statistics are sorted by visits) */
+static void mac_roots_to_steps(Mcts *m) {
+  int n = 0;
+  for (int i = 0; i < m->nroot; i++) {
+    uint32_t key = m->root[i].key;
+    for (int j = 0; j < m->mac->n; j++)
+      if (m->mac->key[j] == key) { key = ai_act_key(m->mac->path[j][0]); break; }
+    int dup = 0;
+    for (int j = 0; j < n && !dup; j++) dup = m->root[j].key == key;
+    if (dup) continue;
+    m->root[n] = m->root[i];
+    m->root[n++].key = key;
+  }
+  m->nroot = n;
+}
+
 /* how many candidates the halving root compares on this budget: 8 + rk * sqrt(budget); or
  * (rmin > 0) the most that still give each candidate rmin walks in the first round, where
  * ceil(log2 k) rounds share the budget equally - at least 8.  Either grows without bound with
@@ -424,10 +624,21 @@ static int root_candidates(Descent *D, const State *obs, const ActList *L, long 
                            int *cand, int *child) {
   Prior *P = D->prior;
   *D->w = *obs;
-  prior_build(D, L, D->me, P);
   int k = root_count(&D->m->o, budget), n = 0;
   if (D->m->o.even) k += k & 1;
   Tree *t = D->t;
+  if (D->m->mac_on) { /* the moves, in the order mac_build gave them */
+    const Macros *M = D->m->mac;
+    for (; n < k && n < M->n; n++) {
+      int c = find_child(t, t->root, M->key[n]);
+      if (c < 0) c = add_child(t, t->root, M->key[n], D->me);
+      if (c < 0) break;
+      cand[n] = n;
+      child[n] = c;
+    }
+    return n;
+  }
+  prior_build(D, L, D->me, P);
   for (int kids = 0; n < k; kids++) {
     int i = prior_next(D, L, P, kids);
     if (i < 0) break;
@@ -446,8 +657,8 @@ static int root_candidates(Descent *D, const State *obs, const ActList *L, long 
  * candidate (common random numbers).  They touch only the candidate's own subtree, so the
  * candidates of a round run in parallel and the result does not depend on the threads.  The
  * walks done (fewer at the deadline); *vroot: the root's reward summed */
-static long cand_walks(Descent *D, const State *obs, Action a, int node, long per, uint64_t seed,
-                       long wbase, double deadline, double *vroot) {
+static long cand_walks(Descent *D, const State *obs, const Action *seq, int ns, int node,
+                       long per, uint64_t seed, long wbase, double deadline, double *vroot) {
   Mcts *m = D->m;
   Tree *t = D->t;
   Rng *keep = D->r;
@@ -461,7 +672,7 @@ static long cand_walks(Descent *D, const State *obs, Action a, int node, long pe
     if (m->o.cheat) *D->w = *obs;
     else gs_determinize(m->sc, obs, D->me, &wr, D->w);
     D->r = &r2;
-    gs_apply(m->sc, D->w, a);
+    mac_play(m->sc, D->w, seq, ns);
     t->nodes[node].avail++;
     D->np = 0;
     D->path[D->np++] = node;
@@ -511,7 +722,9 @@ static int sh_round(Mcts *m, Walker *wk, int threads, const State *obs, const Ac
     Descent *D = &wk[omp_get_thread_num()].D;
     D->t = &m->trees[k];
     double t0 = clock_thread_cpu();
-    done[i] = cand_walks(D, obs, L->a[cand[c]], child[k][c], per, seed[k], m->trees[k].worlds,
+    const Action *seq;
+    int ns = cand_seq(m, L, cand[c], &seq);
+    done[i] = cand_walks(D, obs, seq, ns, child[k][c], per, seed[k], m->trees[k].worlds,
                          deadline, &vr[i]);
     cpu[i] = clock_thread_cpu() - t0;
     stop |= done[i] < per;
@@ -737,7 +950,14 @@ static void promote(Mcts *m, uint32_t key) {
 
 static Action mcts_search(Mcts *m, const State *obs, int me, const ActList *L, uint64_t h,
                           int *iters_done) {
-  long total = (long)(m->o.iters * phase_share(&m->o, obs->turn.phase));
+  double share = phase_share(&m->o, obs->turn.phase);
+  m->mac_on = m->o.dest > 0 && m->o.root == ROOT_SH && obs->turn.phase == PH_MOVE &&
+              mac_build(m, obs, L) > 1;
+  if (m->mac_on) {
+    share = m->o.dest;
+    for (int k = 0; k < m->o.trees; k++) m->trees[k].next_h = 0; /* a fresh tree of moves */
+  }
+  long total = (long)(m->o.iters * share);
   if (total < 16) total = 16;
   int T = m->o.trees;
   long per = (total + T - 1) / T;
@@ -753,8 +973,34 @@ static Action mcts_search(Mcts *m, const State *obs, int me, const ActList *L, u
   m->last_h = h;
   m->have_last = 1;
   Action a = pick_root(m, L);
-  if (m->o.reuse && !m->o.cheat) plan_reuse(m, obs, me, a);
+  int move = -1; /* the chosen candidate when it is a unit's move */
+  if (m->mac_on) {
+    for (int j = 0; j < m->mac->n; j++)
+      if (m->mac->key[j] == pick && (m->mac->key[j] >> 24) == MAC_TAG) move = j;
+    mac_roots_to_steps(m);
+    if (move >= 0) a = m->mac->path[move][0];
+    else a = pick_root(m, L);
+  }
+  if (move >= 0) mac_plan(m, obs, me, m->mac->path[move], m->mac->len[move]);
+  else if (m->o.reuse && !m->o.cheat) plan_reuse(m, obs, me, a);
+  m->last_act = a;
   return a;
+}
+
+/* dest: the planned move's next step when this is the observation it expected; 0 when none */
+static int plan_next(Mcts *m, const ActList *L, uint64_t h, Action *a) {
+  if (m->plan_i >= m->plan_n || m->plan_h[m->plan_i] != h) {
+    m->plan_n = m->plan_i = 0;
+    return 0;
+  }
+  Action p = m->plan[m->plan_i++];
+  for (int j = 0; j < L->n; j++)
+    if (!memcmp(&L->a[j], &p, sizeof p)) {
+      *a = p;
+      return 1;
+    }
+  m->plan_n = m->plan_i = 0;
+  return 0;
 }
 
 Action mcts_decide(Mcts *m, const State *s, int *iters_done) {
@@ -778,8 +1024,17 @@ Action mcts_decide(Mcts *m, const State *s, int *iters_done) {
      * answer, also under a time cap (a second search would cost the cap again and might
      * differ from the move played) */
     if (iters_done) *iters_done = (int)m->last_iters;
-    return pick_root(m, &L);
+    return m->last_act;
   }
   m->have_last = 0;
+  Action a;
+  if (plan_next(m, &L, h, &a)) {
+    root_single(m, a);
+    m->last_iters = 0;
+    m->last_h = h;
+    m->have_last = 1;
+    m->last_act = a;
+    return a;
+  }
   return mcts_search(m, &obs, me, &L, h, iters_done);
 }

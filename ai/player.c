@@ -24,6 +24,8 @@ typedef struct {
   double lo, hi;        /* inclusive range                                                */
   const char *choices;  /* OPT_CHOICE: space-separated names, stored as their index (int) */
   const char *help;
+  int quiet;            /* left out of the canonical text at 0 (an option added after reports
+                         * whose journals name their players by that text)               */
 } OptDef;
 
 typedef struct {
@@ -56,62 +58,63 @@ typedef struct {
 #define EVALFILE_HELP "instead of eval: the weights in this file of the scenario folder (written by train --out)"
 #define MO(f) offsetof(MctsOpts, f)
 static const OptDef MCTS_OPTS[] = {
-    {"iters", OPT_INT, MO(iters), 1, MAX_ITERS, NULL, "iterations per full decision (all trees)"},
-    {"trees", OPT_INT, MO(trees), 1, 64, NULL, "root-parallel trees (the result depends on it)"},
-    {"threads", OPT_INT, MO(threads), 1, 64, NULL, "threads running one search (not the result)"},
-    {"time", OPT_INT, MO(time_ms), 0, MAX_TIME_MS, NULL, "wall-time cap per decision in ms (0 none)"},
-    {"playtime", OPT_INT, MO(play_ms), 0, MAX_TIME_MS, NULL, "the cap in interactive play (ms)"},
-    {"c", OPT_REAL, MO(c), 0, 100, NULL, "UCB exploration constant"},
-    {"pb", OPT_REAL, MO(pb), 0, 100, NULL, "progressive bias weight of the prior"},
-    {"pwc", OPT_REAL, MO(pwc), 0, 1000, NULL, "progressive widening: 1 + pwc * n^pwa children"},
-    {"pwa", OPT_REAL, MO(pwa), 0, 1, NULL, "progressive widening exponent"},
-    {"root", OPT_CHOICE, MO(root), 0, 1, "halving ucb", "root: sequential halving on common worlds, or UCB"},
-    {"rk", OPT_REAL, MO(rk), 0, 100, NULL, "halving root: 8 + rk * sqrt(budget) candidates"},
-    {"rmin", OPT_INT, MO(rmin), 0, MAX_ITERS, NULL, "halving root: candidates while each gets rmin first-round walks (0: rk)"},
-    {"rollout", OPT_CHOICE, MO(rollout), 0, 2, "random heuristic light", "rollout policy"},
-    {"eps", OPT_REAL, MO(eps), 0, 1, NULL, "random-move share of the rollout policy"},
-    {"seps", OPT_REAL, MO(seps), 0, 1, NULL, "random share of the opponent's secret choices in the tree"},
-    {"even", OPT_INT, MO(even), 0, 1, NULL, "1: even candidate counts in the halving rounds (2 threads)"},
-    {"cut", OPT_INT, MO(cut), 0, 1000, NULL, "rollout cut-off in rounds (0 to the end)"},
-    {"maxroll", OPT_INT, MO(max_roll), 1, 1000000, NULL, "cap on rollout actions"},
-    {"eval", OPT_CHOICE, MO(eval), 0, 2, "hand fit own", "cut-off rollouts scored by (fit: the base rules' eval-S.ini in every variant; own: the variant's)"},
-    {"evalfile", OPT_FILE, MO(evalfile), 0, 0, NULL, EVALFILE_HELP},
-    {"mscale", OPT_REAL, MO(mscale), 0, 1, NULL, "budget share of a movement step"},
-    {"sscale", OPT_REAL, MO(sscale), 0, 1, NULL, "budget share of a small decision"},
-    {"reuse", OPT_INT, MO(reuse), 0, 1, NULL, "1: keep the subtree for the same side's next decision"},
-    {"mem", OPT_INT, MO(mem_mb), 1, 4096, NULL, "tree memory in MB (all trees)"},
+    {"iters", OPT_INT, MO(iters), 1, MAX_ITERS, NULL, "iterations per full decision (all trees)", 0},
+    {"trees", OPT_INT, MO(trees), 1, 64, NULL, "root-parallel trees (the result depends on it)", 0},
+    {"threads", OPT_INT, MO(threads), 1, 64, NULL, "threads running one search (not the result)", 0},
+    {"time", OPT_INT, MO(time_ms), 0, MAX_TIME_MS, NULL, "wall-time cap per decision in ms (0 none)", 0},
+    {"playtime", OPT_INT, MO(play_ms), 0, MAX_TIME_MS, NULL, "the cap in interactive play (ms)", 0},
+    {"c", OPT_REAL, MO(c), 0, 100, NULL, "UCB exploration constant", 0},
+    {"pb", OPT_REAL, MO(pb), 0, 100, NULL, "progressive bias weight of the prior", 0},
+    {"pwc", OPT_REAL, MO(pwc), 0, 1000, NULL, "progressive widening: 1 + pwc * n^pwa children", 0},
+    {"pwa", OPT_REAL, MO(pwa), 0, 1, NULL, "progressive widening exponent", 0},
+    {"root", OPT_CHOICE, MO(root), 0, 1, "halving ucb", "root: sequential halving on common worlds, or UCB", 0},
+    {"rk", OPT_REAL, MO(rk), 0, 100, NULL, "halving root: 8 + rk * sqrt(budget) candidates", 0},
+    {"rmin", OPT_INT, MO(rmin), 0, MAX_ITERS, NULL, "halving root: candidates while each gets rmin first-round walks (0: rk)", 0},
+    {"rollout", OPT_CHOICE, MO(rollout), 0, 2, "random heuristic light", "rollout policy", 0},
+    {"eps", OPT_REAL, MO(eps), 0, 1, NULL, "random-move share of the rollout policy", 0},
+    {"seps", OPT_REAL, MO(seps), 0, 1, NULL, "random share of the opponent's secret choices in the tree", 0},
+    {"even", OPT_INT, MO(even), 0, 1, NULL, "1: even candidate counts in the halving rounds (2 threads)", 0},
+    {"cut", OPT_INT, MO(cut), 0, 1000, NULL, "rollout cut-off in rounds (0 to the end)", 0},
+    {"maxroll", OPT_INT, MO(max_roll), 1, 1000000, NULL, "cap on rollout actions", 0},
+    {"eval", OPT_CHOICE, MO(eval), 0, 2, "hand fit own", "cut-off rollouts scored by (fit: the base rules' eval-S.ini in every variant; own: the variant's)", 0},
+    {"evalfile", OPT_FILE, MO(evalfile), 0, 0, NULL, EVALFILE_HELP, 0},
+    {"mscale", OPT_REAL, MO(mscale), 0, 1, NULL, "budget share of a movement step", 0},
+    {"sscale", OPT_REAL, MO(sscale), 0, 1, NULL, "budget share of a small decision", 0},
+    {"reuse", OPT_INT, MO(reuse), 0, 1, NULL, "1: keep the subtree for the same side's next decision", 0},
+    {"dest", OPT_REAL, MO(dest), 0, 1, NULL, "> 0: own movement searched by destination, at this budget share (0: by steps)", 1},
+    {"mem", OPT_INT, MO(mem_mb), 1, 4096, NULL, "tree memory in MB (all trees)", 0},
 };
 #undef MO
 
 #define HO(f) offsetof(HalvOpts, f)
 static const OptDef HALV_OPTS[] = {
-    {"iters", OPT_INT, HO(iters), 1, MAX_ITERS, NULL, "playouts per full decision"},
-    {"kh", OPT_INT, HO(kh), 0, MAX_ACTIONS, NULL, "candidates from the heuristic"},
-    {"kl", OPT_INT, HO(kl), 0, MAX_ACTIONS, NULL, "candidates from the light rule"},
-    {"rollout", OPT_CHOICE, HO(rollout), 0, 2, "random heuristic light", "rollout policy"},
-    {"eps", OPT_REAL, HO(eps), 0, 1, NULL, "random-move share of the rollout policy"},
-    {"cut", OPT_INT, HO(cut), 0, 1000, NULL, "rollout cut-off in rounds (0 to the end)"},
-    {"maxroll", OPT_INT, HO(max_roll), 1, 1000000, NULL, "cap on rollout actions"},
-    {"eval", OPT_CHOICE, HO(eval), 0, 2, "hand fit own", "cut-off rollouts scored by (fit: the base rules' eval-S.ini in every variant; own: the variant's)"},
-    {"evalfile", OPT_FILE, HO(evalfile), 0, 0, NULL, EVALFILE_HELP},
-    {"mscale", OPT_REAL, HO(mscale), 0, 1, NULL, "budget share of a movement step (0: heuristic)"},
-    {"sscale", OPT_REAL, HO(sscale), 0, 1, NULL, "budget share of a small decision (0: heuristic)"},
-    {"early", OPT_REAL, HO(early), 0, 1, NULL, "stop halving when the leader is this far ahead"},
+    {"iters", OPT_INT, HO(iters), 1, MAX_ITERS, NULL, "playouts per full decision", 0},
+    {"kh", OPT_INT, HO(kh), 0, MAX_ACTIONS, NULL, "candidates from the heuristic", 0},
+    {"kl", OPT_INT, HO(kl), 0, MAX_ACTIONS, NULL, "candidates from the light rule", 0},
+    {"rollout", OPT_CHOICE, HO(rollout), 0, 2, "random heuristic light", "rollout policy", 0},
+    {"eps", OPT_REAL, HO(eps), 0, 1, NULL, "random-move share of the rollout policy", 0},
+    {"cut", OPT_INT, HO(cut), 0, 1000, NULL, "rollout cut-off in rounds (0 to the end)", 0},
+    {"maxroll", OPT_INT, HO(max_roll), 1, 1000000, NULL, "cap on rollout actions", 0},
+    {"eval", OPT_CHOICE, HO(eval), 0, 2, "hand fit own", "cut-off rollouts scored by (fit: the base rules' eval-S.ini in every variant; own: the variant's)", 0},
+    {"evalfile", OPT_FILE, HO(evalfile), 0, 0, NULL, EVALFILE_HELP, 0},
+    {"mscale", OPT_REAL, HO(mscale), 0, 1, NULL, "budget share of a movement step (0: heuristic)", 0},
+    {"sscale", OPT_REAL, HO(sscale), 0, 1, NULL, "budget share of a small decision (0: heuristic)", 0},
+    {"early", OPT_REAL, HO(early), 0, 1, NULL, "stop halving when the leader is this far ahead", 0},
 };
 #undef HO
 
 typedef struct { double eps; } HeurOpts;
 static const OptDef HEUR_OPTS[] = {
-    {"eps", OPT_REAL, offsetof(HeurOpts, eps), 0, 1, NULL, "share of uniformly random moves"},
+    {"eps", OPT_REAL, offsetof(HeurOpts, eps), 0, 1, NULL, "share of uniformly random moves", 0},
 };
 
 #define FO(f) offsetof(FlatOpts, f)
 static const OptDef FLAT_OPTS[] = {
-    {"n", OPT_INT, FO(playouts), 1, MAX_ITERS, NULL, "playouts per decision (sequential halving)"},
-    {"k", OPT_INT, FO(k), 1, MAX_ACTIONS, NULL, "candidate actions kept by the light rule"},
-    {"eps", OPT_REAL, FO(eps), 0, 1, NULL, "random-move share of the rollouts"},
-    {"cut", OPT_INT, FO(cut), 0, 1000, NULL, "rollout cut-off in rounds (0 to the end)"},
-    {"rollout", OPT_CHOICE, FO(rollout), 0, 2, "random heuristic light", "rollout policy"},
+    {"n", OPT_INT, FO(playouts), 1, MAX_ITERS, NULL, "playouts per decision (sequential halving)", 0},
+    {"k", OPT_INT, FO(k), 1, MAX_ACTIONS, NULL, "candidate actions kept by the light rule", 0},
+    {"eps", OPT_REAL, FO(eps), 0, 1, NULL, "random-move share of the rollouts", 0},
+    {"cut", OPT_INT, FO(cut), 0, 1000, NULL, "rollout cut-off in rounds (0 to the end)", 0},
+    {"rollout", OPT_CHOICE, FO(rollout), 0, 2, "random heuristic light", "rollout policy", 0},
 };
 #undef FO
 static void flat_defaults(void *o) { flat_default_opts(o); }
@@ -679,6 +682,7 @@ int player_spec_canonical(const char *spec, char *out, size_t len, char *err, si
     char v[64];
     fmt_value(&k->opts[i], &o, v, sizeof v);
     if (k->opts[i].type == OPT_FILE && !*v) continue; /* not given: the canonical text of before */
+    if (k->opts[i].quiet && !strcmp(v, "0")) continue;
     n += (size_t)snprintf(out + n, len - n, "%s%s=%s", first ? ":" : ",", k->opts[i].name, v);
     first = 0;
   }
