@@ -327,3 +327,59 @@ Test(ai, mcts_balance_bounds_two_threads) {
   mcts_free(m);
   free(sc);
 }
+
+/* dest: the searcher's own movement by a unit's whole move.  Its first step is searched (many
+ * candidates, among them moves the step search never reaches in one decision: several squares
+ * away); the later steps follow without a search (one candidate), each continuing the same
+ * unit's move; analyze's top candidate is always the move played */
+Test(ai, mcts_dest_plays_a_units_whole_move) {
+  Scen *sc = th_load("short", "base");
+  char err[200];
+  Player *p = player_new(sc, "mcts:iters=200,cut=2,dest=1", 5, err, sizeof err);
+  Player *h = player_new(sc, "heuristic:eps=0.1", 6, err, sizeof err);
+  cr_assert(p && h, "%s", err);
+  State s;
+  gs_init(sc, &s, 21, 2);
+  int planned = 0, searched = 0, prev_unit = UNIT_NONE;
+  for (int k = 0; k < 3000 && !gs_over(&s) && planned < 10; k++) {
+    ActList L;
+    gs_legal(sc, &s, &L);
+    if (s.turn.decider != FRENCH || L.n == 1) {
+      gs_apply(sc, &s, L.n == 1 ? L.a[0] : player_act(h, &s));
+      if (L.n > 1) prev_unit = UNIT_NONE;
+      continue;
+    }
+    Candidate c[MAX_ACTIONS];
+    int n = player_analyze(p, &s, c, MAX_ACTIONS);
+    Action a = player_act(p, &s);
+    cr_assert(gs_is_legal(sc, &s, a));
+    cr_assert_eq(memcmp(&a, &c[0].a, sizeof a), 0, "step %d: the top candidate is played", k);
+    if (s.turn.phase == PH_MOVE && n == 1) { /* a planned step: the same unit goes on */
+      cr_assert_neq(prev_unit, UNIT_NONE, "step %d: a plan step starts no move", k);
+      cr_assert_eq(action_mover(a), prev_unit, "step %d: the plan changed units", k);
+      planned++;
+    } else if (s.turn.phase == PH_MOVE) {
+      searched++;
+    }
+    prev_unit = action_mover(a);
+    gs_apply(sc, &s, a);
+  }
+  cr_assert_gt(planned, 0, "no move of several steps was planned");
+  cr_assert_gt(searched, 0);
+  player_free(p);
+  player_free(h);
+  free(sc);
+}
+
+/* dest keeps the search's contracts: honest, and the same on 1 and 2 threads; dest=0 (the
+ * default) is not written in the canonical spec, so the players named before it keep their names */
+Test(ai, mcts_dest_honest_and_independent_of_threads) {
+  cr_assert_eq(th_honesty("short", "mcts:iters=200,cut=2,dest=1", 11, 20), 0);
+  cr_assert_eq(th_honesty("long", "mcts:iters=200,cut=2,dest=1", 14, 10), 0);
+  same_on_threads("mcts:iters=400,even=1,threads=1,dest=1", "mcts:iters=400,even=1,threads=2,dest=1");
+  char a[1024], b[1024], err[300];
+  cr_assert_eq(player_spec_canonical("mcts:normal", a, sizeof a, err, sizeof err), 0, "%s", err);
+  cr_assert_eq(player_spec_canonical("mcts:normal,dest=1", b, sizeof b, err, sizeof err), 0, "%s", err);
+  cr_assert(!strstr(a, "dest"), "%s", a);
+  cr_assert(strstr(b, ",dest=1"), "%s", b);
+}
