@@ -410,6 +410,23 @@ static void run_ucb(Descent *D, const State *obs, long iters, double deadline) {
   }
 }
 
+/* the observation the searcher expects next: o2 (a copy of its observation) given a stream of
+ * its own: the observation has none, and chance that shows makes the next observation differ */
+static void expect_start(const Mcts *m, State *o2) { rng_seed(&o2->rng, m->seed, 0x2e05eULL); }
+
+/* a played on o2, then the forced actions after it; 1 and *h the hash of me's observation when
+ * me decides next, 0 when the game ends or the other side decides */
+static int expect_after(const Mcts *m, State *o2, Action a, int me, uint64_t *h) {
+  ActList L;
+  gs_apply(m->sc, o2, a);
+  while (!gs_over(o2) && gs_legal(m->sc, o2, &L) == 1) gs_apply(m->sc, o2, L.a[0]);
+  if (gs_over(o2) || o2->turn.decider != me) return 0;
+  State seen;
+  gs_observe(m->sc, o2, me, &seen);
+  *h = ai_hash_bytes(&seen, sizeof seen, m->seed ^ 0x9e3779b97f4a7c15ULL);
+  return 1;
+}
+
 /* ---------------------------------------------------------------- destination moves (dest) */
 /* With `dest`, a movement decision of the searcher is searched at the grain a player thinks
  * in: the root's candidates are whole moves of one unit (every square and facing it can reach,
@@ -569,20 +586,15 @@ static int cand_seq(const Mcts *m, const ActList *L, int i, const Action **seq) 
 /* the chosen move's later steps, each with the observation expected before it (after the step
  * before and the forced actions after it, as plan_reuse) */
 static void mac_plan(Mcts *m, const State *obs, int me, const Action *p, int n) {
-  State o2 = *obs, seen;
-  ActList *L = malloc(sizeof *L);
+  State o2 = *obs;
+  uint64_t h;
   m->plan_n = m->plan_i = 0;
-  if (!L) return;
-  rng_seed(&o2.rng, m->seed, 0x2e05eULL);
-  for (int i = 0; i + 1 < n; i++) {
-    gs_apply(m->sc, &o2, p[i]);
-    while (!gs_over(&o2) && gs_legal(m->sc, &o2, L) == 1) gs_apply(m->sc, &o2, L->a[0]);
-    if (gs_over(&o2) || o2.turn.decider != me || o2.turn.phase != PH_MOVE) break;
-    gs_observe(m->sc, &o2, me, &seen);
+  expect_start(m, &o2);
+  for (int i = 0; i + 1 < n && expect_after(m, &o2, p[i], me, &h) && o2.turn.phase == PH_MOVE;
+       i++) {
     m->plan[m->plan_n] = p[i + 1];
-    m->plan_h[m->plan_n++] = ai_hash_bytes(&seen, sizeof seen, m->seed ^ 0x9e3779b97f4a7c15ULL);
+    m->plan_h[m->plan_n++] = h;
   }
-  free(L);
 }
 
 /* the root's statistics by first step: a move's entry becomes its first step's, the most
@@ -910,15 +922,9 @@ static Action pick_root(const Mcts *m, const ActList *L) {
  * it could not foresee; its subtree becomes the next root of each tree */
 static void plan_reuse(Mcts *m, const State *obs, int me, Action a) {
   State o2 = *obs;
-  ActList L;
-  rng_seed(&o2.rng, m->seed, 0x2e05eULL); /* the observation has no stream; chance that shows
-                                           * makes the next observation differ: no reuse */
-  gs_apply(m->sc, &o2, a);
-  while (!gs_over(&o2) && gs_legal(m->sc, &o2, &L) == 1) gs_apply(m->sc, &o2, L.a[0]);
-  if (gs_over(&o2) || o2.turn.decider != me) return;
-  State seen;
-  gs_observe(m->sc, &o2, me, &seen);
-  uint64_t h = ai_hash_bytes(&seen, sizeof seen, m->seed ^ 0x9e3779b97f4a7c15ULL);
+  uint64_t h;
+  expect_start(m, &o2);
+  if (!expect_after(m, &o2, a, me, &h)) return;
   for (int k = 0; k < m->o.trees; k++) {
     Tree *t = &m->trees[k];
     t->next_root = find_child(t, t->root, ai_act_key(a));
