@@ -450,7 +450,11 @@ typedef struct Macros {
   uint8_t plen[MAC_POOL], plist[MAC_POOL];
   float psc[MAC_POOL];
   Action ppath[MAC_POOL][REACH_PATH];
+  int ord[MAC_POOL];                   /* the pool by list, each by score */
+  /* scratch of mac_build */
   Reach reach;
+  ActList T;
+  float hs[MAX_ACTIONS], ls[MAX_ACTIONS], sc[MAX_ACTIONS];
 } Macros;
 
 /* the key of a move: the unit and where it ends (not an action key: MAC_TAG is no action type) */
@@ -503,21 +507,17 @@ static int mac_greedy(const Mcts *m, const State *obs, int u, AiScoreFn fn, Acti
 static int mac_build(Mcts *m, const State *obs, const ActList *L) {
   if (!m->mac && !(m->mac = malloc(sizeof *m->mac))) return 0;
   Macros *M = m->mac;
-  ActList *T = malloc(sizeof *T);
-  float *hs = malloc(MAX_ACTIONS * sizeof *hs), *ls = malloc(MAX_ACTIONS * sizeof *ls),
-        *sc = malloc(MAX_ACTIONS * sizeof *sc);
   M->np = M->n = 0;
-  if (!T || !hs || !ls || !sc) goto out;
   int me = obs->turn.decider;
-  heur_score_all(m->ctx, obs, L, hs);
-  light_score_all(m->ctx, obs, L, ls);
+  heur_score_all(m->ctx, obs, L, M->hs);
+  light_score_all(m->ctx, obs, L, M->ls);
   uint8_t seen[MAX_UNITS] = {0};
   for (int i = 0; i < L->n; i++) {
     Action a = L->a[i];
     int u = action_mover(a);
     if (u == UNIT_NONE) { /* not a unit's move: in both policies' lists as it is */
-      mac_pool_add(M, 0, ai_act_key(a), &a, 1, hs[i]);
-      mac_pool_add(M, 1, ai_act_key(a), &a, 1, ls[i]);
+      mac_pool_add(M, 0, ai_act_key(a), &a, 1, M->hs[i]);
+      mac_pool_add(M, 1, ai_act_key(a), &a, 1, M->ls[i]);
       continue;
     }
     if (seen[u]) continue;
@@ -525,7 +525,8 @@ static int mac_build(Mcts *m, const State *obs, const ActList *L) {
     Action p[REACH_PATH];
     float first = 0;
     for (int list = 0; list < 2; list++) {
-      int n = mac_greedy(m, obs, u, list ? light_score_all : heur_score_all, p, &first, T, sc);
+      int n = mac_greedy(m, obs, u, list ? light_score_all : heur_score_all, p, &first, &M->T,
+                         M->sc);
       State x = *obs;
       n = mac_play(m->sc, &x, p, n);
       mac_pool_add(M, list, mac_key(u, &x), p, n, first);
@@ -543,8 +544,7 @@ static int mac_build(Mcts *m, const State *obs, const ActList *L) {
       }
   }
   /* each list by its scores (stable), then the three interleaved; a key seen already is left */
-  int *ord = malloc((size_t)M->np * sizeof *ord), cnt[3] = {0, 0, 0}, at[3] = {0, 0, 0};
-  if (!ord) goto out;
+  int *ord = M->ord, cnt[3] = {0, 0, 0}, at[3] = {0, 0, 0};
   for (int i = 0; i < M->np; i++) cnt[M->plist[i]]++;
   int start[3] = {0, cnt[0], cnt[0] + cnt[1]}, fill[3] = {start[0], start[1], start[2]};
   for (int i = 0; i < M->np; i++) {
@@ -564,12 +564,6 @@ static int mac_build(Mcts *m, const State *obs, const ActList *L) {
     M->len[j] = M->plen[i];
     memcpy(M->path[j], M->ppath[i], (size_t)M->plen[i] * sizeof(Action));
   }
-  free(ord);
-out:
-  free(T);
-  free(hs);
-  free(ls);
-  free(sc);
   return M->n;
 }
 
@@ -978,15 +972,13 @@ static Action mcts_search(Mcts *m, const State *obs, int me, const ActList *L, u
   if (iters_done) *iters_done = (int)m->last_iters;
   m->last_h = h;
   m->have_last = 1;
-  Action a = pick_root(m, L);
-  int move = -1; /* the chosen candidate when it is a unit's move */
+  int move = -1; /* the chosen candidate when it is a unit's move (not another action) */
   if (m->mac_on) {
-    for (int j = 0; j < m->mac->n; j++)
-      if (m->mac->key[j] == pick && (m->mac->key[j] >> 24) == MAC_TAG) move = j;
+    for (int j = 0; j < m->mac->n && (pick >> 24) == MAC_TAG; j++)
+      if (m->mac->key[j] == pick) move = j;
     mac_roots_to_steps(m);
-    if (move >= 0) a = m->mac->path[move][0];
-    else a = pick_root(m, L);
   }
+  Action a = move >= 0 ? m->mac->path[move][0] : pick_root(m, L);
   if (move >= 0) mac_plan(m, obs, me, m->mac->path[move], m->mac->len[move]);
   else if (m->o.reuse && !m->o.cheat) plan_reuse(m, obs, me, a);
   m->last_act = a;
