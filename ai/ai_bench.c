@@ -116,7 +116,7 @@ static void bench_position(const Scen *sc, State *s) {
 static Mcts *bench_mcts(const Scen *sc, const AiCtx *ctx, const char *level, int iters, int ms,
                         int trees, int threads) {
   MctsOpts o;
-  mcts_level_opts(level, &o);
+  mcts_level_opts(level, NULL, &o); /* the step search in every scenario: the bench's signatures */
   o.iters = iters;
   o.time_ms = ms;
   o.trees = trees;

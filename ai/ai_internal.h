@@ -193,7 +193,9 @@ double mcts_balance(const Mcts *m);
 /* the level's cap in play when no time= was given; the cap in ms (0 none) */
 int mcts_interactive(Mcts *m);
 void mcts_default_opts(MctsOpts *o);
-int mcts_level_opts(const char *level, MctsOpts *o);   /* 0 ok */
+/* the options of a level (0 ok, -1 no such level) in the scenario named scen ("short",
+ * "long"; NULL: the setting common to every scenario) */
+int mcts_level_opts(const char *level, const char *scen, MctsOpts *o);
 
 /* ---------------------------------------------------------------- the flat levels (halving.c) */
 /* The levels of before the tree search (`flat:normal` ...): sequential halving over the

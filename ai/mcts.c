@@ -101,20 +101,22 @@ void mcts_default_opts(MctsOpts *o) {
  * (the result does not depend on them), the time cap in play; and from easy up the halving
  * root's rule and opponent model that the games chose at their budgets (results/search-tree.md):
  * candidates while each gets rmin first-round walks, the opponent's secret choices random at
- * seps, even halving rounds.  sim keeps the defaults: the laboratory's tables were played by it */
+ * seps, even halving rounds; in the short game only, the searcher's own movement by destination
+ * at dest_short (the short game's decision D of stop 39; the long game's measured no gain).
+ * sim keeps the defaults: the laboratory's tables were played by it */
 static const struct {
   const char *name;
   int iters, threads, play_ms, rmin, even;
-  double seps;
+  double seps, dest_short;
 } LEVELS[] = {
-    {"sim", 120, 1, 0, 0, 0, 0.1},
-    {"easy", 750, 2, 1500, 64, 1, 0.5},
-    {"normal", 3000, 2, 4000, 64, 1, 0.5},
-    {"hard", 12000, 2, 8000, 64, 1, 0.5},
-    {"expert", 48000, 2, 15000, 64, 1, 0.5},
+    {"sim", 120, 1, 0, 0, 0, 0.1, 0},
+    {"easy", 750, 2, 1500, 64, 1, 0.5, 1},
+    {"normal", 3000, 2, 4000, 64, 1, 0.5, 1},
+    {"hard", 12000, 2, 8000, 64, 1, 0.5, 1},
+    {"expert", 48000, 2, 15000, 64, 1, 0.5, 1},
 };
 
-int mcts_level_opts(const char *level, MctsOpts *o) {
+int mcts_level_opts(const char *level, const char *scen, MctsOpts *o) {
   mcts_default_opts(o);
   for (size_t i = 0; i < sizeof LEVELS / sizeof *LEVELS; i++)
     if (!strcmp(level, LEVELS[i].name)) {
@@ -124,6 +126,7 @@ int mcts_level_opts(const char *level, MctsOpts *o) {
       o->rmin = LEVELS[i].rmin;
       o->even = LEVELS[i].even;
       o->seps = LEVELS[i].seps;
+      if (scen && !strcmp(scen, "short")) o->dest = LEVELS[i].dest_short;
       return 0;
     }
   return -1;

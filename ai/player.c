@@ -36,8 +36,10 @@ typedef struct {
   int nopts;
   const char *budget;                 /* option a *K multiplier scales; NULL: no budget    */
   size_t opts_size;
-  void (*defaults)(void *opts);
-  int (*level)(const char *name, void *opts); /* 0 ok; NULL when levels is ""             */
+  /* the options of a spec without a level, and those of a level (0 ok; NULL when levels is
+   * ""), in the scenario named scen ("short", "long"; NULL: every scenario's common setting) */
+  void (*defaults)(void *opts, const char *scen);
+  int (*level)(const char *name, const char *scen, void *opts);
   const char *probe;                  /* a cheap spec of this kind whose first decisions
                                        * fingerprint its code (player_spec_identity); NULL for
                                        * the rule players, which play_fingerprint covers     */
@@ -117,14 +119,14 @@ static const OptDef FLAT_OPTS[] = {
     {"rollout", OPT_CHOICE, FO(rollout), 0, 2, "random heuristic light", "rollout policy", 0},
 };
 #undef FO
-static void flat_defaults(void *o) { flat_default_opts(o); }
+static void flat_defaults(void *o, const char *scen) { (void)scen; flat_default_opts(o); }
 
-static void heur_defaults(void *o) { ((HeurOpts *)o)->eps = 0; }
-static void none_defaults(void *o) { (void)o; }
-static void mcts_defaults(void *o) { mcts_level_opts("normal", o); }
-static int mcts_level(const char *name, void *o) { return mcts_level_opts(name, o); }
-static void halv_defaults(void *o) { halving_level_opts("normal", o); }
-static int halv_level(const char *name, void *o) { return halving_level_opts(name, o); }
+static void heur_defaults(void *o, const char *scen) { (void)scen; ((HeurOpts *)o)->eps = 0; }
+static void none_defaults(void *o, const char *scen) { (void)o, (void)scen; }
+static void mcts_defaults(void *o, const char *scen) { mcts_level_opts("normal", scen, o); }
+static int mcts_level(const char *name, const char *scen, void *o) { return mcts_level_opts(name, scen, o); }
+static void halv_defaults(void *o, const char *scen) { (void)scen; halving_level_opts("normal", o); }
+static int halv_level(const char *name, const char *scen, void *o) { (void)scen; return halving_level_opts(name, o); }
 
 /* the options of any kind */
 typedef union { MctsOpts mcts; HeurOpts heur; FlatOpts flat; HalvOpts halv; } AnyOpts;
@@ -350,7 +352,7 @@ static int set_option(const KindDef *k, void *o, const char *name, const char *v
 }
 
 /* a level with an optional *K multiplier of the kind's budget */
-static int set_level(const KindDef *k, void *o, char *tok, char *err, size_t errlen) {
+static int set_level(const KindDef *k, const char *scen, void *o, char *tok, char *err, size_t errlen) {
   double mult = 1;
   char *star = strchr(tok, '*');
   if (star) {
@@ -360,7 +362,7 @@ static int set_level(const KindDef *k, void *o, char *tok, char *err, size_t err
       return -1;
     }
   }
-  if (!k->level || k->level(tok, o)) {
+  if (!k->level || k->level(tok, scen, o)) {
     if (err && errlen)
       snprintf(err, errlen, "unknown %s level '%.40s'%s%s%s", k->name, tok, *k->levels ? " (" : "",
                k->levels, *k->levels ? ")" : "");
@@ -382,7 +384,8 @@ static int set_level(const KindDef *k, void *o, char *tok, char *err, size_t err
 }
 
 /* options on top of *o (already set to the kind's defaults) */
-static int parse_opts(const KindDef *k, const char *text, void *o, char *err, size_t errlen) {
+static int parse_opts(const KindDef *k, const char *scen, const char *text, void *o, char *err,
+                      size_t errlen) {
   if (!text || !*text) return 0;
   size_t len = strlen(text);
   char *buf = malloc(len + 1);
@@ -406,7 +409,7 @@ static int parse_opts(const KindDef *k, const char *text, void *o, char *err, si
       if (err && errlen) snprintf(err, errlen, "the level must come first ('%.40s')", tok);
       rc = -1;
     } else {
-      rc = set_level(k, o, tok, err, errlen);
+      rc = set_level(k, scen, o, tok, err, errlen);
     }
   }
   free(buf);
@@ -436,14 +439,16 @@ static const KindDef *spec_kind(const char *spec, const char **opts, char *err, 
 }
 
 
-static const KindDef *spec_parse(const char *spec, AnyOpts *o, char *err, size_t errlen) {
+/* spec's kind and options in the scenario named scen (NULL: every scenario's common setting) */
+static const KindDef *spec_parse(const char *spec, const char *scen, AnyOpts *o, char *err,
+                                 size_t errlen) {
   if (!spec) spec = "mcts";
   const char *text;
   const KindDef *k = spec_kind(spec, &text, err, errlen);
   if (!k) return NULL;
   memset(o, 0, sizeof *o);
-  k->defaults(o);
-  if (parse_opts(k, text, o, err, errlen)) return NULL;
+  k->defaults(o, scen);
+  if (parse_opts(k, scen, text, o, err, errlen)) return NULL;
   return k;
 }
 
@@ -477,7 +482,7 @@ int player_spec_check(const char *spec, char *err, size_t errlen) {
     if (err && errlen) snprintf(err, errlen, "player '%.60s': %s", spec, e);
     return -1;
   }
-  if (spec_parse(spec, &o, e, sizeof e)) return 0;
+  if (spec_parse(spec, NULL, &o, e, sizeof e)) return 0;
   if (err && errlen) snprintf(err, errlen, "player '%.60s': %s", spec ? spec : "", e);
   return -1;
 }
@@ -573,7 +578,7 @@ Player *player_new(const Scen *sc, const char *spec, uint64_t seed, char *err, s
   if (!spec || !*spec) spec = "mcts";
   if (strchr(spec, '+')) return seated_new(sc, spec, seed, err, errlen);
   AnyOpts o;
-  const KindDef *k = spec_parse(spec, &o, err, errlen);
+  const KindDef *k = spec_parse(spec, sc->scen_name, &o, err, errlen);
   if (!k) return NULL;
   Player *p = calloc(1, sizeof *p);
   if (p) p->name = strdup(spec);
@@ -663,19 +668,20 @@ static void fmt_value(const OptDef *d, const void *o, char *buf, size_t len) {
   snprintf(buf, len, "%s", w ? w : "?");
 }
 
-int player_spec_canonical(const char *spec, char *out, size_t len, char *err, size_t errlen) {
+int player_spec_canonical(const char *spec, const char *scen, char *out, size_t len, char *err,
+                          size_t errlen) {
   char a[256], b[256];
   int seated = seated_split(spec, a, b, sizeof a, err, errlen);
   if (seated < 0) return -1;
   if (seated == 0) {
     char ca[512], cb[512];
-    if (player_spec_canonical(a, ca, sizeof ca, err, errlen) ||
-        player_spec_canonical(b, cb, sizeof cb, err, errlen))
+    if (player_spec_canonical(a, scen, ca, sizeof ca, err, errlen) ||
+        player_spec_canonical(b, scen, cb, sizeof cb, err, errlen))
       return -1;
     return (size_t)snprintf(out, len, "%s+%s", ca, cb) < len ? 0 : -1;
   }
   AnyOpts o;
-  const KindDef *k = spec_parse(spec, &o, err, errlen);
+  const KindDef *k = spec_parse(spec, scen, &o, err, errlen);
   if (!k) return -1;
   size_t n = (size_t)snprintf(out, len, "%s", k->name);
   for (int i = 0, first = 1; i < k->nopts && n < len; i++) {
@@ -692,10 +698,10 @@ int player_spec_canonical(const char *spec, char *out, size_t len, char *err, si
 /* the options of spec whose values differ from its kind's probe's, "kind:name=v,..." ("kind:"
  * when none): with the probe's play, what a search fingerprint needs to tell two players apart.
  * An option added later, inert at its default, changes neither. */
-static int spec_delta(const char *spec, char *out, size_t len) {
+static int spec_delta(const char *spec, const char *scen, char *out, size_t len) {
   AnyOpts o, q;
-  const KindDef *k = spec_parse(spec, &o, NULL, 0);
-  if (!k || !k->probe || spec_parse(k->probe, &q, NULL, 0) != k) return -1;
+  const KindDef *k = spec_parse(spec, scen, &o, NULL, 0);
+  if (!k || !k->probe || spec_parse(k->probe, scen, &q, NULL, 0) != k) return -1;
   size_t n = (size_t)snprintf(out, len, "%s:", k->name);
   for (int i = 0; i < k->nopts && n < len; i++) {
     char v[64], w[64];
@@ -706,16 +712,17 @@ static int spec_delta(const char *spec, char *out, size_t len) {
   return n < len ? 0 : -1;
 }
 
-int player_spec_identity(const char *spec, char *out, size_t len, const char **probe, int max) {
+int player_spec_identity(const char *spec, const char *scen, char *out, size_t len, const char **probe,
+                         int max) {
   char a[256], b[256];
   int seated = seated_split(spec, a, b, sizeof a, NULL, 0);
   if (seated < 0 || !len) return -1;
   if (seated == 0) {
     size_t la;
-    int n = player_spec_identity(a, out, len, probe, max);
+    int n = player_spec_identity(a, scen, out, len, probe, max);
     if (n < 0 || (la = strlen(out)) + 1 >= len) return -1;
     out[la] = '+';
-    int m = player_spec_identity(b, out + la + 1, len - la - 1, probe + n, max - n);
+    int m = player_spec_identity(b, scen, out + la + 1, len - la - 1, probe + n, max - n);
     return m < 0 ? -1 : n + m;
   }
   const char *text;
@@ -723,7 +730,7 @@ int player_spec_identity(const char *spec, char *out, size_t len, const char **p
   if (!k) return -1;
   out[0] = 0;
   if (!k->probe) return 0;
-  if (max < 1 || spec_delta(spec, out, len)) return -1;
+  if (max < 1 || spec_delta(spec, scen, out, len)) return -1;
   probe[0] = k->probe;
   return 1;
 }
@@ -735,12 +742,16 @@ int player_levels_text(char *out, size_t len) {
     char lv[128], *save = NULL;
     snprintf(lv, sizeof lv, "%s", KINDS[i].levels);
     for (char *w = strtok_r(lv, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
-      char spec[160], id[1024];
+      static const char *const SCEN[3] = {NULL, "short", "long"};
+      char spec[160], id[3][1024];
       if (!KINDS[i].probe) continue;
       snprintf(spec, sizeof spec, "%s:%s", KINDS[i].name, w);
-      if (spec_delta(spec, id, sizeof id)) return -1;
-      n += (size_t)snprintf(out + n, n < len ? len - n : 0, "%s\n", id);
-      if (n >= len) return -1;
+      for (int j = 0; j < 3; j++) { /* the common setting, then a scenario's own where it differs */
+        if (spec_delta(spec, SCEN[j], id[j], sizeof id[j])) return -1;
+        if (j && !strcmp(id[j], id[0])) continue;
+        n += (size_t)snprintf(out + n, n < len ? len - n : 0, "%s%s%s\n", j ? SCEN[j] : "", j ? ": " : "", id[j]);
+        if (n >= len) return -1;
+      }
     }
   }
   return 0;
@@ -754,7 +765,7 @@ void player_help(FILE *f) {
     if (*k->levels) fprintf(f, "  levels: %s (default normal)\n", k->levels);
     AnyOpts o;
     memset(&o, 0, sizeof o);
-    k->defaults(&o);
+    k->defaults(&o, NULL);
     for (int j = 0; j < k->nopts; j++) {
       const OptDef *d = &k->opts[j];
       char v[64], range[96];

@@ -10,19 +10,24 @@ typedef struct Player Player;
 /* 0 if spec names a known kind with valid, in-range options; else -1 and one line in err.
  * Every command checks its specs with this before any game starts. */
 int player_spec_check(const char *spec, char *err, size_t errlen);
-/* the spec with every option of its kind written out (kind:opt=v,...): equal strings, equal
- * players */
-int player_spec_canonical(const char *spec, char *out, size_t len, char *err, size_t errlen);
+/* the spec with every option of its kind written out (kind:opt=v,...) as it plays in the
+ * scenario named scen ("short", "long"; NULL: the levels' setting common to every scenario, as
+ * `players --canonical` prints it without --scenario): equal strings, equal players */
+int player_spec_canonical(const char *spec, const char *scen, char *out, size_t len, char *err,
+                          size_t errlen);
 void player_help(FILE *f);
 /* what tells spec apart from its kinds' probes, the cheap specs whose first decisions
  * fingerprint the code behind its kinds ("mcts:sim" for any mcts spec, one per kind, two for a
  * seated "A+B", none for the rule players): its options whose values differ from the probe's, "mcts:iters=3000,threads=2,playtime=4000," ("kind:" when none; two
  * joined by '+' for a seated spec; "" for a rule player), and the probes.  With the probes' play
  * it is a search player's fingerprint: a level's settings are seen, and an option added later
- * that is inert at its default changes nothing.  The probes' count, or -1. */
-int player_spec_identity(const char *spec, char *out, size_t len, const char **probe, int max);
-/* player_spec_identity of every named level of every search kind, one a line: what the level
- * tables say today (the search fingerprint hashes it); 0, or -1 when len is too small */
+ * that is inert at its default changes nothing.  In the scenario named scen (NULL: the
+ * levels' common setting).  The probes' count, or -1. */
+int player_spec_identity(const char *spec, const char *scen, char *out, size_t len, const char **probe,
+                         int max);
+/* player_spec_identity of every named level of every search kind, one a line, then a line
+ * "short: ..." where the level plays otherwise in that scenario: what the level tables say
+ * today (the search fingerprint hashes it); 0, or -1 when len is too small */
 int player_levels_text(char *out, size_t len);
 /* 1 if spec starts with a kind's name ("mcts", "heuristic:eps=0.1"); 0 for a bare level */
 int player_is_kind(const char *spec);

@@ -122,16 +122,22 @@ static int cmd_show(int argc, char **argv) {
 
 /* ---------------------------------------------------------------- players */
 static int cmd_players(int argc, char **argv) {
-  int rc = cli_args(argc, argv, "players", "--check --canonical",
-                    "usage: waterloo players [--check SPEC] [--canonical SPEC]\n"
+  int rc = cli_args(argc, argv, "players", "--check --canonical --scenario",
+                    "usage: waterloo players [--check SPEC] [--canonical SPEC [--scenario short|long]]\n"
                     "Lists the computer players, their levels and every option with its range and default.\n"
-                    "--check SPEC says whether a spec is valid; --canonical SPEC writes it with every option.\n");
+                    "--check SPEC says whether a spec is valid; --canonical SPEC writes it with every option,\n"
+                    "as it plays in the --scenario given (without it: the levels' setting common to both).\n");
   if (rc >= 0) return rc;
   const char *chk = opt_get(argc, argv, "--check", NULL), *can = opt_get(argc, argv, "--canonical", NULL);
+  const char *scen = opt_get(argc, argv, "--scenario", NULL);
   char err[300], out[1024];
+  if (scen && strcmp(scen, "short") && strcmp(scen, "long")) {
+    fprintf(stderr, "waterloo players: --scenario '%.40s': short or long\n", scen);
+    return 2;
+  }
   if (chk && player_spec_check(chk, err, sizeof err)) { fprintf(stderr, "waterloo players: %s\n", err); return 2; }
   if (can) {
-    if (player_spec_canonical(can, out, sizeof out, err, sizeof err)) {
+    if (player_spec_canonical(can, scen, out, sizeof out, err, sizeof err)) {
       fprintf(stderr, "waterloo players: %s\n", err);
       return 2;
     }

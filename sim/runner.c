@@ -246,7 +246,7 @@ static uint32_t probe_hash(uint32_t h, const Scen *sc, const char *probe) {
 uint32_t spec_fingerprint(const Scen *sc, const char *spec) {
   const char *probe[4];
   char id[2048];
-  int n = player_spec_identity(spec, id, sizeof id, probe, 4);
+  int n = player_spec_identity(spec, sc->scen_name, id, sizeof id, probe, 4);
   if (n <= 0) return 0;
   uint32_t h = hash_bytes(2166136261u, id, strlen(id));
   for (int i = 0; i < n; i++) h = probe_hash(h, sc, probe[i]);
@@ -282,5 +282,5 @@ uint32_t search_fingerprint(void) {
 int spec_searches(const char *spec) {
   const char *probe[4];
   char id[2048];
-  return player_spec_identity(spec, id, sizeof id, probe, 4) > 0;
+  return player_spec_identity(spec, NULL, id, sizeof id, probe, 4) > 0;
 }

@@ -79,7 +79,7 @@ static int scaling_scenarios(Scaling *S) {
 /* the iteration budget of a spec (its canonical iters=N), 0 when it has none */
 static long spec_budget(const char *spec) {
   char canon[1024], err[300];
-  if (player_spec_canonical(spec, canon, sizeof canon, err, sizeof err)) return 0;
+  if (player_spec_canonical(spec, NULL, canon, sizeof canon, err, sizeof err)) return 0;
   const char *p = strstr(canon, "iters=");
   while (p && p > canon && p[-1] != ':' && p[-1] != ',') p = strstr(p + 1, "iters=");
   return p ? strtol(p + 6, NULL, 10) : 0;

@@ -235,15 +235,15 @@ Test(players, registry_rejects_bad_specs_with_one_line) {
 
 Test(players, canonical_spec_names_equal_players_equally) {
   char a[1024], b[1024], err[300];
-  cr_assert_eq(player_spec_canonical("mcts:normal*2", a, sizeof a, err, sizeof err), 0, "%s", err);
-  cr_assert_eq(player_spec_canonical("mcts:iters=6000", b, sizeof b, err, sizeof err), 0, "%s", err);
+  cr_assert_eq(player_spec_canonical("mcts:normal*2", NULL, a, sizeof a, err, sizeof err), 0, "%s", err);
+  cr_assert_eq(player_spec_canonical("mcts:iters=6000", NULL, b, sizeof b, err, sizeof err), 0, "%s", err);
   cr_assert_str_eq(a, b);
-  cr_assert_eq(player_spec_canonical("flat:normal*2", b, sizeof b, err, sizeof err), 0, "%s", err);
+  cr_assert_eq(player_spec_canonical("flat:normal*2", NULL, b, sizeof b, err, sizeof err), 0, "%s", err);
   cr_assert_str_neq(a, b);
   cr_assert(strstr(b, "flat:iters=6400") && strstr(b, "kh=4"), "%s", b);
   /* the options straight after the kind, as `waterloo players` writes the grammar */
-  cr_assert_eq(player_spec_canonical("heuristic,eps=0.25", a, sizeof a, err, sizeof err), 0, "%s", err);
-  cr_assert_eq(player_spec_canonical("heuristic:eps=0.25", b, sizeof b, err, sizeof err), 0, "%s", err);
+  cr_assert_eq(player_spec_canonical("heuristic,eps=0.25", NULL, a, sizeof a, err, sizeof err), 0, "%s", err);
+  cr_assert_eq(player_spec_canonical("heuristic:eps=0.25", NULL, b, sizeof b, err, sizeof err), 0, "%s", err);
   cr_assert_str_eq(a, b);
 }
 
@@ -307,7 +307,7 @@ Test(ai, mcts_balance_bounds_two_threads) {
   AiCtx ctx;
   ai_ctx_init(&ctx, sc);
   MctsOpts o;
-  cr_assert_eq(mcts_level_opts("normal", &o), 0);
+  cr_assert_eq(mcts_level_opts("normal", NULL, &o), 0);
   o.threads = 1;
   o.iters = 800;
   o.reuse = 0;
@@ -378,8 +378,66 @@ Test(ai, mcts_dest_honest_and_independent_of_threads) {
   cr_assert_eq(th_honesty("long", "mcts:iters=200,cut=2,dest=1", 14, 10), 0);
   same_on_threads("mcts:iters=400,even=1,threads=1,dest=1", "mcts:iters=400,even=1,threads=2,dest=1");
   char a[1024], b[1024], err[300];
-  cr_assert_eq(player_spec_canonical("mcts:normal", a, sizeof a, err, sizeof err), 0, "%s", err);
-  cr_assert_eq(player_spec_canonical("mcts:normal,dest=1", b, sizeof b, err, sizeof err), 0, "%s", err);
+  cr_assert_eq(player_spec_canonical("mcts:normal", NULL, a, sizeof a, err, sizeof err), 0, "%s", err);
+  cr_assert_eq(player_spec_canonical("mcts:normal,dest=1", NULL, b, sizeof b, err, sizeof err), 0, "%s", err);
   cr_assert(!strstr(a, "dest"), "%s", a);
   cr_assert(strstr(b, ",dest=1"), "%s", b);
+}
+
+/* the levels' per-scenario setting: from easy up they decide their own movement by destination
+ * (dest=1) in the short game only; sim keeps its step search, an explicit dest= wins over the
+ * level, the cheating kind is the same search; the scenario is in the canonical text, the
+ * identity a journal is keyed by and the level text the search fingerprint hashes; and in play
+ * a level in the short game is the same player as the level with dest=1 */
+Test(ai, levels_search_movement_by_destination_in_the_short_game_only) {
+  static const char *const LV[] = {"mcts:easy", "mcts:normal", "mcts:hard", "mcts:expert", "cheat:normal", "mcts"};
+  char c[1024], err[300];
+  for (size_t i = 0; i < sizeof LV / sizeof *LV; i++) {
+    cr_assert_eq(player_spec_canonical(LV[i], "short", c, sizeof c, err, sizeof err), 0, "%s", err);
+    cr_assert(strstr(c, ",dest=1,"), "%s in the short game: %s", LV[i], c);
+    cr_assert_eq(player_spec_canonical(LV[i], "long", c, sizeof c, err, sizeof err), 0, "%s", err);
+    cr_assert(!strstr(c, "dest"), "%s in the long game: %s", LV[i], c);
+    cr_assert_eq(player_spec_canonical(LV[i], NULL, c, sizeof c, err, sizeof err), 0, "%s", err);
+    cr_assert(!strstr(c, "dest"), "%s: %s", LV[i], c);
+  }
+  cr_assert_eq(player_spec_canonical("mcts:sim", "short", c, sizeof c, err, sizeof err), 0, "%s", err);
+  cr_assert(!strstr(c, "dest"), "%s", c);
+  cr_assert_eq(player_spec_canonical("mcts:normal,dest=0", "short", c, sizeof c, err, sizeof err), 0, "%s", err);
+  cr_assert(!strstr(c, "dest"), "%s", c);
+  cr_assert_eq(player_spec_canonical("mcts:normal,dest=0.5", "long", c, sizeof c, err, sizeof err), 0, "%s", err);
+  cr_assert(strstr(c, ",dest=0.5,"), "%s", c);
+
+  char ids[1024], idl[1024], text[16384];
+  const char *probe[4];
+  cr_assert_eq(player_spec_identity("mcts:easy", "short", ids, sizeof ids, probe, 4), 1);
+  cr_assert_eq(player_spec_identity("mcts:easy", "long", idl, sizeof idl, probe, 4), 1);
+  cr_assert(strstr(ids, "dest=1,") && !strstr(idl, "dest"), "%s | %s", ids, idl);
+  cr_assert_eq(player_levels_text(text, sizeof text), 0);
+  cr_assert(strstr(text, "\nshort: mcts:"), "%s", text);
+  cr_assert(!strstr(text, "\nlong: "), "%s", text);
+
+  /* in play: fed the same positions of a short game, the level and the level with dest=1 make
+   * the same choices; with dest=0 (the step search) some choice differs */
+  Scen *sc = th_load("short", "base");
+  Player *p = player_new(sc, "mcts:easy*0.1,cut=2", 3, err, sizeof err);
+  Player *q = player_new(sc, "mcts:easy*0.1,cut=2,dest=1", 3, err, sizeof err);
+  Player *r = player_new(sc, "mcts:easy*0.1,cut=2,dest=0", 3, err, sizeof err);
+  cr_assert(p && q && r, "%s", err);
+  State s;
+  gs_init(sc, &s, 8, 1);
+  int moves = 0, differ = 0;
+  for (int k = 0; k < 400 && !gs_over(&s) && moves < 40; k++) {
+    int mv = s.turn.phase == PH_MOVE;
+    Action a = player_act(p, &s), b = player_act(q, &s), d = player_act(r, &s);
+    cr_assert_eq(memcmp(&a, &b, sizeof a), 0, "decision %d: the level and dest=1 differ", k);
+    differ += memcmp(&a, &d, sizeof a) != 0;
+    moves += mv;
+    gs_apply(sc, &s, a);
+  }
+  cr_assert_gt(moves, 0);
+  cr_assert_gt(differ, 0, "dest=0 played as the level in %d movement decisions", moves);
+  player_free(p);
+  player_free(q);
+  player_free(r);
+  free(sc);
 }

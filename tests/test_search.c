@@ -295,9 +295,9 @@ Test(fit, evalfile_names_a_weights_file_of_the_scenario_folder) {
   cr_assert(strstr(err, "fitted for scenario 'short', not 'long'"), "%s", err);
   /* the canonical text names it only when given */
   char can[1024];
-  cr_assert_eq(player_spec_canonical("mcts:sim", can, sizeof can, err, sizeof err), 0);
+  cr_assert_eq(player_spec_canonical("mcts:sim", NULL, can, sizeof can, err, sizeof err), 0);
   cr_assert_null(strstr(can, "evalfile"), "%s", can);
-  cr_assert_eq(player_spec_canonical("mcts:sim,evalfile=eval-long.ini", can, sizeof can, err, sizeof err), 0);
+  cr_assert_eq(player_spec_canonical("mcts:sim,evalfile=eval-long.ini", NULL, can, sizeof can, err, sizeof err), 0);
   cr_assert(strstr(can, ",evalfile=eval-long.ini,"), "%s", can);
   free(sc);
 }

@@ -139,7 +139,7 @@ Test(tactics, bad_input_one_line_and_exit_2) {
   fclose(f);
   snprintf(cmd, sizeof cmd, "./waterloo tactics --players heuristic --file %s", path);
   cr_assert_eq(th_sh(cmd, out, sizeof out), 2, "%s", out);
-  char want[160];
+  char want[256];
   snprintf(want, sizeof want, "%s:3: accepted move 'move fr-1/I Z9' is not legal", path);
   cr_assert_not_null(strstr(out, want), "%s", out); /* quoted as written, not lower-cased */
   cr_assert_eq(th_sh("./waterloo tactics --players nobody", out, sizeof out), 2);
