@@ -757,12 +757,41 @@ int player_levels_text(char *out, size_t len) {
   return 0;
 }
 
+/* "  in the short game: easy normal hard expert take dest=1": the levels of k whose options in
+ * the scenario named scen differ from their common setting, and how (none: no line) */
+static void scen_levels_help(FILE *f, const KindDef *k, const char *scen) {
+  char lv[128], names[128] = "", diff[256] = "", *save = NULL;
+  snprintf(lv, sizeof lv, "%s", k->levels);
+  for (char *w = strtok_r(lv, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+    AnyOpts o, q;
+    char d[256] = "";
+    memset(&o, 0, sizeof o), memset(&q, 0, sizeof q);
+    k->defaults(&o, NULL), k->defaults(&q, scen);
+    if (k->level(w, NULL, &o) || k->level(w, scen, &q)) continue;
+    for (int j = 0; j < k->nopts; j++) {
+      char v[64], u[64];
+      fmt_value(&k->opts[j], &o, v, sizeof v);
+      fmt_value(&k->opts[j], &q, u, sizeof u);
+      if (strcmp(u, v)) snprintf(d + strlen(d), sizeof d - strlen(d), "%s%s=%s", *d ? "," : "", k->opts[j].name, u);
+    }
+    if (!*d) continue;
+    if (*names && strcmp(d, diff)) { /* levels that differ otherwise: a line each group */
+      fprintf(f, "  in the %s game: %s take %s\n", scen, names, diff);
+      names[0] = 0;
+    }
+    snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", *names ? " " : "", w);
+    snprintf(diff, sizeof diff, "%s", d);
+  }
+  if (*names) fprintf(f, "  in the %s game: %s take %s\n", scen, names, diff);
+}
+
 void player_help(FILE *f) {
   fprintf(f, "Player specs: KIND[:LEVEL[*K]][,OPTION=VALUE...]   (LEVEL first; *K multiplies the budget)\n");
   for (int i = 0; i < NKINDS; i++) {
     const KindDef *k = &KINDS[i];
     fprintf(f, "\n%s: %s\n", k->name, k->help);
     if (*k->levels) fprintf(f, "  levels: %s (default normal)\n", k->levels);
+    if (*k->levels) scen_levels_help(f, k, "short"), scen_levels_help(f, k, "long");
     AnyOpts o;
     memset(&o, 0, sizeof o);
     k->defaults(&o, NULL);

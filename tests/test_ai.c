@@ -415,6 +415,15 @@ Test(ai, levels_search_movement_by_destination_in_the_short_game_only) {
   cr_assert_eq(player_levels_text(text, sizeof text), 0);
   cr_assert(strstr(text, "\nshort: mcts:"), "%s", text);
   cr_assert(!strstr(text, "\nlong: "), "%s", text);
+  char *help = NULL;
+  size_t hlen = 0;
+  FILE *hf = open_memstream(&help, &hlen);
+  cr_assert_not_null(hf);
+  player_help(hf);
+  fclose(hf);
+  cr_assert(strstr(help, "in the short game: easy normal hard expert take dest=1\n"), "%s", help);
+  cr_assert(!strstr(help, "in the long game"), "%s", help);
+  free(help);
 
   /* in play: fed the same positions of a short game, the level and the level with dest=1 make
    * the same choices; with dest=0 (the step search) some choice differs */
