@@ -305,15 +305,6 @@ static void run_set_aside_stale_journal(const SimCfg *c, const char *jp) {
   }
 }
 
-/* 1 when the file's last byte is not a newline: a line torn by a kill */
-static int ends_torn(const char *path) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return 0;
-  int torn = fseek(f, -1, SEEK_END) == 0 && fgetc(f) != '\n';
-  fclose(f);
-  return torn;
-}
-
 /* this rank's journal, opened for appending: the configuration line when it is new */
 static int run_open_journal(Run *R) {
   SimCfg *c = &R->cfg;

@@ -605,8 +605,9 @@ int mjournal_open(MatchJournal *J, const char *cmd, const char *out, int resume,
     return 2;
   }
   if (resume) J->njr = journal_read(J->path, &J->jr);
+  int cut = resume && ends_torn(J->path); /* a line torn by a stopped run is ended first */
   J->f = fopen(J->path, resume ? "a" : "w");
-  if (!J->f || (resume && (fprintf(J->f, "\n") < 0 || fflush(J->f) != 0))) {
+  if (!J->f || (cut && (fprintf(J->f, "\n") < 0 || fflush(J->f) != 0))) {
     fprintf(stderr, "%s: cannot write %s: %s\n", cmd, J->path, strerror(errno));
     return 2;
   }

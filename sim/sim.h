@@ -333,6 +333,9 @@ int write_atomic(const char *path, const char *data, size_t len);
 void build_caption(char *out, size_t len, int search);
 /* whether a new file prefix.probe.PID can be created (it is removed again): 0, or -1 with errno */
 int can_create(const char *prefix);
+/* 1 when the file's last byte is not a newline: a journal line torn by a kill, to be ended
+ * before a resume appends (and nothing is added after a whole line) */
+int ends_torn(const char *path);
 int mkdir_p(const char *path);
 /* growable string */
 typedef struct { char *s; size_t n, cap; } Buf;

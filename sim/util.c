@@ -50,6 +50,14 @@ int can_create(const char *prefix) {
   return 0;
 }
 
+int ends_torn(const char *path) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return 0;
+  int torn = fseek(f, -1, SEEK_END) == 0 && fgetc(f) != '\n';
+  fclose(f);
+  return torn;
+}
+
 /* the one atomic writer is the engine's (file_write_atomic: a temporary file beside the target,
  * fsync, rename; never over a file that is not a regular one); the caller says what failed */
 int write_atomic(const char *path, const char *data, size_t len) {

@@ -751,13 +751,19 @@ Test(sim_strength, mirror_margin_pair_counts_and_resume, .init = mk_tmp, .fini =
   double lm = 0;
   cr_assert_eq(sscanf(lr + 1, "%lf", &lm), 1);
   cr_assert_lt(lm, 0.0);
-  /* resume: everything from the journal, the same table */
+  /* resume: everything from the journal, the same table, and the journal byte for byte as it
+   * was (a resume that plays nothing adds nothing, not even an empty line) */
+  size_t nj0 = 0, nj1 = 0;
+  char *j0 = slurp(tmpbase, "s.md.journal", &nj0);
   const char *b[] = {"strength", "--scenario", "short,long", "--games", "4", "--seed", "5",
                      "--threads", "2", "--pairs", "heuristic/heuristic;heuristic/random@6",
                      "--out", out, "--resume", NULL};
   cr_assert_eq(run(b), 0);
-  char *t2 = slurp(tmpbase, "s.md", &n2);
+  char *t2 = slurp(tmpbase, "s.md", &n2), *j1 = slurp(tmpbase, "s.md.journal", &nj1);
   cr_assert(n1 == n2 && !memcmp(t1, t2, n1), "resumed table differs:\n%s\n---\n%s", t1, t2);
+  cr_assert(nj0 > 0 && nj0 == nj1 && !memcmp(j0, j1, nj0), "journal changed:\n%s\n---\n%s", j0, j1);
+  free(j0);
+  free(j1);
   /* a longer match resumes from the shorter one (plays only the new seeds): the same rows as
    * a fresh run of the longer match (all but the time column) */
   const char *c[] = {"strength", "--scenario", "short,long", "--games", "4", "--seed", "5",
