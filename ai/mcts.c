@@ -977,8 +977,9 @@ static Action mcts_search(Mcts *m, const State *obs, int me, const ActList *L, u
   m->have_last = 1;
   int move = -1; /* the chosen candidate when it is a unit's move (not another action) */
   if (m->mac_on) {
-    for (int j = 0; j < m->mac->n && (pick >> 24) == MAC_TAG; j++)
-      if (m->mac->key[j] == pick) move = j;
+    if ((pick >> 24) == MAC_TAG)
+      for (int j = 0; j < m->mac->n; j++)
+        if (m->mac->key[j] == pick) move = j;
     mac_roots_to_steps(m);
   }
   Action a = move >= 0 ? m->mac->path[move][0] : pick_root(m, L);

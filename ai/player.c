@@ -698,18 +698,24 @@ int player_spec_canonical(const char *spec, const char *scen, char *out, size_t 
 /* the options of spec whose values differ from its kind's probe's, "kind:name=v,..." ("kind:"
  * when none): with the probe's play, what a search fingerprint needs to tell two players apart.
  * An option added later, inert at its default, changes neither. */
+/* "name=v," for each option of k whose value in o differs from q's, appended at out + n; the
+ * new length (>= len when it did not fit) */
+static size_t opts_diff(const KindDef *k, const void *o, const void *q, char *out, size_t n, size_t len) {
+  for (int i = 0; i < k->nopts && n < len; i++) {
+    char v[64], w[64];
+    fmt_value(&k->opts[i], o, v, sizeof v);
+    fmt_value(&k->opts[i], q, w, sizeof w);
+    if (strcmp(v, w)) n += (size_t)snprintf(out + n, len - n, "%s=%s,", k->opts[i].name, v);
+  }
+  return n;
+}
+
 static int spec_delta(const char *spec, const char *scen, char *out, size_t len) {
   AnyOpts o, q;
   const KindDef *k = spec_parse(spec, scen, &o, NULL, 0);
   if (!k || !k->probe || spec_parse(k->probe, scen, &q, NULL, 0) != k) return -1;
   size_t n = (size_t)snprintf(out, len, "%s:", k->name);
-  for (int i = 0; i < k->nopts && n < len; i++) {
-    char v[64], w[64];
-    fmt_value(&k->opts[i], &o, v, sizeof v);
-    fmt_value(&k->opts[i], &q, w, sizeof w);
-    if (strcmp(v, w)) n += (size_t)snprintf(out + n, len - n, "%s=%s,", k->opts[i].name, v);
-  }
-  return n < len ? 0 : -1;
+  return opts_diff(k, &o, &q, out, n, len) < len ? 0 : -1;
 }
 
 int player_spec_identity(const char *spec, const char *scen, char *out, size_t len, const char **probe,
@@ -764,17 +770,12 @@ static void scen_levels_help(FILE *f, const KindDef *k, const char *scen) {
   snprintf(lv, sizeof lv, "%s", k->levels);
   for (char *w = strtok_r(lv, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
     AnyOpts o, q;
-    char d[256] = "";
-    memset(&o, 0, sizeof o), memset(&q, 0, sizeof q);
-    k->defaults(&o, NULL), k->defaults(&q, scen);
-    if (k->level(w, NULL, &o) || k->level(w, scen, &q)) continue;
-    for (int j = 0; j < k->nopts; j++) {
-      char v[64], u[64];
-      fmt_value(&k->opts[j], &o, v, sizeof v);
-      fmt_value(&k->opts[j], &q, u, sizeof u);
-      if (strcmp(u, v)) snprintf(d + strlen(d), sizeof d - strlen(d), "%s%s=%s", *d ? "," : "", k->opts[j].name, u);
-    }
-    if (!*d) continue;
+    char spec[160], d[256];
+    snprintf(spec, sizeof spec, "%s:%s", k->name, w);
+    if (!spec_parse(spec, scen, &q, NULL, 0) || !spec_parse(spec, NULL, &o, NULL, 0)) continue;
+    size_t n = opts_diff(k, &q, &o, d, 0, sizeof d);
+    if (!n || n >= sizeof d) continue;
+    d[n - 1] = 0; /* the last comma */
     if (*names && strcmp(d, diff)) { /* levels that differ otherwise: a line each group */
       fprintf(f, "  in the %s game: %s take %s\n", scen, names, diff);
       names[0] = 0;
