@@ -695,9 +695,6 @@ int player_spec_canonical(const char *spec, const char *scen, char *out, size_t 
   return n < len ? 0 : -1;
 }
 
-/* the options of spec whose values differ from its kind's probe's, "kind:name=v,..." ("kind:"
- * when none): with the probe's play, what a search fingerprint needs to tell two players apart.
- * An option added later, inert at its default, changes neither. */
 /* "name=v," for each option of k whose value in o differs from q's, appended at out + n; the
  * new length (>= len when it did not fit) */
 static size_t opts_diff(const KindDef *k, const void *o, const void *q, char *out, size_t n, size_t len) {
@@ -710,6 +707,9 @@ static size_t opts_diff(const KindDef *k, const void *o, const void *q, char *ou
   return n;
 }
 
+/* the options of spec whose values differ from its kind's probe's, "kind:name=v,..." ("kind:"
+ * when none): with the probe's play, what a search fingerprint needs to tell two players apart.
+ * An option added later, inert at its default, changes neither. */
 static int spec_delta(const char *spec, const char *scen, char *out, size_t len) {
   AnyOpts o, q;
   const KindDef *k = spec_parse(spec, scen, &o, NULL, 0);
