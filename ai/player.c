@@ -777,13 +777,14 @@ static void scen_levels_help(FILE *f, const KindDef *k, const char *scen) {
     if (!n || n >= sizeof d) continue;
     d[n - 1] = 0; /* the last comma */
     if (*names && strcmp(d, diff)) { /* levels that differ otherwise: a line each group */
-      fprintf(f, "  in the %s game: %s take %s\n", scen, names, diff);
+      fprintf(f, "  in the %s game: %s take%s %s\n", scen, names, strchr(names, ' ') ? "" : "s", diff);
       names[0] = 0;
     }
     snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", *names ? " " : "", w);
     snprintf(diff, sizeof diff, "%s", d);
   }
-  if (*names) fprintf(f, "  in the %s game: %s take %s\n", scen, names, diff);
+  if (*names)
+    fprintf(f, "  in the %s game: %s take%s %s\n", scen, names, strchr(names, ' ') ? "" : "s", diff);
 }
 
 void player_help(FILE *f) {

@@ -385,7 +385,7 @@ Test(ai, mcts_dest_honest_and_independent_of_threads) {
 }
 
 /* the levels' per-scenario setting: from easy up they decide their own movement by destination
- * (dest=1) in the short game only; sim keeps its step search, an explicit dest= wins over the
+ * (dest=1) in the short game only, sim at its own share (dest=0.6); an explicit dest= wins over the
  * level, the cheating kind is the same search; the scenario is in the canonical text, the
  * identity a journal is keyed by and the level text the search fingerprint hashes; and in play
  * a level in the short game is the same player as the level with dest=1 */
@@ -401,6 +401,8 @@ Test(ai, levels_search_movement_by_destination_in_the_short_game_only) {
     cr_assert(!strstr(c, "dest"), "%s: %s", LV[i], c);
   }
   cr_assert_eq(player_spec_canonical("mcts:sim", "short", c, sizeof c, err, sizeof err), 0, "%s", err);
+  cr_assert(strstr(c, ",dest=0.6,"), "%s", c);
+  cr_assert_eq(player_spec_canonical("mcts:sim", "long", c, sizeof c, err, sizeof err), 0, "%s", err);
   cr_assert(!strstr(c, "dest"), "%s", c);
   cr_assert_eq(player_spec_canonical("mcts:normal,dest=0", "short", c, sizeof c, err, sizeof err), 0, "%s", err);
   cr_assert(!strstr(c, "dest"), "%s", c);
@@ -422,6 +424,7 @@ Test(ai, levels_search_movement_by_destination_in_the_short_game_only) {
   player_help(hf);
   fclose(hf);
   cr_assert(strstr(help, "in the short game: easy normal hard expert take dest=1\n"), "%s", help);
+  cr_assert(strstr(help, "in the short game: sim takes dest=0.6\n"), "%s", help);
   cr_assert(!strstr(help, "in the long game"), "%s", help);
   free(help);
 
