@@ -42,7 +42,11 @@ typedef struct {
   int (*level)(const char *name, const char *scen, void *opts);
   const char *probe;                  /* a cheap spec of this kind whose first decisions
                                        * fingerprint its code (player_spec_identity); NULL for
-                                       * the rule players, which play_fingerprint covers     */
+                                       * the rule players, which play_fingerprint covers.  Its
+                                       * options are pinned where a level has moved since the
+                                       * journals were keyed by it (sim's dest in the short
+                                       * game, stop 41), so that a level's new setting changes
+                                       * that level's identity, not every player's of its kind */
   /* behaviour: make (NULL: nothing to make; -1 out of memory; -2 its evalfile cannot be used,
    * eval_desc says why), choose, search statistics for
    * analyze (NULL: the choice alone with the evaluation), free */
@@ -279,10 +283,10 @@ static const KindDef KINDS[NKINDS] = {
                 halv_defaults, halv_level, "flat:sim", init_halv, act_halv, root_halv, fini_halv},
     [K_MCTS] = {"mcts", "information-set Monte Carlo tree search on sampled worlds (honest): the levels", "easy normal hard expert sim",
                 MCTS_OPTS, NOPTS(MCTS_OPTS), "iters", sizeof(MctsOpts), mcts_defaults, mcts_level,
-                "mcts:sim", init_mcts, act_mcts, root_mcts, fini_mcts},
+                "mcts:sim,dest=0", init_mcts, act_mcts, root_mcts, fini_mcts},
     [K_CHEAT] = {"cheat", "the same search on the true state: labelled cheating, never a level",
                  "easy normal hard expert sim", MCTS_OPTS, NOPTS(MCTS_OPTS), "iters", sizeof(MctsOpts),
-                 mcts_defaults, mcts_level, "cheat:sim",
+                 mcts_defaults, mcts_level, "cheat:sim,dest=0",
                  init_cheat, act_mcts, root_mcts, fini_mcts},
 };
 

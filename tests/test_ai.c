@@ -414,6 +414,12 @@ Test(ai, levels_search_movement_by_destination_in_the_short_game_only) {
   cr_assert_eq(player_spec_identity("mcts:easy", "short", ids, sizeof ids, probe, 4), 1);
   cr_assert_eq(player_spec_identity("mcts:easy", "long", idl, sizeof idl, probe, 4), 1);
   cr_assert(strstr(ids, "dest=1,") && !strstr(idl, "dest"), "%s | %s", ids, idl);
+  /* the probe that identities are taken against keeps the step search, so sim's own share in
+   * the short game is in sim's identity there (its journals replay), and in no other player's */
+  cr_assert_eq(player_spec_identity("mcts:sim", "short", ids, sizeof ids, probe, 4), 1);
+  cr_assert_eq(player_spec_identity("mcts:sim", "long", idl, sizeof idl, probe, 4), 1);
+  cr_assert(!strcmp(ids, "mcts:dest=0.6,") && !strcmp(idl, "mcts:"), "%s | %s", ids, idl);
+  cr_assert_eq(player_spec_identity("mcts:easy", "short", ids, sizeof ids, probe, 4), 1);
   cr_assert_eq(player_levels_text(text, sizeof text), 0);
   cr_assert(strstr(text, "\nshort: mcts:"), "%s", text);
   cr_assert(!strstr(text, "\nlong: "), "%s", text);
