@@ -1032,7 +1032,10 @@ Action mcts_decide(Mcts *m, const State *s, int *iters_done) {
   m->have_last = 0;
   Action a;
   if (plan_next(m, &L, h, &a)) {
-    root_single(m, a);
+    /* a step of the move already chosen: no search, so no visits (analyze and the reason
+     * say so, not a rule's 50%) */
+    m->root[0] = (RootStat){ai_act_key(a), 0, 0};
+    m->nroot = 1;
     m->last_iters = 0;
     m->last_h = h;
     m->have_last = 1;

@@ -218,6 +218,10 @@ int reason_choice(const Scen *sc, const State *s, const Candidate *c, int nc, in
   n += (size_t)reason_action(sc, s, c[0].a, pub, buf, len);
   if (!n) return 0;
   const char *side = gs_decider(s) == FRENCH ? "French" : "Allies";
+  if (nc == 1 && c[0].visits == 0) { /* a later step of a whole move (dest): searched with it */
+    ADD(" — the next step of the whole move its search chose");
+    return (int)(n < len ? n : len - 1);
+  }
   if (nc == 1 && c[0].visits <= 1) { /* a player that does not search: its evaluation only */
     ADD(" — a rule, not a search (the evaluation gives the %s %.0f%% to win here)", side, 100 * c[0].winrate);
     return (int)(n < len ? n : len - 1);

@@ -992,7 +992,7 @@ Test(sim_run, search_fingerprint_of_a_spec) {
   const char *probe[4];
   cr_assert_eq(player_spec_identity("mcts:sim", NULL, id, sizeof id, probe, 4), 1);
   cr_assert_str_eq(id, "mcts:");
-  cr_assert_str_eq(probe[0], "mcts:sim");
+  cr_assert_str_eq(probe[0], "mcts:sim,dest=0");
   cr_assert_eq(player_spec_identity("mcts:normal,c=0.3", NULL, id, sizeof id, probe, 4), 1);
   cr_assert_str_eq(id, "mcts:iters=3000,threads=2,playtime=4000,c=0.3,rmin=64,seps=0.5,even=1,");
   cr_assert_eq(player_spec_identity("heuristic+flat:sim", NULL, id, sizeof id, probe, 4), 1);
