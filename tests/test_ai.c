@@ -419,7 +419,6 @@ Test(ai, levels_search_movement_by_destination_in_the_short_game_only) {
   cr_assert_eq(player_spec_identity("mcts:sim", "short", ids, sizeof ids, probe, 4), 1);
   cr_assert_eq(player_spec_identity("mcts:sim", "long", idl, sizeof idl, probe, 4), 1);
   cr_assert(!strcmp(ids, "mcts:dest=0.6,") && !strcmp(idl, "mcts:"), "%s | %s", ids, idl);
-  cr_assert_eq(player_spec_identity("mcts:easy", "short", ids, sizeof ids, probe, 4), 1);
   cr_assert_eq(player_levels_text(text, sizeof text), 0);
   cr_assert(strstr(text, "\nshort: mcts:"), "%s", text);
   cr_assert(!strstr(text, "\nlong: "), "%s", text);
