@@ -874,8 +874,11 @@ static int tree_start(Mcts *m, Tree *t, uint64_t h, int me, long per) {
 }
 
 /* ---------------------------------------------------------------- a decision */
-static void root_single(Mcts *m, Action a) {
-  m->root[0] = (RootStat){ai_act_key(a), 1, 0.5};
+/* the root's statistics when no search ran: one action, `visits` walks at an even score (1 for
+ * the only legal action; 0 for a later step of a whole move already searched: analyze and the
+ * reason say so) */
+static void root_single(Mcts *m, Action a, int visits) {
+  m->root[0] = (RootStat){ai_act_key(a), visits, 0.5 * visits};
   m->nroot = 1;
 }
 
@@ -1015,7 +1018,7 @@ Action mcts_decide(Mcts *m, const State *s, int *iters_done) {
   Action none = {0};
   if (L.n <= 0) return none;
   if (L.n == 1) {
-    root_single(m, L.a[0]);
+    root_single(m, L.a[0], 1);
     return L.a[0];
   }
   State obs;
@@ -1032,10 +1035,7 @@ Action mcts_decide(Mcts *m, const State *s, int *iters_done) {
   m->have_last = 0;
   Action a;
   if (plan_next(m, &L, h, &a)) {
-    /* a step of the move already chosen: no search, so no visits (analyze and the reason
-     * say so, not a rule's 50%) */
-    m->root[0] = (RootStat){ai_act_key(a), 0, 0};
-    m->nroot = 1;
+    root_single(m, a, 0);
     m->last_iters = 0;
     m->last_h = h;
     m->have_last = 1;

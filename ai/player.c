@@ -767,6 +767,11 @@ int player_levels_text(char *out, size_t len) {
   return 0;
 }
 
+/* one line of scen_levels_help: the levels named (space-separated) and what they take */
+static void levels_line(FILE *f, const char *scen, const char *names, const char *diff) {
+  fprintf(f, "  in the %s game: %s take%s %s\n", scen, names, strchr(names, ' ') ? "" : "s", diff);
+}
+
 /* "  in the short game: easy normal hard expert take dest=1": the levels of k whose options in
  * the scenario named scen differ from their common setting, and how (none: no line) */
 static void scen_levels_help(FILE *f, const KindDef *k, const char *scen) {
@@ -781,14 +786,13 @@ static void scen_levels_help(FILE *f, const KindDef *k, const char *scen) {
     if (!n || n >= sizeof d) continue;
     d[n - 1] = 0; /* the last comma */
     if (*names && strcmp(d, diff)) { /* levels that differ otherwise: a line each group */
-      fprintf(f, "  in the %s game: %s take%s %s\n", scen, names, strchr(names, ' ') ? "" : "s", diff);
+      levels_line(f, scen, names, diff);
       names[0] = 0;
     }
     snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", *names ? " " : "", w);
     snprintf(diff, sizeof diff, "%s", d);
   }
-  if (*names)
-    fprintf(f, "  in the %s game: %s take%s %s\n", scen, names, strchr(names, ' ') ? "" : "s", diff);
+  if (*names) levels_line(f, scen, names, diff);
 }
 
 void player_help(FILE *f) {
