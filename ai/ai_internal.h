@@ -110,6 +110,9 @@ enum { ROLL_RANDOM = 0, ROLL_HEUR = 1, ROLL_LIGHT = 2 };
  * returns the evaluation (the result when over) */
 double ai_rollout(const Scen *sc, const AiCtx *ctx, State *w, Rng *r, int policy, double eps,
                   int cut, int max_roll);
+/* the rollout policy's choice among L (more than one action): an index */
+int ai_roll_pick(const AiCtx *ctx, const State *w, const ActList *L, Rng *r, int policy,
+                 double eps);
 
 typedef struct { int policy; double eps; int cut, max_roll; } RollCfg;
 typedef struct { uint32_t key; int visits; double wins; } RootStat;
@@ -171,6 +174,10 @@ typedef struct {
                        * whole move, engine/reach.c) at this share of a full decision's
                        * budget, the move's later steps played without a search; 0: step by
                        * step at mscale                                                     */
+  int tmove;          /* movement steps inside the tree (below the root) played by the rollout
+                       * policy without a node: 0 none (every step a node); 1 those of every
+                       * movement card but the root's own (the tree branches on the cards,
+                       * battles, bids and the opponent's choices of later rounds); 2 all   */
   int mem_mb;         /* arena cap, all trees together                                      */
   int cheat;          /* search the true state (the labelled cheating player)               */
 } MctsOpts;

@@ -48,6 +48,13 @@ void flat_free(Flat *f) { free(f); }
 int flat_root(const Flat *f, RootStat *out, int max) { return ai_root_copy(f->root, f->nroot, out, max); }
 
 /* a rollout from w to the end (or the cut-off): French win probability */
+int ai_roll_pick(const AiCtx *ctx, const State *w, const ActList *L, Rng *r, int policy,
+                 double eps) {
+  if (policy == ROLL_LIGHT) return light_pick(ctx, w, L, r, eps);
+  if (policy == ROLL_HEUR) return heur_pick(ctx, w, L, r, eps);
+  return (int)rng_below(r, (uint32_t)L->n);
+}
+
 double ai_rollout(const Scen *sc, const AiCtx *ctx, State *w, Rng *r, int policy, double eps,
                   int cut, int max_roll) {
   ActList L;
@@ -61,12 +68,7 @@ double ai_rollout(const Scen *sc, const AiCtx *ctx, State *w, Rng *r, int policy
     }
     gs_legal(sc, w, &L);
     if (L.n <= 0) break;
-    int i;
-    if (L.n == 1) i = 0;
-    else if (policy == ROLL_LIGHT) i = light_pick(ctx, w, &L, r, eps);
-    else if (policy == ROLL_HEUR) i = heur_pick(ctx, w, &L, r, eps);
-    else i = (int)rng_below(r, (uint32_t)L.n);
-    gs_apply(sc, w, L.a[i]);
+    gs_apply(sc, w, L.a[L.n == 1 ? 0 : ai_roll_pick(ctx, w, &L, r, policy, eps)]);
     steps++;
   }
   return ai_eval_cut(ctx, w);

@@ -232,6 +232,7 @@ typedef struct {
   Rng *r;
   State *w;
   int me;
+  int root_turn, root_card; /* tmove: the root's turn and movement card (-1: not a move) */
   int node, np;
   int path[MAX_PATH];
   struct Prior *prior;   /* scratch of descend_select (large: kept off the stack) */
@@ -362,16 +363,31 @@ static int descend_select(Descent *D, const ActList *L, int d) {
   return 0;
 }
 
-/* down the tree until the game ends, a node is added or the path is full; forced moves are
- * played without a node */
+/* tmove: a movement step of w that the tree leaves to the rollout policy (no node): every
+ * movement step at 2, at 1 those of every movement card but the root's own (root_card -1: the
+ * root is not a movement decision) */
+static int ruled_step(const MctsOpts *o, int root_turn, int root_card, const State *w) {
+  return o->tmove && w->turn.phase == PH_MOVE &&
+         !(o->tmove == 1 && w->turn.number == root_turn && w->play.card == root_card);
+}
+
+/* down the tree until the game ends, a node is added or the path is full; forced moves (and,
+ * with tmove, the movement steps ruled_step names, at most maxroll of them) are played
+ * without a node */
 static void descend_from(Descent *D) {
   const Scen *sc = D->m->sc;
+  const MctsOpts *o = &D->m->o;
   State *w = D->w;
   ActList L;
+  int ruled = 0;
   while (!gs_over(w) && D->np < MAX_PATH) {
     gs_legal(sc, w, &L);
     if (L.n <= 0) break;
     if (L.n == 1) { gs_apply(sc, w, L.a[0]); continue; }
+    if (ruled_step(o, D->root_turn, D->root_card, w) && ruled++ < o->max_roll) {
+      gs_apply(sc, w, L.a[ai_roll_pick(D->m->ctx, w, &L, D->r, o->rollout, o->eps)]);
+      continue;
+    }
     int d = w->turn.decider;
     int stop = (d != D->me && phase_def(w->turn.phase)->secret) ? descend_secret(D, &L, d)
                                                                 : descend_select(D, &L, d);
@@ -837,7 +853,9 @@ static int run_trees(Mcts *m, const State *obs, int me, const ActList *L, uint64
   for (int k = 0; ok && k < nw; k++) {
     int tk = k < T ? k : 0;
     rng_seed(&wk[k].r, seed[tk], 0x15c75ULL);
-    wk[k].D = (Descent){.m = m, .t = &m->trees[tk], .r = &wk[k].r, .w = &wk[k].w, .me = me};
+    wk[k].D = (Descent){.m = m, .t = &m->trees[tk], .r = &wk[k].r, .w = &wk[k].w, .me = me,
+                        .root_turn = obs->turn.number,
+                        .root_card = obs->turn.phase == PH_MOVE ? obs->play.card : -1};
     ok = (wk[k].D.prior = calloc(1, sizeof(Prior))) != NULL;
   }
   if (ok && m->o.root == ROOT_SH) {
@@ -926,6 +944,9 @@ static void plan_reuse(Mcts *m, const State *obs, int me, Action a) {
   uint64_t h;
   expect_start(m, &o2);
   if (!expect_after(m, &o2, a, me, &h)) return;
+  /* tmove: a movement step the tree left to the rollout policy has no nodes to reuse */
+  if (ruled_step(&m->o, obs->turn.number, obs->turn.phase == PH_MOVE ? obs->play.card : -1, &o2))
+    return;
   for (int k = 0; k < m->o.trees; k++) {
     Tree *t = &m->trees[k];
     t->next_root = find_child(t, t->root, ai_act_key(a));
