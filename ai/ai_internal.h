@@ -197,6 +197,10 @@ void mcts_forget(Mcts *m);
  * threads would take on it in the rounds' schedule — the speed-up 2 threads can reach on a fixed
  * budget, whatever the machine's load (0: no halving round) */
 double mcts_balance(const Mcts *m);
+/* the movement steps among the nodes of the last search's (first) tree below the root's
+ * children: none with tmove=2, none below a root that is not a movement decision with
+ * tmove=1 (tests) */
+long mcts_move_nodes(const Mcts *m);
 /* the level's cap in play when no time= was given; the cap in ms (0 none) */
 int mcts_interactive(Mcts *m);
 void mcts_default_opts(MctsOpts *o);

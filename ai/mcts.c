@@ -170,6 +170,27 @@ void mcts_forget(Mcts *m) {
   for (int i = 0; i < m->o.trees; i++) m->trees[i].next_h = 0;
 }
 
+/* the movement steps (A_STEP, A_TURN, A_LEAD, A_ENTER, A_DONE) among the first tree's nodes
+ * below the root's children: what tmove leaves out of the tree (tests) */
+long mcts_move_nodes(const Mcts *m) {
+  const Tree *t = &m->trees[0];
+  if (!t->nodes || t->used <= 0) return 0;
+  int *stack = malloc((size_t)t->used * sizeof *stack), n = 0;
+  if (!stack) return -1;
+  long moves = 0;
+  for (int c = t->nodes[t->root].child; c >= 0; c = t->nodes[c].next) stack[n++] = c;
+  while (n > 0) { /* each node is pushed once: the stack never holds more than the tree */
+    int x = stack[--n];
+    for (int c = t->nodes[x].child; c >= 0; c = t->nodes[c].next) {
+      int k = (int)(t->nodes[c].key >> 24);
+      moves += k == A_STEP || k == A_TURN || k == A_LEAD || k == A_ENTER || k == A_DONE;
+      stack[n++] = c;
+    }
+  }
+  free(stack);
+  return moves;
+}
+
 double mcts_balance(const Mcts *m) { return m->bal_span > 0 ? m->bal_work / m->bal_span : 0; }
 
 int mcts_interactive(Mcts *m) {

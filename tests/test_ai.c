@@ -328,6 +328,68 @@ Test(ai, mcts_balance_bounds_two_threads) {
   free(sc);
 }
 
+/* the movement steps below the root's children of one search of s with tmove=t */
+static long move_nodes_of(const Scen *sc, const AiCtx *ctx, const State *s, int t) {
+  MctsOpts o;
+  cr_assert_eq(mcts_level_opts("normal", "long", &o), 0);
+  o.threads = 1;
+  o.iters = 600;
+  o.cut = 2;
+  o.tmove = t;
+  Mcts *m = mcts_new(sc, ctx, &o, 3);
+  cr_assert_not_null(m);
+  int it = 0;
+  Action a = mcts_decide(m, s, &it);
+  cr_assert(gs_is_legal(sc, s, a));
+  cr_assert_gt(it, 0);
+  long n = mcts_move_nodes(m);
+  mcts_free(m);
+  return n;
+}
+
+/* tmove: below the root the movement steps are the rollout rule's, not the tree's - all of them
+ * at 2; at 1 all but the root's own movement card's, so a card decision's tree holds no step and
+ * a movement decision's tree still plans the rest of its card; 0 (the default) keeps every step
+ * a node and is not written in the canonical spec; the option keeps the search's contracts */
+Test(ai, mcts_tmove_leaves_later_movement_to_the_rollout_rule) {
+  Scen *sc = th_load("long", "base");
+  AiCtx ctx;
+  ai_ctx_init(&ctx, sc);
+  char err[300];
+  Player *h = player_new(sc, "heuristic", 4, err, sizeof err);
+  cr_assert(h, "%s", err);
+  State s;
+  gs_init(sc, &s, 31, 0);
+  ActList L;
+  int round_seen = 0, move_seen = 0;
+  for (int k = 0; k < 5000 && !gs_over(&s) && !(round_seen && move_seen); k++) {
+    int n = gs_legal(sc, &s, &L);
+    if (n > 1 && !round_seen && s.turn.phase == PH_ROUND && s.turn.number >= 2) {
+      cr_assert_gt(move_nodes_of(sc, &ctx, &s, 0), 0, "a card decision's tree plans its moves");
+      cr_assert_eq(move_nodes_of(sc, &ctx, &s, 1), 0);
+      cr_assert_eq(move_nodes_of(sc, &ctx, &s, 2), 0);
+      round_seen = 1;
+    }
+    if (n > 8 && round_seen && !move_seen && s.turn.phase == PH_MOVE && s.play.mp >= 4) {
+      cr_assert_gt(move_nodes_of(sc, &ctx, &s, 1), 0, "the root card's later steps are nodes");
+      cr_assert_eq(move_nodes_of(sc, &ctx, &s, 2), 0);
+      move_seen = 1;
+    }
+    gs_apply(sc, &s, n == 1 ? L.a[0] : player_act(h, &s));
+  }
+  cr_assert(round_seen && move_seen);
+  player_free(h);
+  free(sc);
+  cr_assert_eq(th_honesty("long", "mcts:iters=200,cut=2,tmove=1", 14, 10), 0);
+  cr_assert_eq(th_honesty("short", "mcts:iters=200,cut=2,tmove=2,dest=1", 11, 20), 0);
+  same_on_threads("mcts:iters=400,even=1,threads=1,tmove=1", "mcts:iters=400,even=1,threads=2,tmove=1");
+  char a[1024], b[1024];
+  cr_assert_eq(player_spec_canonical("mcts:normal,tmove=0", NULL, a, sizeof a, err, sizeof err), 0, "%s", err);
+  cr_assert_eq(player_spec_canonical("mcts:normal,tmove=1", NULL, b, sizeof b, err, sizeof err), 0, "%s", err);
+  cr_assert(!strstr(a, "tmove"), "%s", a);
+  cr_assert(strstr(b, ",tmove=1"), "%s", b);
+}
+
 /* dest: the searcher's own movement by a unit's whole move.  Its first step is searched (many
  * candidates, among them moves the step search never reaches in one decision: several squares
  * away); the later steps follow without a search (one candidate), each continuing the same
