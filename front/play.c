@@ -212,8 +212,10 @@ static void help(void) {
          "  odds         battle totals before cards for each attack you may declare\n"
          "  units        your units and the enemy's: square, facing, BP, markers\n"
          "  move UNIT SQUARE [N|E|S|W]   a destination move: the steps and turns are played for you\n"
-         "  undo         take back your last decision (never past a reveal or a random event)\n"
-         "  save FILE    save the game (JSON; `waterloo play --load FILE` resumes it)\n"
+         "  undo         take back your last decision (never past the computer's reply, a reveal or\n"
+         "               a random event)\n"
+         "  save FILE    save the game (JSON; `waterloo play --load FILE` resumes it); the file holds\n"
+         "               every hand, the computer's too: read or review it after the game\n"
          "  log          the actions so far\n"
          "  quit         leave (the game is not saved unless you saved it)\n");
 }
