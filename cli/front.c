@@ -92,8 +92,11 @@ int cmd_engine(int argc, char **argv) {
                     "  turn            turn, round, phase and who decides\n"
                     "  result          running, French win, Allied win or draw (with VP)\n"
                     "  undo            take back the last action\n"
-                    "  genmove [LEVEL] the AI chooses and plays an action (easy normal hard expert, or a spec)\n"
-                    "  analyze [LEVEL] the AI's top candidates with visit share and win rate\n"
+                    "  seat            the seat that decides now: french, british or prussian (R-1.2)\n"
+                    "  genmove [LEVEL] [SEAT]  the AI chooses and plays an action (easy normal hard expert,\n"
+                    "                  or a spec), capped as in play: the level's cap, or the spec's time=MS\n"
+                    "  analyze [LEVEL] [SEAT]  the AI's top candidates with visit share and win rate\n"
+                    "  list_commands, name, version, protocol_version   (as in GTP)\n"
                     "  quit\n");
   if (rc >= 0) return rc;
   return engine_run(stdin);

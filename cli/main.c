@@ -180,6 +180,8 @@ static const Cmd CMDS[] = {
 };
 
 static int cmd_help(int argc, char **argv) {
+  /* `help --help` and `help help` ask for this list, as every other COMMAND --help asks for its text */
+  if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help"))) argc = 1;
   for (size_t i = 0; argc > 1 && i < sizeof CMDS / sizeof CMDS[0]; i++)   /* help COMMAND */
     if (!strcmp(argv[1], CMDS[i].name) && CMDS[i].fn != cmd_help) {
       char *av[] = {argv[1], "--help", NULL};

@@ -212,8 +212,10 @@ static void help(void) {
          "  odds         battle totals before cards for each attack you may declare\n"
          "  units        your units and the enemy's: square, facing, BP, markers\n"
          "  move UNIT SQUARE [N|E|S|W]   a destination move: the steps and turns are played for you\n"
-         "  undo         take back your last decision (never past a reveal or a random event)\n"
-         "  save FILE    save the game (JSON; `waterloo play --load FILE` resumes it)\n"
+         "  undo         take back your last decision (never past the computer's reply, a reveal or\n"
+         "               a random event)\n"
+         "  save FILE    save the game (JSON; `waterloo play --load FILE` resumes it); the file holds\n"
+         "               every hand, the computer's too: read or review it after the game\n"
          "  log          the actions so far\n"
          "  quit         leave (the game is not saved unless you saved it)\n");
 }
@@ -375,18 +377,22 @@ static void play_end(Play *P) {
   const State *s = &P->S.s;
   int won = (s->score.result == RES_FRENCH && P->human == FRENCH) ||
             (s->score.result == RES_ALLIED && P->human == ALLIED);
-  if (P->S.human == SESSION_BOTH_SIDES) {
-    printf("%s Replay this game with: waterloo play --seed %" PRIu64 " --scenario %s --variant %s\n",
-           s->score.result == RES_DRAW ? "A draw." : s->score.result == RES_FRENCH ? "The French won."
-                                                                                  : "The Allies won.",
-           P->S.seed, P->sc->scen_name, P->sc->variant_names);
-    return;
+  /* the command names who sat where too, so that it plays the same game again */
+  char who[256];
+  if (P->seated) {
+    char st[200];
+    seats_text(&P->S.seats, st, sizeof st);
+    snprintf(who, sizeof who, "--seats %s", st);
+  } else {
+    snprintf(who, sizeof who, "--side %s --level %s", P->human == FRENCH ? "french" : "allied", P->S.level);
   }
-  printf("%s Replay this game with: waterloo play --seed %" PRIu64 " --scenario %s --variant %s\n",
-         s->score.result == RES_DRAW ? "A draw."
-         : won                       ? "You won."
-                                     : "You lost.",
-         P->S.seed, P->sc->scen_name, P->sc->variant_names);
+  const char *verdict = s->score.result == RES_DRAW                 ? "A draw."
+                        : P->S.human == SESSION_BOTH_SIDES          ? (s->score.result == RES_FRENCH ? "The French won."
+                                                                                                     : "The Allies won.")
+                        : won                                       ? "You won."
+                                                                    : "You lost.";
+  printf("%s Replay this game with: waterloo play --seed %" PRIu64 " --scenario %s --variant %s %s\n", verdict,
+         P->S.seed, P->sc->scen_name, P->sc->variant_names, who);
 }
 
 /* the person whose seat decides comes to the keyboard: when people sit on both sides and the

@@ -169,12 +169,12 @@ Test(cli, every_command_has_help) {
   }
 }
 
-/* waterloo, waterloo help, --help and -h: the same list of commands, exit 0 */
+/* waterloo, waterloo help, --help, -h and help --help: the same list of commands, exit 0 */
 Test(cli, every_way_of_asking_for_help_lists_the_commands) {
   static char out[1 << 14], again[1 << 14];
   cr_assert_eq(th_sh("./waterloo", out, sizeof out), 0);
   cr_assert_not_null(strstr(out, "usage: waterloo COMMAND"), "%s", out);
-  const char *ways[] = {"./waterloo help", "./waterloo --help", "./waterloo -h"};
+  const char *ways[] = {"./waterloo help", "./waterloo --help", "./waterloo -h", "./waterloo help --help"};
   for (size_t i = 0; i < sizeof ways / sizeof ways[0]; i++) {
     cr_assert_eq(th_sh(ways[i], again, sizeof again), 0, "%s: %s", ways[i], again);
     cr_assert_str_eq(again, out, "%s differs from waterloo alone", ways[i]);
