@@ -200,12 +200,19 @@ cJSON *replay_sim(const char *saves, const cJSON *b, int *code) {
   snprintf(name, sizeof name, "sim-%016" PRIx64 "-%" PRIu64, h, index);
   snprintf(path, sizeof path, "%s/%s.json", saves, name);
   mkdir(saves, 0755);
-  if (!rc) rc = game_save(sc, &rec, &fin, path, err, sizeof err);
+  int kept = rc ? -1 : game_save(sc, &rec, &fin, path, err, sizeof err);
   gamerec_free(&rec);
   player_free(fr);
   player_free(al);
   free(sc);
-  if (rc) return fail(code, 500, "the game could not be played or kept");
+  if (rc) return fail(code, 500, "the game could not be played");
+  if (kept) { /* the saves folder full or read-only: why, naming the file within it only */
+    char msg[1200];
+    size_t k = strlen(saves);
+    snprintf(msg, sizeof msg, "the game could not be kept: %s",
+             !strncmp(err, saves, k) && err[k] == '/' ? err + k + 1 : err);
+    return fail(code, 500, msg);
+  }
   cJSON *o = cJSON_CreateObject();
   cJSON_AddStringToObject(o, "name", name);
   *code = 201;

@@ -1182,15 +1182,19 @@ static void on_connection(void *cls, struct MHD_Connection *c, void **ctx, enum 
   pthread_mutex_unlock(&watch_mu);
 }
 
-/* the connection's request is whole and being answered (1), or answered (0: the clock restarts) */
-static void watch_busy(struct MHD_Connection *c, int busy) {
+/* the connection's request is whole and being answered (1), or answered (0: the clock restarts);
+ * 1 when the connection was shut before (then the request must not run: under watch_mu, a
+ * request runs only if marked busy before admit or the sweep chose it) */
+static int watch_busy(struct MHD_Connection *c, int busy) {
   const union MHD_ConnectionInfo *ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
   Watch *w = ci ? ci->socket_context : NULL;
-  if (!w) return;
+  if (!w) return 0;
   pthread_mutex_lock(&watch_mu);
+  int shut = w->shut;
   w->busy = busy;
   w->since = clock_wall();
   pthread_mutex_unlock(&watch_mu);
+  return shut;
 }
 
 static void watch_sweep(void) {
@@ -1283,7 +1287,7 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *
   if (!r) {
     char msg[160];
     unsigned code = refused_head(c, msg, sizeof msg);
-    if (code) return watch_busy(c, 1), send_err(c, code, msg);
+    if (code) return watch_busy(c, 1) ? MHD_NO : send_err(c, code, msg);
     r = calloc(1, sizeof *r);
     if (!r) return MHD_NO;
     *con_cls = r;
@@ -1304,7 +1308,7 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *
     *upload_size = 0;
     return MHD_YES;
   }
-  watch_busy(c, 1);
+  if (watch_busy(c, 1)) return MHD_NO;   /* shut just before (admit, the sweep): not answered */
   if (r->too_big) return send_err(c, 413, "request body too large");
   const char *host = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Host");
   if (!host_ok(host)) return send_err(c, 403, "Host: this server answers to 127.0.0.1 or localhost only");

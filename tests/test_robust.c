@@ -1138,6 +1138,10 @@ Test(robust, serve_on_a_full_disk_loses_nothing_and_says_so) {
   cr_assert_eq(http(&v, "POST", path, "{\"name\":\"fresh\"}", out, sizeof out), 500);
   snprintf(file, sizeof file, "%s/fresh.json", v.saves);
   cr_assert_neq(access(file, F_OK), 0);
+  const char *sim = "{\"players\":\"random,random\",\"seed\":3,\"index\":0}";
+  cr_assert_eq(http(&v, "POST", "/api/replay/sim", sim, out, sizeof out), 500, "%.300s", out);
+  cr_assert_not_null(strstr(out, "the game could not be kept: sim-"), "%s", http_body(out));
+  cr_assert_not_null(strstr(out, "File too large"), "the reason: %s", http_body(out));
   no_tmp_left(v.saves);
   srv_stop(&v);
 }
