@@ -1309,7 +1309,11 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *
     return MHD_YES;
   }
   if (watch_busy(c, 1)) return MHD_NO;   /* shut just before (admit, the sweep): not answered */
-  if (r->too_big) return send_err(c, 413, "request body too large");
+  if (r->too_big) {                      /* a chunked body: its length known only at its end */
+    char msg[80];
+    snprintf(msg, sizeof msg, "request body too large (at most %d bytes)", MAX_BODY);
+    return send_err(c, 413, msg);
+  }
   const char *host = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Host");
   if (!host_ok(host)) return send_err(c, 403, "Host: this server answers to 127.0.0.1 or localhost only");
   if (!origin_ok(MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Origin"), host))
