@@ -42,9 +42,18 @@ static int save_path(const char *saves, const char *name, char *path, size_t len
   return stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size <= (off_t)GAME_FILE_MAX ? 0 : -1;
 }
 
+/* SAVES/NAME-review is a folder of the saves folder itself (lstat: not a link to elsewhere),
+ * the only kind a review is read from, written into or removed */
+static int review_dir(const char *saves, const char *name, char *dir, size_t len) {
+  snprintf(dir, len, "%s/%s-review", saves, name);
+  struct stat st;
+  return lstat(dir, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
 /* the review's decisions, when SAVES/NAME-review/review.json is there */
 static cJSON *review_of(const char *saves, const char *name) {
   char path[4400], err[300];
+  if (!review_dir(saves, name, path, sizeof path)) return cJSON_CreateNull();
   snprintf(path, sizeof path, "%s/%s-review/review.json", saves, name);
   size_t n;
   char *t = file_read_capped(path, 8u << 20, &n, err, sizeof err);
@@ -191,12 +200,19 @@ cJSON *replay_sim(const char *saves, const cJSON *b, int *code) {
   snprintf(name, sizeof name, "sim-%016" PRIx64 "-%" PRIu64, h, index);
   snprintf(path, sizeof path, "%s/%s.json", saves, name);
   mkdir(saves, 0755);
-  if (!rc) rc = game_save(sc, &rec, &fin, path, err, sizeof err);
+  int kept = rc ? -1 : game_save(sc, &rec, &fin, path, err, sizeof err);
   gamerec_free(&rec);
   player_free(fr);
   player_free(al);
   free(sc);
-  if (rc) return fail(code, 500, "the game could not be played or kept");
+  if (rc) return fail(code, 500, "the game could not be played");
+  if (kept) { /* the saves folder full or read-only: why, naming the file within it only */
+    char msg[1200];
+    size_t k = strlen(saves);
+    snprintf(msg, sizeof msg, "the game could not be kept: %s",
+             !strncmp(err, saves, k) && err[k] == '/' ? err + k + 1 : err);
+    return fail(code, 500, msg);
+  }
   cJSON *o = cJSON_CreateObject();
   cJSON_AddStringToObject(o, "name", name);
   *code = 201;
@@ -259,6 +275,12 @@ cJSON *review_start(const char *saves, const cJSON *b, int *code) {
   if (strcmp(level, "normal") && strcmp(level, "easy") && strcmp(level, "sim"))
     return fail(code, 400, "level: normal, easy or sim");
   if (save_path(saves, name, path, sizeof path)) return fail(code, 404, "no saved game by that name");
+  char dir[4400];
+  struct stat st;
+  if (!review_dir(saves, name, dir, sizeof dir) && lstat(dir, &st) == 0)
+    return fail(code, 409,
+                "NAME-review in the saves folder is not a folder of its own (a link?): not written "
+                "through");
   int of = decisions_of(path);
   if (of < 0) return fail(code, 400, "cannot read the saved game");
   pthread_mutex_lock(&jobs_mu);
@@ -287,29 +309,32 @@ cJSON *review_start(const char *saves, const cJSON *b, int *code) {
   return review_status(saves, name, code);
 }
 
-int review_forget(const char *saves, const char *name) {
+int review_replace(const char *saves, const char *name, int (*write)(void *), void *arg) {
   if (!name_ok(name)) return -1;
   pthread_mutex_lock(&jobs_mu);
   Job *j = job_find(name);
   if (j && j->state == 1) {
     pthread_mutex_unlock(&jobs_mu);
-    return -1;
+    return -2;
+  }
+  int rc = write(arg);
+  if (rc) { /* the old save stays, and its review with it */
+    pthread_mutex_unlock(&jobs_mu);
+    return rc;
   }
   if (j) {
     pthread_join(j->thr, NULL);
     j->used = 0;
   }
   char dir[4400], path[4700];
-  snprintf(dir, sizeof dir, "%s/%s-review", saves, name);
-  DIR *d = opendir(dir);
+  DIR *d = review_dir(saves, name, dir, sizeof dir) ? opendir(dir) : NULL;
   struct dirent *e;
   while (d && (e = readdir(d)))
     if (e->d_name[0] != '.') {
       snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
       unlink(path);
     }
-  if (d) closedir(d);
-  rmdir(dir);
+  if (d) closedir(d), rmdir(dir);
   pthread_mutex_unlock(&jobs_mu);
   return 0;
 }

@@ -24,7 +24,9 @@ cJSON *replay_sim(const char *saves, const cJSON *body, int *code);
  * /api/review?name=NAME: {state: none|running|done|failed, done, of} */
 cJSON *review_start(const char *saves, const cJSON *body, int *code);
 cJSON *review_status(const char *saves, const char *name, int *code);
-/* before SAVES/NAME.json is replaced by another game: its review (SAVES/NAME-review/) is
- * removed, so no mark of the old game is shown on the new one; -1 while that review runs */
-int review_forget(const char *saves, const char *name);
+/* SAVES/NAME.json replaced by another game: write(arg) writes it (0, or -1 on failure), and
+ * only once it is written the old game's review (SAVES/NAME-review/, a folder of the saves
+ * folder itself: never a link followed) is removed, so no mark of the old game is shown on the
+ * new one and a failed write loses nothing; -2 (nothing written) while that review runs */
+int review_replace(const char *saves, const char *name, int (*write)(void *), void *arg);
 #endif

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -35,6 +36,7 @@
 typedef struct Game {
   char id[24];
   int refs, gone, quit, thinking, deleted;
+  int kept; /* the last autosave wrote SAVES/auto/ID.* (0: the game is not kept) */
   double last_used;
   double think_start, think_longest; /* wall seconds: this decision's start, the longest yet */
   double think_cap;       /* the level's cap per decision for a waiting person (s; 0 none)   */
@@ -49,6 +51,11 @@ typedef struct Game {
  * another game's computer. */
 static Game *games[MAX_GAMES];
 static int ai_live;                 /* computer threads not yet finished (table lock) */
+/* Games out of the table (evicted, deleted) whose computer is still finishing the decision it
+ * was thinking over (a search cannot be cut short): at most RETIRING_MAX before a new game is
+ * refused (503), so making and deleting games in a loop cannot pile up searches without bound */
+#define RETIRING_MAX 4
+static int ai_retiring; /* (table lock) */
 static pthread_mutex_t table_mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t ai_done = PTHREAD_COND_INITIALIZER;
 static char web_dir[4200], saves_dir[4200], docs_dir[4200];
@@ -66,13 +73,13 @@ static void *ai_thread(void *arg) {
     if (G->quit) break;
     State s = S->s;
     int at = S->g.n;
-    G->thinking = 1;
+    __atomic_store_n(&G->thinking, 1, __ATOMIC_RELAXED); /* read by game_add without G->mu */
     G->think_start = clock_wall();
     pthread_mutex_unlock(&G->mu);
     char why[512];
     Action a = session_computer_think(S, &s, why, sizeof why);
     pthread_mutex_lock(&G->mu);
-    G->thinking = 0;
+    __atomic_store_n(&G->thinking, 0, __ATOMIC_RELAXED);
     double took = clock_wall() - G->think_start;
     if (took > G->think_longest) G->think_longest = took;
     if (!G->quit && S->g.n == at && !memcmp(&s, &S->s, sizeof s)) {
@@ -88,15 +95,16 @@ static void *ai_thread(void *arg) {
   pthread_cond_destroy(&G->cv);
   free(G);
   pthread_mutex_lock(&table_mu);
-  ai_live--;
+  ai_live--, ai_retiring--; /* every computer thread stops retired */
   pthread_cond_broadcast(&ai_done);
   pthread_mutex_unlock(&table_mu);
   return NULL;
 }
 
 /* a game out of the table with no reader: its computer thread stops (after the decision it
- * may be thinking over, never applied) and frees it */
+ * may be thinking over, never applied) and frees it (table lock held) */
 static void game_retire(Game *G) {
+  ai_retiring++;
   pthread_mutex_lock(&G->mu);
   G->quit = 1;
   pthread_cond_broadcast(&G->cv);
@@ -104,8 +112,9 @@ static void game_retire(Game *G) {
 }
 
 /* a new game slot for a session already made, under `id` (a resumed game) or a fresh one;
- * NULL when every slot is busy */
-static Game *game_add(Session *S, const char *id) {
+ * NULL when every slot is busy, or while RETIRING_MAX closed games' computers are still
+ * thinking (*busy set) */
+static Game *game_add(Session *S, const char *id, int *busy) {
   pthread_mutex_lock(&table_mu);
   int at = -1;
   for (int i = 0; i < MAX_GAMES && id; i++)
@@ -115,13 +124,17 @@ static Game *game_add(Session *S, const char *id) {
       session_free(S);
       return games[i];
     }
-  for (int i = 0; i < MAX_GAMES && at < 0; i++)
+  *busy = ai_retiring >= RETIRING_MAX;
+  for (int i = 0; i < MAX_GAMES && at < 0 && !*busy; i++)
     if (!games[i]) at = i;
-  if (at < 0) {             /* the least recently used game nobody is reading */
+  /* else the least recently used game nobody is reading, one whose computer is idle first */
+  for (int pass = 0; pass < 2 && at < 0 && !*busy; pass++)
     for (int i = 0; i < MAX_GAMES; i++)
-      if (games[i]->refs == 0 && (at < 0 || games[i]->last_used < games[at]->last_used)) at = i;
-    if (at >= 0) game_retire(games[at]), games[at] = NULL;
-  }
+      if (games[i]->refs == 0 &&
+          (pass || !__atomic_load_n(&games[i]->thinking, __ATOMIC_RELAXED)) &&
+          (at < 0 || games[i]->last_used < games[at]->last_used))
+        at = i;
+  if (at >= 0 && games[at]) game_retire(games[at]), games[at] = NULL;
   Game *slot = at >= 0 ? calloc(1, sizeof *slot) : NULL;
   if (!slot) {
     pthread_mutex_unlock(&table_mu);
@@ -175,38 +188,108 @@ static void game_put(Game *g) {
 }
 
 /* ---------------------------------------------------------------- responses */
+#define MAX_DISCARD (1 << 20) /* a body over MAX_BODY is read to its end up to this, then cut */
 typedef struct {
   char *body;
-  size_t len;
+  size_t len, seen;
   int too_big;
 } Req;
 
-static enum MHD_Result send_text(struct MHD_Connection *c, unsigned code, const char *type, char *text,
-                                 size_t len) {
+/* an answer of text (freed by libmicrohttpd); allow: the Allow header of a 405, or NULL */
+static enum MHD_Result send_with(struct MHD_Connection *c, unsigned code, const char *type,
+                                 char *text, size_t len, const char *allow) {
   struct MHD_Response *r = MHD_create_response_from_buffer(len, text, MHD_RESPMEM_MUST_FREE);
   MHD_add_response_header(r, "Content-Type", type);
   MHD_add_response_header(r, "Cache-Control", "no-store");
   MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
+  if (allow) MHD_add_response_header(r, "Allow", allow);
   enum MHD_Result ret = MHD_queue_response(c, code, r);
   MHD_destroy_response(r);
   return ret;
 }
 
-static enum MHD_Result send_json(struct MHD_Connection *c, unsigned code, cJSON *o) {
+static enum MHD_Result send_text(struct MHD_Connection *c, unsigned code, const char *type,
+                                 char *text, size_t len) {
+  return send_with(c, code, type, text, len, NULL);
+}
+
+static char *json_text(cJSON *o) { /* o deleted */
   char *t = cJSON_PrintUnformatted(o);
   cJSON_Delete(o);
-  if (!t) t = strdup("{\"error\":\"out of memory\"}");
+  return t ? t : strdup("{\"error\":\"out of memory\"}");
+}
+
+static enum MHD_Result send_json(struct MHD_Connection *c, unsigned code, cJSON *o) {
+  char *t = json_text(o);
   return send_text(c, code, "application/json", t, strlen(t));
 }
 
-static enum MHD_Result send_err(struct MHD_Connection *c, unsigned code, const char *msg) {
+/* the bytes of the UTF-8 character at p (1 to 4), 0 when p does not start a valid one (a stray
+ * continuation byte, an overlong form, a surrogate, beyond U+10FFFF, a cut sequence) */
+static size_t utf8_char(const unsigned char *p) {
+  if (p[0] < 0x80) return 1;
+  size_t n = 0;
+  unsigned lo = 0x80, hi = 0xbf; /* the second byte's range */
+  if (p[0] >= 0xc2 && p[0] <= 0xdf) n = 2;
+  else if (p[0] >= 0xe0 && p[0] <= 0xef)
+    n = 3, lo = p[0] == 0xe0 ? 0xa0 : lo, hi = p[0] == 0xed ? 0x9f : hi;
+  else if (p[0] >= 0xf0 && p[0] <= 0xf4)
+    n = 4, lo = p[0] == 0xf0 ? 0x90 : lo, hi = p[0] == 0xf4 ? 0x8f : hi;
+  if (!n || p[1] < lo || p[1] > hi) return 0;
+  for (size_t i = 2; i < n; i++)
+    if (p[i] < 0x80 || p[i] > 0xbf) return 0;
+  return n;
+}
+
+/* text as one printable line of valid UTF-8 in out (len > 4): a control byte becomes a space, a
+ * byte that is not part of a valid character '?', and a text too long is cut at a character
+ * boundary with "..." (an answer's JSON must stay readable whatever a client sent) */
+static void one_line(const char *text, char *out, size_t len) {
+  const unsigned char *p = (const unsigned char *)text;
+  size_t o = 0;
+  while (*p) {
+    size_t n = utf8_char(p);
+    if (o + (n ? n : 1) + 4 > len) {
+      memcpy(out + o, "...", 4);
+      return;
+    }
+    if (n == 1 && (*p < 0x20 || *p == 0x7f)) out[o++] = ' ';
+    else if (n) memcpy(out + o, p, n), o += n;
+    else out[o++] = '?';
+    p += n ? n : 1;
+  }
+  out[o] = 0;
+}
+
+/* the request being answered on this connection's thread (libmicrohttpd runs a thread per
+ * connection), named in every error answer */
+static __thread const char *req_method, *req_url;
+
+/* {"error": msg, "request": "METHOD /path"}, each one line */
+static cJSON *err_object(const char *msg) {
   cJSON *o = cJSON_CreateObject();
   char one[300];
-  snprintf(one, sizeof one, "%s", msg);
-  for (char *p = one; *p; p++)
-    if (*p == '\n' || *p == '\r') *p = ' ';
+  one_line(msg, one, sizeof one);
   cJSON_AddStringToObject(o, "error", one);
-  return send_json(c, code, o);
+  if (req_method && req_url) {
+    char both[200];
+    snprintf(both, sizeof both, "%.20s %.170s", req_method, req_url);
+    one_line(both, one, 160);
+    cJSON_AddStringToObject(o, "request", one);
+  }
+  return o;
+}
+
+static enum MHD_Result send_err(struct MHD_Connection *c, unsigned code, const char *msg) {
+  return send_json(c, code, err_object(msg));
+}
+
+/* 405 for a path that is answered, naming the methods it takes (and in Allow: "GET, HEAD") */
+static enum MHD_Result send_405(struct MHD_Connection *c, const char *allow) {
+  char msg[120];
+  snprintf(msg, sizeof msg, "method not allowed here: use %s", allow);
+  char *t = json_text(err_object(msg));
+  return send_with(c, 405, "application/json", t, strlen(t), allow);
 }
 
 /* ---------------------------------------------------------------- static files */
@@ -313,6 +396,7 @@ static cJSON *game_view(Game *G, int since, int seat) {   /* game lock held */
   cJSON_AddStringToObject(v, "id", G->id);
   int thinking = !gs_over(&G->S.s) && !session_humans_turn(&G->S);
   cJSON_AddBoolToObject(v, "thinking", thinking);
+  cJSON_AddBoolToObject(v, "kept", G->kept);
   cJSON *t = cJSON_AddObjectToObject(v, "think");
   cJSON_AddNumberToObject(t, "seconds", thinking && G->thinking ? clock_wall() - G->think_start : 0);
   cJSON_AddNumberToObject(t, "longest", G->think_longest);
@@ -388,8 +472,14 @@ static int game_id_ok(const char *id) {
   return strlen(id) == 16 && strspn(id, "0123456789abcdef") == 16;
 }
 
-static void auto_path(char *out, size_t len, const char *id, const char *ext) {
+/* SAVES/auto/ID.EXT in out; 0 when SAVES/auto is a folder of the saves folder itself, -1 when
+ * it is missing or a link to elsewhere (nothing is read, written or removed through a link) */
+static int auto_path(char *out, size_t len, const char *id, const char *ext) {
+  struct stat st;
+  snprintf(out, len, "%s/auto", saves_dir);
+  int ok = lstat(out, &st) == 0 && S_ISDIR(st.st_mode);
   snprintf(out, len, "%s/auto/%s.%s", saves_dir, id, ext);
+  return ok ? 0 : -1;
 }
 
 static void autosave(Game *G) {   /* game lock held */
@@ -399,8 +489,8 @@ static void autosave(Game *G) {   /* game lock held */
   snprintf(path, sizeof path, "%s/auto", saves_dir);
   mkdir(saves_dir, 0755);
   mkdir(path, 0755);
-  auto_path(path, sizeof path, G->id, "json");
-  if (session_save(S, path, err, sizeof err)) return;   /* the game goes on unsaved */
+  G->kept = 0; /* until both files are written; else the game goes on unsaved, and says so */
+  if (auto_path(path, sizeof path, G->id, "json") || session_save(S, path, err, sizeof err)) return;
   cJSON *o = cJSON_CreateObject();
   cJSON_AddStringToObject(o, "id", G->id);
   cJSON_AddStringToObject(o, "side", S->human == FRENCH ? "french" : "allied");
@@ -420,15 +510,16 @@ static void autosave(Game *G) {   /* game lock held */
   char *t = cJSON_PrintUnformatted(o);
   cJSON_Delete(o);
   auto_path(path, sizeof path, G->id, "info");
-  if (t) file_write_atomic(path, t, strlen(t), err, sizeof err);
+  G->kept = t && !file_write_atomic(path, t, strlen(t), err, sizeof err);
   free(t);
 }
 
 static cJSON *auto_info(const char *id) {
   char path[4400], err[300];
-  auto_path(path, sizeof path, id, "info");
   size_t n;
-  char *t = file_read_capped(path, 4096, &n, err, sizeof err);
+  char *t = auto_path(path, sizeof path, id, "info")
+                ? NULL
+                : file_read_capped(path, 4096, &n, err, sizeof err);
   cJSON *o = t ? cJSON_Parse(t) : NULL;
   free(t);
   if (o && !cJSON_IsObject(o)) {
@@ -487,10 +578,14 @@ static double interactive_cap(Session *S) {
 static enum MHD_Result new_game_reply(struct MHD_Connection *c, Session *S, const char *id, int as) {
   int seat = id ? -1 : as >= 0 && S->seats.token[as][0] ? as : first_token_seat(&S->seats);
   double cap = interactive_cap(S);
-  Game *G = game_add(S, id);
+  int busy = 0;
+  Game *G = game_add(S, id, &busy);
   if (!G) {
     session_free(S);
-    return send_err(c, 503, "too many games in progress");
+    return send_err(
+        c, 503,
+        busy ? "the computer is still finishing games that were closed: try again in a moment"
+             : "too many games in progress");
   }
   pthread_mutex_lock(&G->mu);
   if (!G->think_cap) G->think_cap = cap;
@@ -515,9 +610,8 @@ static enum MHD_Result api_new(struct MHD_Connection *c, const cJSON *b) {
       return send_err(c, 400, "seed: a whole number from 0");
     seed = (uint64_t)sd->valuedouble;
   } else if (cJSON_IsString(sd)) {
-    const char *t = sd->valuestring;
-    if (!*t || strlen(t) > 19 || strspn(t, "0123456789") != strlen(t)) return send_err(c, 400, "seed: a whole number from 0");
-    seed = strtoull(t, NULL, 10);
+    if (num_u64(sd->valuestring, 0, UINT64_MAX, &seed)) /* as --seed: up to 2^64-1 */
+      return send_err(c, 400, "seed: a whole number from 0 to 18446744073709551615");
   } else {
     return send_err(c, 400, "seed: a whole number from 0");
   }
@@ -600,10 +694,12 @@ static enum MHD_Result api_resume(struct MHD_Connection *c, const cJSON *b) {
     if (strlen(t) == 32 && strspn(t, "0123456789abcdef") == 32) snprintf(keep.token[k], 33, "%s", t);
   }
   cJSON_Delete(info);
-  if ((side_of(side) < 0 && !st[0]) || !level_ok(level)) return send_err(c, 400, "the kept game's side or level is damaged");
-  auto_path(path, sizeof path, id, "json");
+  if ((side_of(side) < 0 && !st[0]) || !level_ok(level))
+    return send_err(c, 400, "the kept game's side or level is damaged");
   Session S;
-  if (session_load(&S, path, side_of(side) < 0 ? FRENCH : side_of(side), level, err, sizeof err)) return send_err(c, 400, "the kept game cannot be read");
+  if (auto_path(path, sizeof path, id, "json") ||
+      session_load(&S, path, side_of(side) < 0 ? FRENCH : side_of(side), level, err, sizeof err))
+    return send_err(c, 400, "the kept game cannot be read");
   if (st[0] && session_set_seats(&S, st, err, sizeof err)) {
     session_free(&S);
     return send_err(c, 400, "the kept game's seats are damaged");
@@ -736,10 +832,13 @@ static enum MHD_Result api_hint(struct MHD_Connection *c, Game *G, const cJSON *
  * holds every hand and the chance streams' state, so it is given once the game is over */
 static enum MHD_Result api_record(struct MHD_Connection *c, Game *G, const cJSON *b, int seat) {
   char path[4400], err[300];
-  if (!gs_over(&G->S.s)) return send_err(c, 409, "the record holds every hidden card: it is given when the game is over");
-  auto_path(path, sizeof path, G->id, "json");
+  if (!gs_over(&G->S.s))
+    return send_err(c, 409,
+                    "the record holds every hidden card: it is given when the game is over");
   size_t n;
-  char *t = file_read_capped(path, GAME_FILE_MAX, &n, err, sizeof err);
+  char *t = auto_path(path, sizeof path, G->id, "json")
+                ? NULL
+                : file_read_capped(path, GAME_FILE_MAX, &n, err, sizeof err);
   if (!t) return send_err(c, 404, "the game's record is not kept");
   return send_text(c, 200, "application/json", t, n);
 }
@@ -755,22 +854,60 @@ static enum MHD_Result api_rules(struct MHD_Connection *c, const cJSON *b) {
   return r ? send_json(c, 200, r) : send_err(c, 404, err);
 }
 
+/* a save being written: the session, the file, the error (the path within the saves folder) */
+typedef struct {
+  const Session *S;
+  const char *path;
+  char err[512];
+} SaveJob;
+
+static int save_write(void *arg) {
+  SaveJob *j = arg;
+  mkdir(saves_dir, 0755);
+  char e[512];
+  if (!session_save(j->S, j->path, e, sizeof e)) return 0;
+  size_t k = strlen(saves_dir);
+  snprintf(j->err, sizeof j->err, "%s", !strncmp(e, saves_dir, k) && e[k] == '/' ? e + k + 1 : e);
+  return -1;
+}
+
+/* one look at a name and its write at a time: two games saved under one new name at once must
+ * not both find it free (the second would replace the first without asking) */
+static pthread_mutex_t save_mu = PTHREAD_MUTEX_INITIALIZER;
+
+/* SAVES/name.json written (j), save_mu held: 0, else the answer's status with its message */
+static int save_named(SaveJob *j, const char *name, int overwrite, char *msg, size_t len) {
+  struct stat st;
+  int there = lstat(j->path, &st) == 0;
+  if (there && !S_ISREG(st.st_mode)) {
+    snprintf(msg, len, "%s.json in the saves folder is not a saved game (a link or a folder): "
+             "not replaced", name);
+    return 409;
+  }
+  if (there && !overwrite) {   /* another game by that name: replaced only when asked */
+    snprintf(msg, len, "a saved game by that name exists: choose another name, or overwrite it");
+    return 409;
+  }
+  int rc = review_replace(saves_dir, name, save_write, j);   /* a left-over review goes too */
+  if (rc == -2)
+    snprintf(msg, len, "that saved game is being reviewed: choose another name, or wait for it");
+  else if (rc)
+    snprintf(msg, len, "could not write the save (nothing was replaced): %s", j->err);
+  return rc == -2 ? 409 : rc ? 500 : 0;
+}
+
 /* POST /api/games/ID/save {name}: SAVES/name.json (with the seats) */
 static enum MHD_Result api_save(struct MHD_Connection *c, Game *G, const cJSON *b, int seat) {
-  const Session *S = &G->S;
   const char *name = jstr(b, "name", "");
-  char path[4400], err[512];
+  char path[4400], msg[600];
   if (!name_ok(name)) return send_err(c, 400, "name: 1 to 40 letters, digits, '-' or '_'");
   snprintf(path, sizeof path, "%s/%s.json", saves_dir, name);
-  struct stat st;
-  if (stat(path, &st) == 0) {   /* another game by that name: replaced only when asked */
-    if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(b, "overwrite")))
-      return send_err(c, 409, "a saved game by that name exists: choose another name, or overwrite it");
-    if (review_forget(saves_dir, name))
-      return send_err(c, 409, "that saved game is being reviewed: choose another name, or wait for the review");
-  }
-  mkdir(saves_dir, 0755);
-  if (session_save(S, path, err, sizeof err)) return send_err(c, 500, "could not write the save");
+  SaveJob j = {&G->S, path, ""};
+  pthread_mutex_lock(&save_mu);
+  int code = save_named(&j, name, cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(b, "overwrite")),
+                        msg, sizeof msg);
+  pthread_mutex_unlock(&save_mu);
+  if (code) return send_err(c, (unsigned)code, msg);
   cJSON *o = cJSON_CreateObject();
   cJSON_AddStringToObject(o, "saved", name);
   return send_json(c, 200, o);
@@ -797,10 +934,8 @@ static enum MHD_Result api_delete(struct MHD_Connection *c, Game *G, const cJSON
   pthread_mutex_lock(&G->mu);      /* no autosave after this (the computer may be thinking) */
   G->deleted = 1;
   char path[4400];
-  auto_path(path, sizeof path, G->id, "info");
-  unlink(path);
-  auto_path(path, sizeof path, G->id, "json");
-  unlink(path);
+  if (!auto_path(path, sizeof path, G->id, "info")) unlink(path);
+  if (!auto_path(path, sizeof path, G->id, "json")) unlink(path);
   pthread_mutex_unlock(&G->mu);
   cJSON *o = cJSON_CreateObject();
   cJSON_AddBoolToObject(o, "deleted", 1);
@@ -877,15 +1012,19 @@ static enum MHD_Result api_game(struct MHD_Connection *c, const char *method, co
   if (!G) return send_err(c, 404, "no such game (the server may have restarted)");
   size_t r = 0, nr = sizeof GAME_ROUTES / sizeof GAME_ROUTES[0];
   const char *m = !strcmp(method, "HEAD") ? "GET" : method;   /* HEAD: a GET without its body */
+  char allow[40] = "";                                        /* the methods of op, for a 405 */
+  for (size_t i = 0; i < nr; i++)
+    if (!strcmp(GAME_ROUTES[i].op, op))
+      snprintf(allow + strlen(allow), sizeof allow - strlen(allow), "%s%s", *allow ? ", " : "",
+               !strcmp(GAME_ROUTES[i].method, "GET") ? "GET, HEAD" : GAME_ROUTES[i].method);
   while (r < nr && (strcmp(GAME_ROUTES[r].op, op) || strcmp(GAME_ROUTES[r].method, m))) r++;
   enum MHD_Result ret;
   pthread_mutex_lock(&G->mu);
   int seat = request_seat(c, &G->S), locked = 1;
-  int get_or_post = !strcmp(method, "GET") || !strcmp(method, "POST");
   if (seat == SEAT_REFUSED && strcmp(op, "scenario")) {   /* the scenario is anyone's to read */
     ret = send_err(c, 403, "not a seat of this game: open it with your seat's link (token)");
   } else if (r == nr) {
-    ret = send_err(c, get_or_post ? 404 : 405, "no such request");
+    ret = *allow ? send_405(c, allow) : send_err(c, 404, "no such request");
   } else {
     if (GAME_ROUTES[r].flags & ROUTE_UNLOCKED) pthread_mutex_unlock(&G->mu), locked = 0;
     ret = GAME_ROUTES[r].run(c, G, b, seat);
@@ -909,8 +1048,12 @@ static enum MHD_Result api_replay(struct MHD_Connection *c, const char *method, 
   else if (!strcmp(api, "replay/sim") && post) o = replay_sim(saves_dir, b, &code);
   else if (!strcmp(api, "review") && post) o = review_start(saves_dir, b, &code);
   else if (!strcmp(api, "review") && get) o = review_status(saves_dir, name ? name : "", &code);
-  if (!o) return send_err(c, 404, "no such request");
-  return send_json(c, (unsigned)code, o);
+  if (o) return send_json(c, (unsigned)code, o);
+  const char *allow = !strcmp(api, "replay")       ? "GET, HEAD"
+                      : !strcmp(api, "replay/sim") ? "POST"
+                      : !strcmp(api, "review")     ? "GET, HEAD, POST"
+                                                   : NULL;
+  return allow ? send_405(c, allow) : send_err(c, 404, "no such request");
 }
 
 /* The routes of /api/NAME; /api/games/ID... goes to GAME_ROUTES. */
@@ -933,9 +1076,14 @@ static const struct {
 
 static enum MHD_Result api_route(struct MHD_Connection *c, const char *method, const char *api,
                                  const cJSON *b) {
-  for (size_t i = 0; i < sizeof API_ROUTES / sizeof API_ROUTES[0]; i++)
-    if (!strcmp(API_ROUTES[i].name, api) && !strcmp(API_ROUTES[i].method, method))
-      return API_ROUTES[i].run(c, b);
+  char allow[40] = ""; /* the methods of api, for a 405 */
+  for (size_t i = 0; i < sizeof API_ROUTES / sizeof API_ROUTES[0]; i++) {
+    if (strcmp(API_ROUTES[i].name, api)) continue;
+    if (!strcmp(API_ROUTES[i].method, method)) return API_ROUTES[i].run(c, b);
+    snprintf(allow + strlen(allow), sizeof allow - strlen(allow), "%s%s", *allow ? ", " : "",
+             API_ROUTES[i].method);
+  }
+  if (*allow) return send_405(c, allow);
   if (!strncmp(api, "games/", 6)) return api_game(c, method, api + 6, b);
   if (!strncmp(api, "replay", 6) || !strncmp(api, "review", 6)) return api_replay(c, method, api, b);
   return send_err(c, 404, "no such request");
@@ -966,24 +1114,64 @@ static int origin_ok(const char *origin, const char *host) {
  * trickles a request byte by byte is closed when it has not sent a whole request within
  * REQUEST_DEADLINE seconds of connecting or of its last answer (the main thread's sweep), so
  * slow connections cannot hold the server's connections for long.  A request being answered
- * (a hint may think for the level's cap) is not timed. */
+ * (a hint may think for the level's cap) is not timed.
+ * Many clients: at most PER_IP_LIMIT connections from one address and CONN_LIMIT in all; a
+ * newcomer beyond either makes room (admit) by closing the connection of its address (else of
+ * anyone) that has waited longest without a request being answered (trickling, or idle between
+ * requests), so neither slow nor idle connections lock a client out (the page on this machine
+ * shares its address with every other local client); it is refused only when every one of them
+ * is being answered.  libmicrohttpd's own limit, WATCH_SLOTS, leaves room for the connections
+ * closed that way until their threads end. */
 #define REQUEST_DEADLINE 12.0
 #define CONN_LIMIT 256
+#define PER_IP_LIMIT 32
+#define WATCH_SLOTS (CONN_LIMIT + 64)
 typedef struct {
   int used, busy, shut;
   MHD_socket fd;
+  uint32_t ip; /* the client's IPv4 address (network order) */
   double since;
 } Watch;
-static Watch watches[CONN_LIMIT + 8];
+static Watch watches[WATCH_SLOTS + 8];
 static pthread_mutex_t watch_mu = PTHREAD_MUTEX_INITIALIZER;
+
+static uint32_t addr_ip(const struct sockaddr *a) {
+  return a && a->sa_family == AF_INET ? ((const struct sockaddr_in *)a)->sin_addr.s_addr : 0;
+}
+
+static enum MHD_Result admit(void *cls, const struct sockaddr *addr, socklen_t len) {
+  uint32_t ip = addr_ip(addr);
+  int mine = 0, all = 0;
+  Watch *old_mine = NULL, *old_all = NULL; /* the longest waiting without an answer */
+  pthread_mutex_lock(&watch_mu);
+  for (size_t i = 0; i < sizeof watches / sizeof watches[0]; i++) {
+    Watch *w = &watches[i];
+    if (!w->used || w->shut) continue;
+    all++, mine += w->ip == ip;
+    if (w->busy) continue;
+    if (w->ip == ip && (!old_mine || w->since < old_mine->since)) old_mine = w;
+    if (!old_all || w->since < old_all->since) old_all = w;
+  }
+  int full = mine >= PER_IP_LIMIT || all >= CONN_LIMIT;
+  Watch *room = mine >= PER_IP_LIMIT ? old_mine : all >= CONN_LIMIT ? old_all : NULL;
+  if (room) {
+    shutdown(room->fd, SHUT_RDWR); /* libmicrohttpd sees the end and closes it */
+    room->shut = 1;
+  }
+  pthread_mutex_unlock(&watch_mu);
+  return !full || room ? MHD_YES : MHD_NO;
+}
 
 static void on_connection(void *cls, struct MHD_Connection *c, void **ctx, enum MHD_ConnectionNotificationCode code) {
   pthread_mutex_lock(&watch_mu);
   if (code == MHD_CONNECTION_NOTIFY_STARTED) {
     const union MHD_ConnectionInfo *ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+    const union MHD_ConnectionInfo *ca =
+        MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
     for (size_t i = 0; ci && i < sizeof watches / sizeof watches[0]; i++)
       if (!watches[i].used) {
-        watches[i] = (Watch){1, 0, 0, ci->connect_fd, clock_wall()};
+        watches[i] =
+            (Watch){1, 0, 0, ci->connect_fd, addr_ip(ca ? ca->client_addr : NULL), clock_wall()};
         *ctx = &watches[i];
         break;
       }
@@ -994,15 +1182,19 @@ static void on_connection(void *cls, struct MHD_Connection *c, void **ctx, enum 
   pthread_mutex_unlock(&watch_mu);
 }
 
-/* the connection's request is whole and being answered (1), or answered (0: the clock restarts) */
-static void watch_busy(struct MHD_Connection *c, int busy) {
+/* the connection's request is whole and being answered (1), or answered (0: the clock restarts);
+ * 1 when the connection was shut before (then the request must not run: under watch_mu, a
+ * request runs only if marked busy before admit or the sweep chose it) */
+static int watch_busy(struct MHD_Connection *c, int busy) {
   const union MHD_ConnectionInfo *ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
   Watch *w = ci ? ci->socket_context : NULL;
-  if (!w) return;
+  if (!w) return 0;
   pthread_mutex_lock(&watch_mu);
+  int shut = w->shut;
   w->busy = busy;
   w->since = clock_wall();
   pthread_mutex_unlock(&watch_mu);
+  return shut;
 }
 
 static void watch_sweep(void) {
@@ -1018,16 +1210,92 @@ static void watch_sweep(void) {
   pthread_mutex_unlock(&watch_mu);
 }
 
+/* ---------------------------------------------------------------- a request as it comes */
+/* An address holding %00 would reach the routes cut at the NUL ("/api/games/ID%00/log" read as
+ * the game's view): libmicrohttpd's unescaping with a note of it, and the request is refused. */
+static __thread int url_nul;
+
+static size_t unescape(void *cls, struct MHD_Connection *c, char *s) {
+  for (const char *p = s; (p = strchr(p, '%')); p++)
+    if (p[1] == '0' && p[2] == '0') url_nul = 1;
+  return MHD_http_unescape(s);
+}
+
+typedef struct {
+  int length, chunked;
+} Framing;
+
+static enum MHD_Result count_framing(void *cls, enum MHD_ValueKind kind, const char *key,
+                                     const char *value) {
+  Framing *f = cls;
+  f->length += !strcasecmp(key, "Content-Length");
+  f->chunked += !strcasecmp(key, "Transfer-Encoding");
+  return MHD_YES;
+}
+
+/* a request refused from its head, before its body is read (libmicrohttpd then closes the
+ * connection): a NUL in the address, a body whose length is said twice or two ways, a
+ * Content-Length over MAX_BODY (413 at once, not after reading it); its status and message in
+ * msg, 0 when none */
+static unsigned refused_head(struct MHD_Connection *c, char *msg, size_t len) {
+  int nul = url_nul;
+  url_nul = 0;
+  Framing f = {0, 0};
+  MHD_get_connection_values(c, MHD_HEADER_KIND, count_framing, &f);
+  const char *cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Length");
+  uint64_t n;
+  if (nul) snprintf(msg, len, "the address holds a NUL byte (%%00)");
+  else if (f.length > 1 || (f.length && f.chunked))
+    snprintf(msg, len, "the body's length is given twice (Content-Length, Transfer-Encoding)");
+  else if (cl && !num_u64(cl, 0, UINT64_MAX, &n) && n > MAX_BODY)
+    snprintf(msg, len, "request body too large: %" PRIu64 " bytes (at most %d)", n, MAX_BODY);
+  else return 0;
+  return nul || f.length > 1 || f.chunked ? 400 : 413;
+}
+
+/* t[0..n) holds a NUL byte, raw or as \u0000 inside a string (cJSON's strings are C strings:
+ * "a\u0000../x" would be read as "a") */
+static int holds_nul(const char *t, size_t n) {
+  if (memchr(t, 0, n)) return 1;
+  for (size_t i = 0, in = 0; i < n; i++) {
+    if (t[i] == '"') in = !in;
+    else if (in && t[i] == '\\') {
+      if (i + 5 < n && t[i + 1] == 'u' && !strncmp(t + i + 2, "0000", 4)) return 1;
+      i++;
+    }
+  }
+  return 0;
+}
+
+/* the body as one JSON object (white space around it only), or NULL with the reason */
+static cJSON *body_object(const char *t, size_t n, const char **why) {
+  if (holds_nul(t, n)) return *why = "the body holds a NUL byte (raw or \\u0000)", NULL;
+  const char *end = NULL;
+  cJSON *b = cJSON_ParseWithLengthOpts(t, n, &end, 0);
+  while (b && end && end < t + n && strchr(" \t\r\n", *end)) end++;
+  if (!b || !cJSON_IsObject(b) || end != t + n) {
+    cJSON_Delete(b);
+    return *why = "the body must be one JSON object", NULL;
+  }
+  return b;
+}
+
 static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *url, const char *method,
                                const char *version, const char *upload, size_t *upload_size, void **con_cls) {
   Req *r = *con_cls;
+  req_method = method, req_url = url;
   if (!r) {
+    char msg[160];
+    unsigned code = refused_head(c, msg, sizeof msg);
+    if (code) return watch_busy(c, 1) ? MHD_NO : send_err(c, code, msg);
     r = calloc(1, sizeof *r);
     if (!r) return MHD_NO;
     *con_cls = r;
     return MHD_YES;
   }
   if (*upload_size) {
+    r->seen += *upload_size;
+    if (r->seen > MAX_DISCARD) return MHD_NO; /* an endless chunked body: the connection is cut */
     if (r->len + *upload_size > MAX_BODY) r->too_big = 1;
     else {
       char *nb = realloc(r->body, r->len + *upload_size + 1);
@@ -1040,25 +1308,24 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *
     *upload_size = 0;
     return MHD_YES;
   }
-  watch_busy(c, 1);
-  if (r->too_big) return send_err(c, 413, "request body too large");
+  if (watch_busy(c, 1)) return MHD_NO;   /* shut just before (admit, the sweep): not answered */
+  if (r->too_big) {                      /* a chunked body: its length known only at its end */
+    char msg[80];
+    snprintf(msg, sizeof msg, "request body too large (at most %d bytes)", MAX_BODY);
+    return send_err(c, 413, msg);
+  }
   const char *host = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Host");
   if (!host_ok(host)) return send_err(c, 403, "Host: this server answers to 127.0.0.1 or localhost only");
   if (!origin_ok(MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Origin"), host))
     return send_err(c, 403, "Origin: requests from pages of another site are refused");
   int get = !strcmp(method, "GET") || !strcmp(method, "HEAD");
   if (strncmp(url, "/api/", 5)) {
-    if (!get) return send_err(c, 405, "method not allowed");
+    if (!get) return send_405(c, "GET, HEAD");
     return serve_file(c, url);
   }
   cJSON *b = NULL;
-  if (!get && r->len) {
-    b = cJSON_ParseWithLength(r->body, r->len);
-    if (!b || !cJSON_IsObject(b)) {
-      cJSON_Delete(b);
-      return send_err(c, 400, "the body must be a JSON object");
-    }
-  }
+  const char *why;
+  if (!get && r->len && !(b = body_object(r->body, r->len, &why))) return send_err(c, 400, why);
   if (!b) b = cJSON_CreateObject();
   enum MHD_Result ret = api_route(c, method, url + 5, b);
   cJSON_Delete(b);
@@ -1067,6 +1334,7 @@ static enum MHD_Result handler(void *cls, struct MHD_Connection *c, const char *
 
 static void completed(void *cls, struct MHD_Connection *c, void **con_cls, enum MHD_RequestTerminationCode t) {
   watch_busy(c, 0);
+  req_method = req_url = NULL;
   Req *r = *con_cls;
   if (r) {
     free(r->body);
@@ -1121,17 +1389,21 @@ int serve_run(const ServeOpts *o) {
   char autodir[4400];   /* what a save killed midway left there (file_write_atomic) */
   snprintf(autodir, sizeof autodir, "%s/auto", saves_dir);
   file_clean_stale_temps(saves_dir, NULL);
-  file_clean_stale_temps(autodir, NULL);
+  struct stat ast;
+  if (lstat(autodir, &ast) == 0 && S_ISDIR(ast.st_mode)) file_clean_stale_temps(autodir, NULL);
   signal(SIGPIPE, SIG_IGN);
   struct MHD_Daemon *d = MHD_start_daemon(
-      MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION, (uint16_t)port, NULL, NULL, handler,
-      NULL, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr, MHD_OPTION_NOTIFY_COMPLETED, completed, NULL,
-      /* slow or many clients (issue 22): at most CONN_LIMIT connections, 32 from one address;
-       * a connection silent for 10 s is closed, and one that has not sent a whole request within
-       * REQUEST_DEADLINE (watch_sweep), so half-open or trickling connections cannot hold it */
-      MHD_OPTION_CONNECTION_LIMIT, (unsigned)CONN_LIMIT, MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)32,
-      MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)10, MHD_OPTION_NOTIFY_CONNECTION, on_connection, NULL,
-      MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(64 * 1024), MHD_OPTION_END);
+      MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION, (uint16_t)port, admit, NULL,
+      handler, NULL, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr, MHD_OPTION_NOTIFY_COMPLETED,
+      completed, NULL,
+      /* slow or many clients (issue 22): at most CONN_LIMIT connections, PER_IP_LIMIT from one
+       * address (admit: the longest waiting makes room); a connection silent for 10 s is closed,
+       * and one that has not sent a whole request within REQUEST_DEADLINE (watch_sweep), so
+       * half-open or trickling connections cannot hold it */
+      MHD_OPTION_CONNECTION_LIMIT, (unsigned)WATCH_SLOTS, MHD_OPTION_CONNECTION_TIMEOUT,
+      (unsigned)10, MHD_OPTION_NOTIFY_CONNECTION, on_connection, NULL,
+      MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(64 * 1024), MHD_OPTION_UNESCAPE_CALLBACK,
+      unescape, NULL, MHD_OPTION_END);
   if (!d) {
     fprintf(stderr, "waterloo serve: cannot listen on %s:%u (%s)\n", host, port, strerror(errno));
     return 1;

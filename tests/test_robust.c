@@ -737,3 +737,532 @@ Test(robust, scenario_error_messages_are_printable_lines) {
   free(sc);
   th_rmdir(dir);
 }
+
+/* ---------------------------------------------------------------- the HTTP server (serve) */
+/* An outside robustness suite's findings against `./waterloo serve` on loopback: each test
+ * starts its own server (a free port, its own saves folder and a one-file page, so it runs from
+ * any build folder) and speaks raw HTTP to it. */
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+
+#include "../engine/util.h"
+
+typedef struct {
+  pid_t pid;
+  int port;
+  char dir[256], saves[300];
+} Srv;
+
+/* the folder of a server to be (dir/saves, dir/web/index.html), for files put there first */
+static void srv_prepare(Srv *v) {
+  memset(v, 0, sizeof *v);
+  tmpdir(v->dir, sizeof v->dir);
+  snprintf(v->saves, sizeof v->saves, "%s/saves", v->dir);
+  char web[300];
+  snprintf(web, sizeof web, "%s/web", v->dir);
+  cr_assert_eq(mkdir(v->saves, 0755), 0);
+  cr_assert_eq(mkdir(web, 0755), 0);
+  th_write(web, "index.html", "<!doctype html><title>waterloo</title>\n");
+}
+
+/* ./waterloo serve on it; fsize: the server's file size limit in bytes (a full disk), 0 none */
+static void srv_run(Srv *v, long fsize) {
+  int fds[2];
+  cr_assert_eq(pipe(fds), 0);
+  v->pid = fork();
+  cr_assert_geq(v->pid, 0);
+  if (v->pid == 0) {
+    prctl(PR_SET_PDEATHSIG, SIGKILL); /* never outlives a failed test */
+    char web[300];
+    snprintf(web, sizeof web, "%s/web", v->dir);
+    setenv("WATERLOO_WEB", web, 1);
+    dup2(fds[1], 1);
+    close(fds[0]);
+    if (fsize) {
+      signal(SIGXFSZ, SIG_IGN); /* a write past the limit fails (EFBIG) as on a full disk */
+      struct rlimit rl = {(rlim_t)fsize, (rlim_t)fsize};
+      setrlimit(RLIMIT_FSIZE, &rl);
+    }
+    execl("./waterloo", "waterloo", "serve", "--port", "0", "--saves", v->saves, (char *)NULL);
+    _exit(127);
+  }
+  close(fds[1]);
+  FILE *f = fdopen(fds[0], "r");
+  char line[512] = "";
+  cr_assert_not_null(fgets(line, sizeof line, f), "the server did not start");
+  fclose(f);
+  const char *p = strstr(line, "http://127.0.0.1:");
+  cr_assert_not_null(p, "%s", line);
+  v->port = atoi(p + 17);
+  cr_assert_gt(v->port, 0, "%s", line);
+}
+
+static void srv_start(Srv *v) {
+  srv_prepare(v);
+  srv_run(v, 0);
+}
+
+static void srv_stop(Srv *v) {
+  kill(v->pid, SIGKILL);
+  waitpid(v->pid, NULL, 0);
+  th_rmdir(v->dir);
+}
+
+/* a connection to the server from src (127.0.0.X, NULL: 127.0.0.1), reads timed at 3 s */
+static int http_connect(const Srv *v, const char *src) {
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+  cr_assert_geq(fd, 0);
+  struct timeval tv = {3, 0};
+  setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+  setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
+  struct sockaddr_in a = {.sin_family = AF_INET};
+  inet_pton(AF_INET, src ? src : "127.0.0.1", &a.sin_addr);
+  cr_assert_eq(bind(fd, (struct sockaddr *)&a, sizeof a), 0, "bind %s", src);
+  a.sin_port = htons((uint16_t)v->port);
+  inet_pton(AF_INET, "127.0.0.1", &a.sin_addr);
+  cr_assert_eq(connect(fd, (struct sockaddr *)&a, sizeof a), 0, "connect: %s", strerror(errno));
+  return fd;
+}
+
+/* what the server answers on fd until it closes (or 3 s of silence), NUL-terminated; its length */
+static size_t http_read(int fd, char *out, size_t cap) {
+  size_t n = 0;
+  ssize_t r;
+  while (n + 1 < cap && (r = recv(fd, out + n, cap - 1 - n, 0)) > 0) n += (size_t)r;
+  out[n] = 0;
+  return n;
+}
+
+/* len bytes sent as they are from src, the whole answer read; its status (0: none) */
+static int http_raw(const Srv *v, const char *src, const char *req, size_t len, char *out,
+                    size_t cap) {
+  int fd = http_connect(v, src);
+  for (size_t k = 0; k < len;) {
+    ssize_t w = send(fd, req + k, len - k, MSG_NOSIGNAL);
+    if (w <= 0) break;
+    k += (size_t)w;
+  }
+  shutdown(fd, SHUT_WR);
+  http_read(fd, out, cap);
+  close(fd);
+  return strncmp(out, "HTTP/1.1 ", 9) ? 0 : atoi(out + 9);
+}
+
+/* METHOD path with a body (NULL: none) from 127.0.0.1; the status, the answer in out */
+static int http(const Srv *v, const char *method, const char *path, const char *body, char *out,
+                size_t cap) {
+  char req[20000];
+  size_t bl = body ? strlen(body) : 0;
+  int h = snprintf(
+      req, sizeof req,
+      "%s %s HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nContent-Length: %zu\r\n\r\n",
+      method, path, bl);
+  cr_assert(h > 0 && (size_t)h + bl < sizeof req);
+  memcpy(req + h, body ? body : "", bl);
+  return http_raw(v, NULL, req, (size_t)h + bl, out, cap);
+}
+
+static const char *http_body(const char *out) {
+  const char *b = strstr(out, "\r\n\r\n");
+  return b ? b + 4 : "";
+}
+
+/* a new game of the body's kind; its id in id */
+static void srv_game(const Srv *v, const char *body, char id[17]) {
+  static char out[1 << 18];
+  cr_assert_eq(http(v, "POST", "/api/games", body, out, sizeof out), 201, "%.300s", out);
+  const char *p = strstr(out, "\"id\":\"");
+  cr_assert_not_null(p);
+  snprintf(id, 17, "%.16s", p + 6);
+}
+
+/* the answer's body is a JSON object whose "error" is one line and whose "request" names it */
+static void assert_error(const char *out, const char *request) {
+  const char *b = http_body(out);
+  cJSON *o = cJSON_Parse(b);
+  cr_assert_not_null(o, "not JSON: %.300s", b);
+  const cJSON *e = cJSON_GetObjectItem(o, "error"), *r = cJSON_GetObjectItem(o, "request");
+  cr_assert(cJSON_IsString(e) && !strchr(e->valuestring, '\n'), "%s", b);
+  cr_assert(cJSON_IsString(r) && !strcmp(r->valuestring, request), "the error should name '%s': %s",
+            request, b);
+  cJSON_Delete(o);
+}
+
+/* More connections than an address may hold (32), trickling a header or idle after an answer,
+ * and more than the server holds (256) from other addresses: a client still gets its answer at
+ * once (they locked out the page of the same machine until the slow ones timed out) */
+Test(robust, serve_answers_a_client_past_the_connection_limits) {
+  Srv v;
+  srv_start(&v);
+  static char out[1 << 16];
+  static int held[400];
+  int n = 0;
+  const char *part = "GET /api/saves HTTP/1.1\r\nHost: 127.";
+  for (int i = 0; i < 40; i++, n++) { /* trickling from 127.0.0.1 */
+    held[n] = http_connect(&v, "127.0.0.1");
+    cr_assert_eq(send(held[n], part, strlen(part), MSG_NOSIGNAL), (ssize_t)strlen(part));
+  }
+  const char *whole = "GET /api/saves HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
+  for (int i = 0; i < 40; i++, n++) { /* idle keep-alive from 127.0.0.2 */
+    held[n] = http_connect(&v, "127.0.0.2");
+    cr_assert_eq(send(held[n], whole, strlen(whole), MSG_NOSIGNAL), (ssize_t)strlen(whole));
+    cr_assert_gt(recv(held[n], out, sizeof out, 0), 0, "keep-alive request %d answered", i);
+  }
+  for (int i = 0; i < 240; i++, n++) { /* trickling from 8 more addresses: 320 in all */
+    char src[32];
+    snprintf(src, sizeof src, "127.0.0.%d", 10 + i % 8);
+    held[n] = http_connect(&v, src);
+    send(held[n], part, strlen(part), MSG_NOSIGNAL);
+  }
+  usleep(200000);
+  const char *who[] = {"127.0.0.1", "127.0.0.2", "127.0.0.10", "127.0.0.99"};
+  for (int k = 0; k < 4; k++) {
+    double t0 = clock_wall();
+    char req[200];
+    int len = snprintf(req, sizeof req,
+                       "GET /api/saves HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
+    int code = http_raw(&v, who[k], req, (size_t)len, out, sizeof out);
+    cr_assert_eq(code, 200, "%s not answered under %d slow or idle connections: %.100s", who[k], n,
+                 out);
+    cr_assert_lt(clock_wall() - t0, 2.0, "%s answered late", who[k]);
+  }
+  for (int i = 0; i < n; i++) close(held[i]);
+  srv_stop(&v);
+}
+
+/* A body announced over 16 KB is refused from its head at once (it was read to its end: the
+ * client got no answer before the 10 s timeout), and a length given twice or both ways is
+ * refused rather than read one of the ways */
+Test(robust, serve_refuses_a_too_large_or_ambiguous_body_from_its_head) {
+  Srv v;
+  srv_start(&v);
+  static char out[1 << 16];
+  const char *big =
+      "POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1000000000\r\n\r\n{";
+  int fd = http_connect(&v, NULL);
+  double t0 = clock_wall();
+  send(fd, big, strlen(big), MSG_NOSIGNAL); /* and nothing more: the answer must not wait */
+  http_read(fd, out, sizeof out);
+  close(fd);
+  cr_assert(!strncmp(out, "HTTP/1.1 413", 12) && clock_wall() - t0 < 2, "%.200s", out);
+  assert_error(out, "POST /api/games");
+  cr_assert_not_null(strstr(out, "1000000000 bytes"), "%s", out);
+  const char *twice[] = {"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: "
+                         "2\r\nContent-Length: 30\r\n\r\n{}",
+                         "POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: "
+                         "5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n"};
+  for (int k = 0; k < 2; k++) {
+    cr_assert_eq(http_raw(&v, NULL, twice[k], strlen(twice[k]), out, sizeof out), 400, "%d: %.200s",
+                 k, out);
+    assert_error(out, "POST /api/games");
+  }
+  /* a chunked body is read (and one over 16 KB refused when it ends) */
+  const char *chunked =
+      "POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+      "Transfer-Encoding: chunked\r\n\r\n9\r\n{\"level\":\r\n9\r\n\"random\"}\r\n0\r\n\r\n";
+  cr_assert_eq(http_raw(&v, NULL, chunked, strlen(chunked), out, sizeof out), 201, "%.200s", out);
+  srv_stop(&v);
+}
+
+/* a whole text of valid UTF-8 (no stray, overlong or surrogate byte) without a control byte */
+static int printable_utf8(const char *t) {
+  for (const unsigned char *p = (const unsigned char *)t; *p;) {
+    int n = *p < 0x80             ? 0
+            : (*p & 0xe0) == 0xc0 ? 1
+            : (*p & 0xf0) == 0xe0 ? 2
+            : (*p & 0xf8) == 0xf0 ? 3
+                                  : -1;
+    if (n < 0 || (n == 0 && *p < 0x20)) return 0;
+    unsigned cp = n ? *p & (0x3f >> n) : *p;
+    for (int i = 1; i <= n; i++) {
+      if ((p[i] & 0xc0) != 0x80) return 0;
+      cp = cp << 6 | (p[i] & 0x3f);
+    }
+    static const unsigned least[4] = {0, 0x80, 0x800, 0x10000};
+    if (cp < least[n] || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return 0;
+    p += n + 1;
+  }
+  return 1;
+}
+
+/* The body is one JSON object and nothing else: trailing bytes, a second object or a NUL (raw,
+ * or \u0000, which cut a name: "nul\u0000../../x" was saved as nul.json) are refused, not read
+ * in part; an error answer is one line of valid UTF-8 whatever bytes it quotes, and names the
+ * request */
+Test(robust, serve_reads_a_body_only_as_one_whole_json_object) {
+  Srv v;
+  srv_start(&v);
+  static char out[1 << 18];
+  char id[17], path[100], request[120];
+  srv_game(&v, "{\"level\":\"random\",\"seed\":4}", id);
+  snprintf(path, sizeof path, "/api/games/%s/save", id);
+  snprintf(request, sizeof request, "POST %s", path);
+  struct {
+    const char *body;
+    size_t len;
+  } bad[] = {{"{\"name\":\"tail\"} x", 0},
+             {"{\"name\":\"two\"}{\"name\":\"x\"}", 0},
+             {"{\"name\":\"nul\\u0000../../x\"}", 0},
+             {"{\"name\":\"raw\0zz\"}", 16},
+             {"{\"name\":\"after\"}\0", 17}};
+  for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+    char req[400];
+    size_t bl = bad[k].len ? bad[k].len : strlen(bad[k].body);
+    int h =
+        snprintf(req, sizeof req,
+                 "POST %s HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: %zu\r\n\r\n", path, bl);
+    memcpy(req + h, bad[k].body, bl);
+    cr_assert_eq(http_raw(&v, NULL, req, (size_t)h + bl, out, sizeof out), 400, "body %zu: %.300s",
+                 k, out);
+    assert_error(out, request);
+  }
+  char cmd[400], ls[400];
+  snprintf(cmd, sizeof cmd, "ls '%s'", v.saves);
+  th_sh(cmd, ls, sizeof ls);
+  cr_assert_str_eq(ls, "auto\n", "a refused body wrote a save: %s", ls);
+  cr_assert_eq(http(&v, "POST", path, "  {\"name\":\"fine\"}\r\n", out, sizeof out), 200,
+               "white space around: %.200s", out);
+  /* an action cut at a NUL is not played; raw bytes quoted back stay valid UTF-8 */
+  snprintf(path, sizeof path, "/api/games/%s/play", id);
+  snprintf(request, sizeof request, "POST %s", path);
+  cr_assert_eq(http(&v, "POST", path, "{\"action\":\"pass\\u0000 no\"}", out, sizeof out), 400);
+  const char *odd[] = {
+      "{\"action\":\"\xff\xfe\xc3\"}", "{\"action\":\"\xed\xa0\x80 \xc0\xaf \x1b[2J\"}",
+      "{\"action\":\"\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xe2\x82\"}"};
+  for (size_t k = 0; k < sizeof odd / sizeof *odd; k++) {
+    cr_assert_eq(http(&v, "POST", path, odd[k], out, sizeof out), 400, "%.300s", out);
+    assert_error(out, request);
+    cr_assert(printable_utf8(http_body(out)), "answer %zu is not printable UTF-8: %s", k,
+              http_body(out));
+  }
+  snprintf(path, sizeof path, "/api/games/%s", id);
+  cr_assert_eq(http(&v, "GET", path, NULL, out, sizeof out), 200);
+  cr_assert_not_null(strstr(out, "\"actions\":0,"), "a refused action was played: %.200s",
+                     http_body(out));
+  /* a seed as a digit string: any 64-bit number, as --seed */
+  cr_assert_eq(http(&v, "POST", "/api/games",
+                    "{\"level\":\"random\",\"seed\":\"18446744073709551615\"}", out, sizeof out),
+               201);
+  cr_assert_eq(http(&v, "POST", "/api/games",
+                    "{\"level\":\"random\",\"seed\":\"18446744073709551616\"}", out, sizeof out),
+               400);
+  assert_error(out, "POST /api/games");
+  srv_stop(&v);
+}
+
+/* %00 in the address cut it ("/api/games/ID%00/log" was answered as the game's view,
+ * "/index.html%00.js" with the page): refused; a path answered with another method gets 405
+ * with the methods it takes (it was 404 "no such request", or a 405 that did not say) */
+Test(robust, serve_refuses_a_nul_in_the_address_and_names_the_methods_of_a_path) {
+  Srv v;
+  srv_start(&v);
+  static char out[1 << 18];
+  char id[17], path[160];
+  srv_game(&v, "{\"level\":\"random\",\"seed\":4}", id);
+  const char *nul[] = {"/api/games/%s%%00/log", "/index.html%%00.js",
+                       "/api/games/%s/reach?unit=fr-4/I%%00x"};
+  for (size_t k = 0; k < sizeof nul / sizeof *nul; k++) {
+    snprintf(path, sizeof path, nul[k], id);
+    cr_assert_eq(http(&v, "GET", path, NULL, out, sizeof out), 400, "%s: %.200s", path, out);
+    cr_assert_not_null(strstr(out, "NUL"), "%s", out);
+  }
+  snprintf(path, sizeof path, "/api/games/%s/log", id);
+  cr_assert_eq(http(&v, "GET", path, NULL, out, sizeof out), 200,
+               "the same connection's next request");
+  struct {
+    const char *method, *path, *allow;
+  } wrong[] = {{"GET", "/api/games/%s/play", "POST"},
+               {"POST", "/api/games/%s", "GET, HEAD, DELETE"},
+               {"HEAD", "/api/games", "POST"},
+               {"OPTIONS", "/api/games", "POST"},
+               {"POST", "/api/saves", "GET, HEAD"},
+               {"DELETE", "/api/saves", "GET, HEAD"},
+               {"GET", "/api/replay/sim", "POST"},
+               {"PUT", "/api/review", "GET, HEAD, POST"},
+               {"FOO", "/api/games/%s/log", "GET, HEAD"},
+               {"POST", "/index.html", "GET, HEAD"}};
+  for (size_t k = 0; k < sizeof wrong / sizeof *wrong; k++) {
+    snprintf(path, sizeof path, wrong[k].path, id);
+    cr_assert_eq(http(&v, wrong[k].method, path, NULL, out, sizeof out), 405, "%s %s: %.200s",
+                 wrong[k].method, path, out);
+    char allow[80];
+    snprintf(allow, sizeof allow, "\r\nAllow: %s\r\n", wrong[k].allow);
+    cr_assert_not_null(strstr(out, allow), "%s %s should allow %s: %.300s", wrong[k].method, path,
+                       wrong[k].allow, out);
+    char request[200];
+    snprintf(request, sizeof request, "%s %s", wrong[k].method, path);
+    if (strcmp(wrong[k].method, "HEAD")) assert_error(out, request);
+  }
+  cr_assert_eq(http(&v, "GET", "/api/nosuch", NULL, out, sizeof out), 404);
+  assert_error(out, "GET /api/nosuch");
+  srv_stop(&v);
+}
+
+/* The saves folder full (the server's file size limit: writes fail as on a full disk): replacing
+ * a save keeps the old one and its review (the review was removed before the write that then
+ * failed), the answer says why, and a view says its game is not kept (autosaves failed
+ * silently: the page believed a restart would bring the game back) */
+Test(robust, serve_on_a_full_disk_loses_nothing_and_says_so) {
+  Srv v;
+  srv_prepare(&v);
+  char dir[400];
+  snprintf(dir, sizeof dir, "%s/keep-review", v.saves);
+  cr_assert_eq(mkdir(dir, 0755), 0);
+  th_write(v.saves, "keep.json", "the old game\n");
+  th_write(dir, "review.json", "{\"decisions\":[]}\n");
+  srv_run(&v, 64);
+  static char out[1 << 18];
+  char id[17], path[100];
+  cr_assert_eq(http(&v, "POST", "/api/games", "{\"level\":\"random\",\"seed\":4}", out, sizeof out),
+               201);
+  cr_assert_not_null(strstr(out, "\"kept\":false"),
+                     "a game the server could not keep says so: %.300s", http_body(out));
+  snprintf(id, sizeof id, "%.16s", strstr(out, "\"id\":\"") + 6);
+  snprintf(path, sizeof path, "/api/games/%s/save", id);
+  cr_assert_eq(http(&v, "POST", path, "{\"name\":\"keep\",\"overwrite\":true}", out, sizeof out),
+               500, "%.300s", out);
+  cr_assert_not_null(strstr(out, "could not write the save (nothing was replaced): keep.json"),
+                     "%s", http_body(out));
+  cr_assert_not_null(strstr(out, "File too large"), "the reason: %s", http_body(out));
+  cr_assert_null(strstr(out, v.dir), "the message names the file within the saves folder only: %s",
+                 http_body(out));
+  char file[500];
+  snprintf(file, sizeof file, "%s/keep.json", v.saves);
+  assert_intact(file, "the old game\n");
+  snprintf(file, sizeof file, "%s/review.json", dir);
+  assert_intact(file, "{\"decisions\":[]}\n");
+  cr_assert_eq(http(&v, "POST", path, "{\"name\":\"fresh\"}", out, sizeof out), 500);
+  snprintf(file, sizeof file, "%s/fresh.json", v.saves);
+  cr_assert_neq(access(file, F_OK), 0);
+  const char *sim = "{\"players\":\"random,random\",\"seed\":3,\"index\":0}";
+  cr_assert_eq(http(&v, "POST", "/api/replay/sim", sim, out, sizeof out), 500, "%.300s", out);
+  cr_assert_not_null(strstr(out, "the game could not be kept: sim-"), "%s", http_body(out));
+  cr_assert_not_null(strstr(out, "File too large"), "the reason: %s", http_body(out));
+  no_tmp_left(v.saves);
+  srv_stop(&v);
+}
+
+/* Links in the saves folder are never followed to write or remove: SAVES/auto and
+ * SAVES/NAME-review pointing elsewhere (replacing the save NAME emptied the folder the link
+ * named; every game was kept in it), SAVES/NAME.json a link (500 before, now 409 naming it) */
+Test(robust, serve_never_writes_or_removes_through_a_link_in_the_saves) {
+  Srv v;
+  srv_prepare(&v);
+  char victim[300], link[400], file[500];
+  snprintf(victim, sizeof victim, "%s/elsewhere", v.dir);
+  cr_assert_eq(mkdir(victim, 0755), 0);
+  th_write(victim, "precious.txt", "precious\n");
+  snprintf(link, sizeof link, "%s/auto", v.saves);
+  cr_assert_eq(symlink(victim, link), 0);
+  snprintf(link, sizeof link, "%s/keep-review", v.saves);
+  cr_assert_eq(symlink(victim, link), 0);
+  snprintf(file, sizeof file, "%s/precious.txt", victim);
+  snprintf(link, sizeof link, "%s/link.json", v.saves);
+  cr_assert_eq(symlink(file, link), 0);
+  srv_run(&v, 0);
+  static char out[1 << 18];
+  char id[17], path[100];
+  cr_assert_eq(http(&v, "POST", "/api/games", "{\"level\":\"random\",\"seed\":4}", out, sizeof out),
+               201);
+  cr_assert_not_null(strstr(out, "\"kept\":false"), "%.300s", http_body(out));
+  snprintf(id, sizeof id, "%.16s", strstr(out, "\"id\":\"") + 6);
+  snprintf(path, sizeof path, "/api/games/%s/save", id);
+  cr_assert_eq(http(&v, "POST", path, "{\"name\":\"keep\"}", out, sizeof out), 200, "%.300s", out);
+  cr_assert_eq(http(&v, "POST", path, "{\"name\":\"keep\",\"overwrite\":true}", out, sizeof out),
+               200, "%.300s", out);
+  cr_assert_eq(
+      http(&v, "POST", "/api/review", "{\"name\":\"keep\",\"level\":\"sim\"}", out, sizeof out),
+      409, "%.300s", out);
+  cr_assert_eq(http(&v, "POST", path, "{\"name\":\"link\",\"overwrite\":true}", out, sizeof out),
+               409, "%.300s", out);
+  cr_assert_not_null(strstr(out, "link.json in the saves folder is not a saved game"), "%s",
+                     http_body(out));
+  snprintf(path, sizeof path, "/api/games/%s", id);
+  cr_assert_eq(http(&v, "DELETE", path, NULL, out, sizeof out), 200);
+  char cmd[400], ls[400];
+  snprintf(cmd, sizeof cmd, "ls '%s'", victim);
+  th_sh(cmd, ls, sizeof ls);
+  cr_assert_str_eq(ls, "precious.txt\n", "written or removed through a link: %s", ls);
+  assert_intact(file, "precious\n");
+  srv_stop(&v);
+}
+
+typedef struct {
+  const Srv *v;
+  char path[100], body[100];
+  pthread_barrier_t *go;
+  int code;
+} Racer;
+
+static void *race_save(void *arg) {
+  Racer *r = arg;
+  static __thread char out[1 << 16];
+  pthread_barrier_wait(r->go);
+  r->code = http(r->v, "POST", r->path, r->body, out, sizeof out);
+  return NULL;
+}
+
+/* Two games saved under one new name at the same moment: one is saved, the other told the name
+ * is taken (both found the name free and the second replaced the first without asking) */
+Test(robust, serve_two_saves_racing_for_a_name_never_replace_one_another) {
+  Srv v;
+  srv_start(&v);
+  char id[2][17];
+  srv_game(&v, "{\"level\":\"random\",\"seed\":4}", id[0]);
+  srv_game(&v, "{\"level\":\"random\",\"seed\":5,\"scenario\":\"long\"}", id[1]);
+  for (int round = 0; round < 12; round++) {
+    pthread_barrier_t go;
+    pthread_barrier_init(&go, NULL, 2);
+    Racer r[2];
+    pthread_t t[2];
+    for (int k = 0; k < 2; k++) {
+      r[k] = (Racer){.v = &v, .go = &go};
+      snprintf(r[k].path, sizeof r[k].path, "/api/games/%s/save", id[k]);
+      snprintf(r[k].body, sizeof r[k].body, "{\"name\":\"race%d\"}", round);
+      pthread_create(&t[k], NULL, race_save, &r[k]);
+    }
+    for (int k = 0; k < 2; k++) pthread_join(t[k], NULL);
+    pthread_barrier_destroy(&go);
+    cr_assert((r[0].code == 200 && r[1].code == 409) || (r[0].code == 409 && r[1].code == 200),
+              "round %d: answers %d and %d", round, r[0].code, r[1].code);
+  }
+  srv_stop(&v);
+}
+
+/* A game made and deleted in a loop (or pushed out of memory) leaves its computer finishing the
+ * decision it thinks over: at most RETIRING_MAX (4) at once, then a new game is refused with 503
+ * until they end (the searches piled up without bound: a machine's every core, for seconds) */
+Test(robust, serve_bounds_the_searches_of_closed_games) {
+  Srv v;
+  srv_start(&v);
+  static char out[1 << 18];
+  int refused = 0;
+  for (int k = 0; k < 30 && !refused; k++) {   /* an easy search: 0.1 s CPU, a few ms a round */
+    int code =
+        http(&v, "POST", "/api/games",
+             "{\"level\":\"easy\",\"side\":\"allied\",\"scenario\":\"long\"}", out, sizeof out);
+    if (code == 503) {
+      cr_assert_not_null(strstr(out, "still finishing games that were closed"), "%s",
+                         http_body(out));
+      refused = 1;
+      break;
+    }
+    cr_assert_eq(code, 201, "%.200s", out);
+    char path[100];
+    snprintf(path, sizeof path, "/api/games/%.16s", strstr(out, "\"id\":\"") + 6);
+    cr_assert_eq(http(&v, "DELETE", path, NULL, out, sizeof out), 200);
+  }
+  cr_assert(refused, "30 games made and deleted while their computers think: none refused");
+  double t0 = clock_wall();
+  int code = 503;
+  while (code == 503 && clock_wall() - t0 < 8) {
+    usleep(100000);
+    code = http(&v, "POST", "/api/games", "{\"level\":\"random\"}", out, sizeof out);
+  }
+  cr_assert_eq(code, 201, "a new game once they ended: %.200s", out);
+  srv_stop(&v);
+}

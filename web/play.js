@@ -80,6 +80,9 @@ function clickSquare(sq) {
 /* ---------------------------------------------------------------- server round trips */
 function mergeView(v) {
   if (v.id && game && v.id !== game) return false;   /* an answer about the previous game */
+  /* the server could not keep the game (its saves folder full or not writable): say so once */
+  if (v.kept === false && (!view || view.kept !== false))
+    toast('this game is not being kept: the server cannot write its saves folder (a restart would lose it)');
   view = v;
   if (v.log_size < log.length) log.length = v.log_size;
   for (const e of log) if (e) e.fresh = false;
