@@ -254,6 +254,8 @@ typedef struct {
   State *w;
   int me;
   int root_turn, root_card; /* tmove: the root's turn and movement card (-1: not a move) */
+  int rounds, pa, pt;       /* tmove: rounds begun since the root (as ai_rollout counts them:
+                             * a round phase of another active side or turn) */
   int node, np;
   int path[MAX_PATH];
   struct Prior *prior;   /* scratch of descend_select (large: kept off the stack) */
@@ -392,9 +394,26 @@ static int ruled_step(const MctsOpts *o, int root_turn, int root_card, const Sta
          !(o->tmove == 1 && w->turn.number == root_turn && w->play.card == root_card);
 }
 
+/* tmove: the walk's rounds start counting at the root (obs) */
+static void rounds_start(Descent *D, const State *obs) {
+  D->rounds = 0;
+  D->pa = obs->turn.active;
+  D->pt = obs->turn.number;
+}
+
+/* tmove: w begins a round (counted as ai_rollout counts them) */
+static void rounds_tick(Descent *D, const State *w) {
+  if (w->turn.phase == PH_ROUND && (w->turn.active != D->pa || w->turn.number != D->pt)) {
+    D->pa = w->turn.active;
+    D->pt = w->turn.number;
+    D->rounds++;
+  }
+}
+
 /* down the tree until the game ends, a node is added or the path is full; forced moves (and,
  * with tmove, the movement steps ruled_step names, at most maxroll of them) are played
- * without a node */
+ * without a node.  With tmove the horizon is `cut` rounds from the root, the tree's included:
+ * a walk that reaches it stops (the tree below the root no longer makes the walks longer) */
 static void descend_from(Descent *D) {
   const Scen *sc = D->m->sc;
   const MctsOpts *o = &D->m->o;
@@ -402,6 +421,10 @@ static void descend_from(Descent *D) {
   ActList L;
   int ruled = 0;
   while (!gs_over(w) && D->np < MAX_PATH) {
+    if (o->tmove) {
+      rounds_tick(D, w);
+      if (o->cut > 0 && D->rounds >= o->cut) break;
+    }
     gs_legal(sc, w, &L);
     if (L.n <= 0) break;
     if (L.n == 1) { gs_apply(sc, w, L.a[0]); continue; }
@@ -431,11 +454,18 @@ static void back_up(Tree *t, const int *path, int np, double v) {
   }
 }
 
-/* the value of the world D->w as the walk left it: the result, or a rollout */
-static double leaf_value(const Mcts *m, State *w, Rng *r) {
+/* the value of the world D->w as the walk left it: the result, or a rollout (with tmove, of the
+ * rounds left of the horizon counted from the root; none left: the evaluation) */
+static double leaf_value(const Descent *D) {
+  const Mcts *m = D->m;
+  State *w = D->w;
+  int cut = m->o.cut;
+  if (m->o.tmove && cut > 0) {
+    if (D->rounds >= cut && !gs_over(w)) return ai_eval_cut(m->ctx, w);
+    cut -= D->rounds;
+  }
   return gs_over(w) ? ai_eval_french(m->ctx, w)
-                    : ai_rollout(m->sc, m->ctx, w, r, m->o.rollout, m->o.eps, m->o.cut,
-                                 m->o.max_roll);
+                    : ai_rollout(m->sc, m->ctx, w, D->r, m->o.rollout, m->o.eps, cut, m->o.max_roll);
 }
 
 /* the UCB root: every iteration a new world, down the tree from the root */
@@ -445,8 +475,9 @@ static void run_ucb(Descent *D, const State *obs, long iters, double deadline) {
     if (deadline > 0 && omp_get_wtime() > deadline) break;
     if (m->o.cheat) *D->w = *obs;
     else gs_determinize(m->sc, obs, D->me, D->r, D->w);
+    rounds_start(D, obs);
     descend(D);
-    back_up(D->t, D->path, D->np, leaf_value(m, D->w, D->r));
+    back_up(D->t, D->path, D->np, leaf_value(D));
     D->t->iters++;
   }
 }
@@ -719,13 +750,14 @@ static long cand_walks(Descent *D, const State *obs, const Action *seq, int ns, 
     if (m->o.cheat) *D->w = *obs;
     else gs_determinize(m->sc, obs, D->me, &wr, D->w);
     D->r = &r2;
+    rounds_start(D, obs);
     mac_play(m->sc, D->w, seq, ns);
     t->nodes[node].avail++;
     D->np = 0;
     D->path[D->np++] = node;
     D->node = node;
     descend_from(D);
-    double v = leaf_value(m, D->w, &r2);
+    double v = leaf_value(D);
     back_up(t, D->path, D->np, v);
     *vroot += t->nodes[t->root].who == FRENCH ? v : 1.0 - v;
     done++;
