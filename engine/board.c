@@ -127,11 +127,12 @@ int retreat_dirs(const Scen *sc, const State *s, int u, int only_fr) {
 }
 
 /* R-6.10: unit u enters square sq with facing f, by `how` (ENTER_*); a friendly leader in its
- * square goes with it when it retreats, evades or charges (R-11.2, R-6.8 ruling, R-9.3), not
- * when it steps or advances (leaders move on their own and never advance, R-7.6) */
+ * square goes with it when it retreats or evades (R-11.2, R-6.8 ruling: an evasion is a
+ * retreat), not when it steps, charges or advances: leaders move with MP of their own (R-6.7)
+ * and never advance (R-7.6), and a charge moves the cavalry only (R-9.3) */
 void enter_square(const Scen *sc, State *s, int u, int sq, int f, int how) {
   int from = s->units.sq[u];
-  if (how == ENTER_RETREAT || how == ENTER_EVADE || how == ENTER_CHARGE)   /* */
+  if (how == ENTER_RETREAT || how == ENTER_EVADE)   /* */
     for (int l = 0; l < 2; l++)
       if (s->units.leader[l] == from && side_of_army(leader_army(l)) == unit_side(sc, u))
         s->units.leader[l] = (uint8_t)sq;

@@ -163,8 +163,9 @@ void legal_move(const Scen *sc, const State *s, ActList *L) {
   FOR_ARMY(u, army) {
     if (s->units.sq[u] == SQ_OFF) { /* */
       const GroupDef *g = &sc->group[sc->unit[u].group];
+      /* an infantry unit's one more step after an evasion (R-6.8) bars no entry: entering is
+       * another unit's move, which ends the infantry's (R-6.3) */
       if (!sc->p.prussians || s->turn.number < g->turn + sc->p.prussian_shift) continue;
-      if (s->play.evade_stop && s->play.moving != UNIT_NONE) continue;
       for (int i = 0; i < g->nentry; i++) {
         int sq = g->entry[i];
         if (s->turn.entry_sq != SQ_NONE && s->turn.entry_sq != sq) continue;

@@ -44,7 +44,10 @@ static int allied_seat(const Scen *sc, const State *s) {
   uint64_t hand = s->cards.hand & side_cards(sc, ALLIED);
   switch (s->turn.phase) {
   case PH_BID: return seat_of_cards(sc, hand);
-  case PH_ROUND: return seat_of_cards(sc, round_cards(sc, s));
+  case PH_ROUND: /* a round limited to Prussian cards (R-4.3, R-5.6) is the Prussian's, even
+                  * with no Prussian card left to play in it */
+    if (s->turn.round_army == ARMY_PR) return SEAT_PRUSSIAN;
+    return seat_of_cards(sc, round_cards(sc, s));
   case PH_REACT: return seat_of_cards(sc, hand);
   case PH_MOVE:
   case PH_DECLARE:

@@ -86,3 +86,31 @@ Test(rules, R_1_4_turn_one_is_the_first_of_consecutive_turns) {
   cr_assert_eq(s.turn.number, 4, "4 turns of 90 minutes: 11:30 to 17:30");
   free(sc);
 }
+
+/* R-1.2 ruling (seats): a round limited to Prussian cards, by a Prussian bid (R-4.3) or by a
+ * first Prussian card under the two-player card rule (R-5.6), is the Prussian's to play on and
+ * to end, also when no Prussian card is left in the hand (the British cards cannot be played in
+ * it) */
+Test(rules, R_1_2_a_prussian_round_is_the_prussians_to_end) {
+  Scen *sc = th_load("long", "base");
+  State s;
+  /* turn 2: the one Prussian card is bid and wins; the first round may use Prussian cards only */
+  th_position(sc, &s, "long base board=empty turn=2 phase=bid decider=0 active=0 "
+                      "turn_first_round=1 napoleon=A12 wellington=R1 "
+                      "units=fr-1/I=A13:N,br-3/I=A1:S hand=F07,F01,B01,B02,P03");
+  th_do(sc, &s, "bid F07");
+  th_do(sc, &s, "bid P03");
+  cr_assert_eq(s.turn.active, ALLIED);
+  cr_assert_eq(s.turn.round_army, ARMY_PR);
+  cr_assert_eq(th_count(sc, &s, A_PLAY_MOVE, -1), 0, "only the pass: %s", th_legal_text(sc, &s));
+  cr_assert_eq(gs_seat(sc, &s), SEAT_PRUSSIAN, "a Prussian round with no Prussian card left");
+  /* a Prussian round of the two-player card rule after its last Prussian card */
+  th_position(sc, &s, "long base board=empty turn=3 phase=round decider=1 active=1 "
+                      "napoleon=A12 wellington=R1 units=fr-1/I=A13:N,br-3/I=A1:S hand=P01,B01,B02");
+  th_do(sc, &s, "play P01 move");
+  th_do(sc, &s, "done");
+  cr_assert_eq(s.turn.phase, PH_ROUND);
+  cr_assert_eq(s.turn.round_army, ARMY_PR);
+  cr_assert_eq(gs_seat(sc, &s), SEAT_PRUSSIAN, "the Prussian ends the round he was handed");
+  free(sc);
+}

@@ -419,3 +419,27 @@ Test(rules, R_9_2_every_wellington_command_card_gives_4_in_defence) {
   cr_assert_gt(n, 0);
   free(sc);
 }
+
+/* R-9.3 with R-6.7 and R-11.2: the charge card moves the cavalry only ("una qualunque unita' di
+ * Cavalleria ... spostarsi di una o due caselle", section 11.4); a leader moves with MP of his
+ * own (section 8) and goes with his unit only when it retreats (section 12), so a leader on the
+ * charger's square stays there */
+Test(rules, R_9_3_a_leader_stays_behind_when_his_cavalry_charges) {
+  Scen *sc = th_load("short", "base");
+  State s;
+  th_position(sc, &s, "short base board=empty napoleon=J9 wellington=A1 "
+                      "units=fr-gd-heavy=J9:N,br-3/I=J6:E,br-6/R=A2:S hand=F15");
+  th_do(sc, &s, "play F15 charge fr-gd-heavy 2");
+  cr_assert_eq(s.units.sq[th_unit(sc, "fr-gd-heavy")], th_sq(sc, "J7"), "two squares ahead");
+  cr_assert_eq(s.units.leader[0], th_sq(sc, "J9"), "Napoleon stays on J9");
+  cr_assert_eq(s.battle.att_total, 3 * 3 * 2, "heavy x 3 into the flank x 2");
+  th_check(sc, &s);
+  /* a retreat still takes him along (R-11.2) */
+  th_position(sc, &s, "short base board=empty napoleon=A13 wellington=J6 "
+                      "units=fr-gd-heavy=J9:N,br-3/I=J6:E hand=F15");
+  th_do(sc, &s, "play F15 charge fr-gd-heavy 2");
+  th_do(sc, &s, "reduce");
+  th_do(sc, &s, "retreat J5 S");
+  cr_assert_eq(s.units.leader[1], th_sq(sc, "J5"));
+  free(sc);
+}

@@ -152,3 +152,27 @@ Test(rules, R_11_1_displaced_wellington_goes_to_a_british_unit_not_a_nearer_prus
   cr_assert_eq(s.units.leader[1], th_sq(sc, "H4"));
   free(sc);
 }
+
+/* R-11.3 with R-6.8 and R-6.3: after a cavalry evasion the infantry that caused it may take one
+ * more step, but nothing bars the other units: another Prussian unit may still enter with the
+ * card's MP, which ends the infantry's move as any other unit's move would */
+Test(rules, R_11_3_a_unit_may_enter_after_an_evasion) {
+  Scen *sc = th_load("long", "base");
+  State s;
+  th_position(sc, &s, "long base board=empty turn=3 phase=round decider=1 active=1 napoleon=A12 "
+                      "wellington=R1 units=pr-13=N9:W,fr-c-jacq-1=L9:E,fr-1/I=A13:N hand=P03");
+  int inf = th_unit(sc, "pr-13"), enter = th_unit(sc, "pr-14");
+  th_do(sc, &s, "play P03 move");
+  cr_assert(th_legal(sc, &s, A_ENTER, enter, th_sq(sc, "R9"), DIR_W));
+  th_do(sc, &s, "move pr-13 M9 W");
+  cr_assert_eq(s.turn.phase, PH_EVADE, "the French cavalry on L9 may evade");
+  th_do(sc, &s, "evade fr-c-jacq-1 K9 E");
+  cr_assert_eq(s.turn.phase, PH_MOVE);
+  cr_assert(th_legal(sc, &s, A_STEP, inf, DIR_W, DIR_W), "the one more step");
+  cr_assert(th_legal(sc, &s, A_ENTER, enter, th_sq(sc, "R9"), DIR_W), "%s", th_legal_text(sc, &s));
+  TH_DO(sc, &s, A_ENTER, enter, th_sq(sc, "R9"), DIR_W);
+  cr_assert_eq(s.units.sq[enter], th_sq(sc, "R9"));
+  cr_assert(!th_legal(sc, &s, A_STEP, inf, DIR_W, DIR_W), "pr-13's move has ended");
+  th_check(sc, &s);
+  free(sc);
+}
