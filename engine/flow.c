@@ -649,9 +649,21 @@ int gs_is_legal(const Scen *sc, const State *s, Action a) {
   return 0;
 }
 
-/* interrupts (displaced leaders, cavalry evasion) come before the phase the action led to */
+/* interrupts (cavalry evasion, displaced leaders) come before the phase the action led to;
+ * an evasion before a leader set off by the same arrival is placed (R-6.8: the cavalry evades
+ * "prima che succeda qualunque altra cosa", before anything else happens), so the leader goes
+ * to the nearest unit as the evasion left them */
 static void settle(const Scen *sc, State *s) {
   while (s->turn.phase != PH_OVER) {
+    if (s->interrupt.evaders) {
+      if (s->turn.phase != PH_EVADE) {
+        if (!s->interrupt.return_phase)
+          s->interrupt.return_phase = s->turn.phase, s->interrupt.return_decider = s->turn.decider;
+        s->turn.phase = PH_EVADE;
+      }
+      s->turn.decider = (uint8_t)unit_side(sc, __builtin_ctzll(s->interrupt.evaders));
+      return;
+    }
     if (s->interrupt.leader_pending) {
       int l = __builtin_ctz(s->interrupt.leader_pending);
       uint8_t t[NSQ];
@@ -667,15 +679,6 @@ static void settle(const Scen *sc, State *s) {
         s->turn.phase = PH_LEADER;
       }
       s->turn.decider = (uint8_t)side_of_army(leader_army(l));
-      return;
-    }
-    if (s->interrupt.evaders) {
-      if (s->turn.phase != PH_EVADE) {
-        if (!s->interrupt.return_phase)
-          s->interrupt.return_phase = s->turn.phase, s->interrupt.return_decider = s->turn.decider;
-        s->turn.phase = PH_EVADE;
-      }
-      s->turn.decider = (uint8_t)unit_side(sc, __builtin_ctzll(s->interrupt.evaders));
       return;
     }
     if (s->interrupt.return_phase) {

@@ -613,3 +613,32 @@ Test(rules, R_6_10_every_square_of_a_move_and_not_a_leader_move) {
   cr_assert_eq(s.interrupt.leader_pending, 0);
   free(sc);
 }
+
+/* R-6.8 with R-11.1: the cavalry evades "prima che succeda qualunque altra cosa" (before
+ * anything else happens), so when one step brings the infantry next to an enemy cavalry unit
+ * and to a lone enemy leader, the evasion is chosen first and the leader is placed after it, by
+ * the nearest units as the evasion left them: here Wellington (G6) is not carried off by the
+ * cavalry it would have joined first (H5), but chooses between it on H4 and br-4/II on D6, each
+ * 3 squares away */
+Test(rules, R_6_8_the_evasion_comes_before_a_leader_is_displaced) {
+  Scen *sc = th_load("long", "base");
+  State s;
+  th_position(sc, &s, "long base board=empty turn=3 phase=round decider=0 active=0 napoleon=A12 "
+                      "wellington=G6 units=fr-1/I=H7:N,br-union=H5:W,br-4/II=D6:N hand=F02");
+  th_do(sc, &s, "play F02 move");
+  th_do(sc, &s, "move fr-1/I H6 N");
+  cr_assert_eq(s.turn.phase, PH_EVADE, "the evasion first (phase %s)", phase_name(s.turn.phase));
+  cr_assert_eq(s.turn.decider, ALLIED);
+  cr_assert_eq(s.units.leader[1], th_sq(sc, "G6"), "Wellington waits for the evasion");
+  th_do(sc, &s, "evade br-union H4 W");
+  cr_assert_eq(s.units.leader[1], th_sq(sc, "G6"), "not carried along by the evading cavalry");
+  cr_assert_eq(s.turn.phase, PH_LEADER, "phase %s", phase_name(s.turn.phase));
+  cr_assert_eq(s.turn.decider, ALLIED);
+  cr_assert(th_legal(sc, &s, A_PLACE, th_sq(sc, "H4"), 0, 0), "%s", th_legal_text(sc, &s));
+  cr_assert(th_legal(sc, &s, A_PLACE, th_sq(sc, "D6"), 0, 0), "%s", th_legal_text(sc, &s));
+  TH_DO(sc, &s, A_PLACE, th_sq(sc, "D6"), 0, 0);
+  cr_assert_eq(s.turn.phase, PH_MOVE);
+  cr_assert_eq(s.units.leader[1], th_sq(sc, "D6"));
+  th_check(sc, &s);
+  free(sc);
+}
