@@ -10,31 +10,6 @@
 #include "../ai/ai_bench.h"
 #include "../sim/sim.h"
 
-/* the signature's policy: FNV-1a over every legal list, then a uniform choice */
-typedef struct { Rng pol; uint64_t h; } SigCtx;
-static Action sig_choose(void *ctx, const State *s, const ActList *L) {
-  SigCtx *c = ctx;
-  for (int i = 0; i < L->n; i++) {
-    uint32_t w;
-    memcpy(&w, &L->a[i], 4);
-    c->h = hash_fnv1a_word(c->h, w);
-  }
-  return L->a[rng_below(&c->pol, (uint32_t)L->n)];
-}
-
-uint64_t bench_signature(const Scen *sc, int games, long *legal_total, long *decisions) {
-  SigCtx c = {.h = FNV1A_OFFSET};
-  GameHooks hk = {.choose = sig_choose, .ctx = &c, .want_legal = 1, .legal_total = legal_total};
-  for (int g = 0; g < games; g++) {
-    State s;
-    rng_seed(&c.pol, 77, (uint64_t)g);
-    gs_init(sc, &s, 12345, (uint64_t)g);
-    *decisions += game_run(sc, &s, &hk);
-    c.h = hash_fnv1a_word(c.h, s.score.result);
-  }
-  return c.h;
-}
-
 /* positions of random games, for timing the legal-action generation */
 typedef struct { Rng pol; State *pos; int n, max; } PosCtx;
 static Action pos_choose(void *ctx, const State *s, const ActList *L) {
@@ -87,9 +62,9 @@ int cmd_bench(int argc, char **argv) {
     printf("%-5s legal-action generation: %.0f ns per call (%.1f actions per list)\n", scens[k],
            dt * 1e9 / (double)calls, (double)acts / (double)calls);
     long lt = 0, nd = 0;
-    uint64_t sig = bench_signature(sc, BENCH_SIG_GAMES, &lt, &nd);
+    uint64_t sig = rules_signature(sc, RULES_SIG_GAMES, &lt, &nd);
     printf("%-5s signature: %016" PRIx64 " (%ld legal actions over %ld decisions of %d seeded games)\n",
-           scens[k], sig, lt, nd, BENCH_SIG_GAMES);
+           scens[k], sig, lt, nd, RULES_SIG_GAMES);
     if (k == 1 && !opt_has(argc, argv, "--engine-only")) ai_bench(sc, stdout);
     free(L);
     free(sc);

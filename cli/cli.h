@@ -29,10 +29,6 @@ int opt_double(const char *cmd, const char *name, const char *v, double lo, doub
  *   int rc = cli_args(argc, argv, "NAME", "--opt --flag!", "usage: ...");
  *   if (rc >= 0) return rc; */
 int cli_args(int argc, char **argv, const char *cmd, const char *known, const char *usage);
-/* the rules signature of bench: FNV-1a over the legal-action lists of BENCH_SIG_GAMES seeded
- * random games of sc (changes only when the rules' behaviour or the data do) */
-#define BENCH_SIG_GAMES 50
-uint64_t bench_signature(const Scen *sc, int games, long *legal_total, long *decisions);
 int cmd_version(int argc, char **argv);
 /* show --data: the scenario data as transcription tables (cli/show_data.c) */
 void show_data(const Scen *sc, FILE *f);

@@ -26,7 +26,7 @@ int cmd_version(int argc, char **argv) {
     Scen *sc = sim_scen_load("version", scens[k], "base");
     if (!sc) return 2;
     long lt = 0, nd = 0;
-    sig[k] = bench_signature(sc, BENCH_SIG_GAMES, &lt, &nd);
+    sig[k] = rules_signature(sc, RULES_SIG_GAMES, &lt, &nd);
     play[k] = play_fingerprint(sc);
     free(sc);
   }

@@ -219,10 +219,15 @@ uint32_t scen_fingerprint(const Scen *sc);
 uint32_t facts_hash(uint32_t h, const Scen *sc, const char *spec, uint64_t index);
 /* h extended by the fitted evaluation weights the search players would use on sc */
 uint32_t fit_hash(uint32_t h, const Scen *sc);
-/* how games of sc are played: its data (scen_fingerprint), the heuristic (one game) and the
- * fitted evaluation of the search players.  A journal of games is reused only under the same
- * play fingerprint. */
+/* how games of sc are played: the rules (rules_signature), its data (scen_fingerprint), the
+ * heuristic (one game) and the fitted evaluation of the search players.  A journal of games is
+ * reused only under the same play fingerprint. */
 uint32_t play_fingerprint(const Scen *sc);
+/* the rules signature (bench, --version): FNV-1a over the legal-action lists of `games` seeded
+ * random games of sc, RULES_SIG_GAMES of them there (changes only when the rules' behaviour or
+ * the data do); the legal actions and decisions counted into *legal_total, *decisions */
+#define RULES_SIG_GAMES 50
+uint64_t rules_signature(const Scen *sc, int games, long *legal_total, long *decisions);
 /* how a search player plays, beyond play_fingerprint: its options that differ from its kind's
  * probe's (the level tables behind its name: player_spec_identity) and its kind's code, probed by
  * the first decisions of that cheap spec of the kind; 0 for the rule players.  A journal keeps it so that a resumed run
