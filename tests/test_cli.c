@@ -58,7 +58,14 @@ Test(cli, solo_play_from_a_script) {
   cr_assert_eq(rc, 0);
   cr_assert_not_null(strstr(out, "You play the French"));
   cr_assert_not_null(strstr(out, "French hand:"));
-  cr_assert_not_null(strstr(out, "  1  pass"), "legal should number the actions");
+  /* the pass is numbered last, so that 1 plays the first card (and undo takes it back)
+   * instead of giving the round away */
+  cr_assert_not_null(strstr(out, "    1  play F01 move\n"), "legal should number the actions: %s", out);
+  cr_assert_not_null(strstr(out, "   16  pass   (no card this round"), "the pass last: %s", out);
+  cr_assert_null(strstr(out, "   17  "), "the pass last: %s", out);
+  cr_assert_not_null(strstr(out, "French (you): play F01 move\n"), "1 is the first card: %s", out);
+  cr_assert_not_null(strstr(out, "undone to action 0"), "%s", out);
+  cr_assert_null(strstr(out, "(you): pass"), "%s", out);
   /* a village is V, never the facing v: A3 is a village with a British unit facing south */
   cr_assert_not_null(strstr(out, "  3  VB4v "), "%s", out);
   cr_assert_not_null(strstr(out, "V village"));
