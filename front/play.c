@@ -393,9 +393,11 @@ static int play_open(Play *P, const PlayOpts *o) {
 }
 
 static void play_end(Play *P) {
-  char d[256];
+  char d[256], why[300], line[600];
   gs_describe(P->sc, &P->S.s, d, sizeof d);
-  say(P, d);
+  game_end_reason(P->sc, &P->S.s, why, sizeof why); /* the castles held, or the VP, as replay */
+  snprintf(line, sizeof line, "%s — %s", d, why);
+  say(P, line);
   const State *s = &P->S.s;
   int won = (s->score.result == RES_FRENCH && P->human == FRENCH) ||
             (s->score.result == RES_ALLIED && P->human == ALLIED);
