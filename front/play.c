@@ -215,7 +215,8 @@ static void help(void) {
          "  undo         take back your last decision (never past the computer's reply, a reveal or\n"
          "               a random event)\n"
          "  save FILE    save the game (JSON; `waterloo play --load FILE` resumes it); the file holds\n"
-         "               every hand, the computer's too: read or review it after the game\n"
+         "               every hand, the computer's too: read it after the game (`waterloo review`\n"
+         "               of it judges only your side until the game is over)\n"
          "  log          the actions so far\n"
          "  quit         leave (the game is not saved unless you saved it)\n");
 }
