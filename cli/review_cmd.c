@@ -16,7 +16,10 @@
   "error, and a mark where the loss is larger than 2 standard errors: inaccuracy from 4\n" \
   "points, mistake from 8, blunder from 16.  Without --out the report goes to stdout.\n" \
   "  --level L     the judge: a level (default normal*4: 4x the normal budget) or a player spec (mcts:hard, ...)\n" \
-  "  --side S      french, allied or both (default both)\n" \
+  "  --side S      french, allied or both (default both).  A game that is not over is\n" \
+  "                reviewed only for the side its person plays (its saved seats), so that no\n" \
+  "                hidden card of the other side is shown; it is refused when the save does not\n" \
+  "                say who that is or people play both sides\n" \
   "  --out DIR     DIR/review.md, DIR/winprob.svg (the chart), DIR/review.json (for the page);\n" \
   "                every decision is appended to DIR/review.journal as it finishes\n" \
   "  --seed N      the judge's seed (default 1); the results depend on it and on nothing else\n" \
@@ -60,7 +63,9 @@ static int review_options(ReviewOpts *o, int argc, char **argv) {
   long ev = 256;
   const char *th = opt_get(argc, argv, "--threads", NULL); /* left out: every core (0) */
   o->threads = 0;
-  if (review_side(opt_get(argc, argv, "--side", "both"), &o->sides) ||
+  const char *side = opt_get(argc, argv, "--side", NULL); /* left out: 0, review_run decides */
+  o->sides = 0;
+  if ((side && review_side(side, &o->sides)) ||
       opt_u64("review", "--seed", opt_get(argc, argv, "--seed", "1"), &o->seed) ||
       (th && opt_int("review", "--threads", th, 1, CLI_MAX_THREADS, &o->threads)) ||
       opt_long("review", "--evals", opt_get(argc, argv, "--evals", "256"), 2, 1000000, &ev))

@@ -615,6 +615,10 @@ typedef struct {
 } GameRec;
 void gamerec_init(GameRec *g, const char *scenario, const char *variants, uint64_t seed,
                   uint64_t stream);
+/* the sides a person plays in the record's seats (bit per side, 1 << FRENCH, 1 << ALLIED; 0
+ * when every seat named is the computer), -1 when the record names no seats or they are not
+ * SEAT=WHO of sc's seats: who may see what of a game in progress (docs/RULINGS.md, Information) */
+int gamerec_people(const Scen *sc, const GameRec *g);
 void gamerec_push(GameRec *g, Action a);       /* aborts when out of memory */
 void gamerec_free(GameRec *g);
 /* the position after the first n actions of the record (n = 0: its start) */

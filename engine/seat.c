@@ -70,3 +70,22 @@ int gs_seat(const Scen *sc, const State *s) {
   if (!sc->p.prussians) return SEAT_BRITISH;
   return allied_seat(sc, s);
 }
+
+int gamerec_people(const Scen *sc, const GameRec *g) {
+  const char *t = g->seats;
+  int people = 0;
+  if (!*t) return -1;
+  while (*t) {
+    size_t len = strcspn(t, ","), nl = strcspn(t, "=");
+    char name[16];
+    if (nl >= len || nl >= sizeof name) return -1;
+    memcpy(name, t, nl);
+    name[nl] = 0;
+    int k = seat_parse(name);
+    if (k < 0 || !scen_has_seat(sc, k) || nl + 1 == len) return -1;
+    if (len - nl - 1 == 5 && !strncmp(t + nl + 1, "human", 5)) people |= 1 << seat_side(k);
+    t += len;
+    if (*t == ',') t++;
+  }
+  return people;
+}

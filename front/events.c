@@ -6,6 +6,7 @@
 
 #include "front_int.h"
 #include "session.h"
+#include "../sim/sim.h"
 
 static void cards_text(const Scen *sc, uint64_t m, uint64_t cmd, uint64_t elite, char *buf,
                        size_t len) {
@@ -126,4 +127,50 @@ int action_events(const Scen *sc, const State *before_, Action a, const State *a
   size_t k = strlen(out);
   if (k >= 2) out[k - 2] = 0;
   return out[0] != 0;
+}
+
+static const char *count_word(int n) {
+  static const char *w[] = {"no", "one", "two", "three"};
+  static __thread char d[12];
+  if (n >= 0 && n <= 3) return w[n];
+  snprintf(d, sizeof d, "%d", n);
+  return d;
+}
+
+int game_end_reason(const Scen *sc, const State *s, char *buf, size_t len) {
+  size_t n = 0;
+  if (len) buf[0] = 0;
+  if (!gs_over(s)) return 0;
+#define ADD(...) (n += (size_t)snprintf(buf + n, n < len ? len - n : 0, __VA_ARGS__))
+  int cond = game_cond(sc, s);
+  if (sc->scenario == SC_LONG) { /* */
+    int vp[2];
+    gs_score(sc, s, vp);
+    for (int side = 0; side < 2; side++)
+      ADD("%s%s %d (%d from squares, %d from units eliminated)", side ? ", the " : "VP: the ",
+          side == FRENCH ? "French" : "Allies", vp[side], vp[side] - s->score.elim_vp[side],
+          s->score.elim_vp[side]);
+  } else { /* the castles and Mont St. Jean the French hold */
+    static const int castle[MAX_CASTLES] = {V_HOUGOUMONT, V_LHS, V_FRISCHERMONT};
+    int held = 0, msj = (s->turn.owner >> V_MSJ) & 1;
+    char names[96] = "";
+    size_t k = 0;
+    for (int i = 0; i < MAX_CASTLES; i++) held += (s->turn.owner >> castle[i]) & 1;
+    for (int i = 0, j = 0; i < MAX_CASTLES; i++)
+      if ((s->turn.owner >> castle[i]) & 1) {
+        j++;
+        k += (size_t)snprintf(names + k, k < sizeof names ? sizeof names - k : 0, "%s%s",
+                              j == 1 ? "" : j == held ? " and " : ", ", vsq_name(castle[i], 0));
+      }
+    const char *cw = held == 1 ? "castle" : "castles";
+    if (held) ADD("the French hold %s %s (%s) %s Mont St. Jean", count_word(held), cw, names,
+                  msj ? "and" : "but not");
+    else ADD("the French hold no castle %s Mont St. Jean", msj ? "but hold" : "nor");
+    if (s->score.result != RES_FRENCH)
+      ADD(": they needed %s castles, or %s and Mont St. Jean", count_word(sc->p.short_castles_needed),
+          count_word(sc->p.short_castles_msj));
+  }
+  ADD(" (%s)", cond_name(cond));
+#undef ADD
+  return (int)(n < len ? n : len ? len - 1 : 0);
 }

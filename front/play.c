@@ -206,7 +206,7 @@ static char *read_cmd(const char *prompt) {
 
 static void help(void) {
   printf("Type an action as `legal` prints it (or its number), or:\n"
-         "  legal        list your legal actions, numbered\n"
+         "  legal        list your legal actions, numbered (a pass last: type `pass` or its number)\n"
          "  board        the board, the position and your hand\n"
          "  hint         the AI's top candidates for you (visit share, estimated win rate)\n"
          "  odds         battle totals before cards for each attack you may declare\n"
@@ -215,7 +215,8 @@ static void help(void) {
          "  undo         take back your last decision (never past the computer's reply, a reveal or\n"
          "               a random event)\n"
          "  save FILE    save the game (JSON; `waterloo play --load FILE` resumes it); the file holds\n"
-         "               every hand, the computer's too: read or review it after the game\n"
+         "               every hand, the computer's too: read it after the game (`waterloo review`\n"
+         "               of it judges only your side until the game is over)\n"
          "  log          the actions so far\n"
          "  quit         leave (the game is not saved unless you saved it)\n");
 }
@@ -226,12 +227,32 @@ static int c_odds(void *ctx, char *args) { return odds(ctx), 0; }
 static int c_units(void *ctx, char *args) { return units(ctx), 0; }
 static int c_quit(void *ctx, char *args) { return 1; }
 
+/* the legal actions at the prompt as `legal` numbers them: gs_legal's order, but the round's
+ * pass (or end, once cards are played) last, so that a 1 typed for the first card never gives
+ * the round away (a pass answered by a pass ends the turn, R-4.5, and undo stops at the
+ * computer's reply); the word `pass` plays it as before */
+static void legal_numbered(Play *P) {
+  ActList *L = P->L;
+  gs_legal(P->sc, &P->S.s, L);
+  for (int i = 0; i + 1 < L->n; i++)
+    if (L->a[i].t == A_END) {
+      Action end = L->a[i];
+      memmove(&L->a[i], &L->a[i + 1], sizeof L->a[0] * (size_t)(L->n - 1 - i));
+      L->a[L->n - 1] = end;
+      break;
+    }
+}
+
 static int c_legal(void *ctx, char *args) {
   Play *P = ctx;
   for (int i = 0; i < P->L->n; i++) {
     char t[128];
-    action_format(P->sc, &P->S.s, P->L->a[i], t, sizeof t);
-    printf("  %3d  %s\n", i + 1, t);
+    Action a = P->L->a[i];
+    action_format(P->sc, &P->S.s, a, t, sizeof t);
+    int pass = a.t == A_END && P->S.s.turn.ncards == 0;
+    printf("  %3d  %s%s\n", i + 1, t,
+           a.t != A_END ? "" : pass ? "   (no card this round; a pass answered by a pass ends the turn)"
+                                    : "   (ends your round)");
   }
   return 0;
 }
@@ -293,7 +314,9 @@ static void play_line(Play *P, const char *cmd) {
   char *end, err[2048], derr[256], near[128];
   long k = strtol(cmd, &end, 10);
   int first = P->S.nlog;
-  if ((*end == 0 && k >= 1 && session_play_index(&P->S, k - 1, 1) == 0) ||
+  int numbered = *end == 0 && k >= 1 && k <= P->L->n;
+  if (numbered) session_apply(&P->S, P->L->a[k - 1], 1); /* `legal`'s numbers: legal_numbered */
+  if (numbered ||
       session_play_text(&P->S, cmd, 1, err, sizeof err, derr, sizeof derr) >= 0)
     print_entries(P, first);
   else {
@@ -371,9 +394,11 @@ static int play_open(Play *P, const PlayOpts *o) {
 }
 
 static void play_end(Play *P) {
-  char d[256];
+  char d[256], why[300], line[600];
   gs_describe(P->sc, &P->S.s, d, sizeof d);
-  say(P, d);
+  game_end_reason(P->sc, &P->S.s, why, sizeof why); /* the castles held, or the VP, as replay */
+  snprintf(line, sizeof line, "%s — %s", d, why);
+  say(P, line);
   const State *s = &P->S.s;
   int won = (s->score.result == RES_FRENCH && P->human == FRENCH) ||
             (s->score.result == RES_ALLIED && P->human == ALLIED);
@@ -443,7 +468,7 @@ int play_run(const PlayOpts *o) {
     /* the computer moved, turned or hit something since the board was drawn: draw it again */
     if (P.computer_acted && memcmp(&P.seen, &P.S.s.units, sizeof P.seen)) show(&P);
     P.computer_acted = 0;
-    gs_legal(P.sc, &P.S.s, P.L);
+    legal_numbered(&P);
     char prompt[96], mp[16] = "";
     if (P.S.s.turn.phase == PH_MOVE) snprintf(mp, sizeof mp, ", %d MP", P.S.s.play.mp);
     snprintf(prompt, sizeof prompt, "[turn %d, %s%s] %s> ", P.S.s.turn.number,

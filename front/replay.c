@@ -11,7 +11,6 @@
 
 #include "replay.h"
 #include "json.h"
-#include "seats.h"
 #include "session.h"
 #include "../ai/player.h"
 #include "../engine/util.h"
@@ -66,15 +65,10 @@ static cJSON *review_of(const char *saves, const char *name) {
 
 /* An unfinished game shows one side's hand: only the side a person plays in it (the saved
  * seats; bit per side, 0 when the save names none), so a save never opens the computer's or
- * another person's hand before the end */
+ * another person's hand before the end.  `waterloo review` keeps the same rule (sim/review.c). */
 static int unfinished_people(const Scen *sc, const GameRec *g, int over) {
-  if (over || !g->seats[0]) return 0;
-  Seats t;
-  char err[300];
-  if (seats_parse_text(&t, sc, g->seats, "heuristic", 0, err, sizeof err)) return 0;
-  int people = seats_human_sides(&t);
-  seats_free(&t);
-  return people;
+  int people = over ? 0 : gamerec_people(sc, g);
+  return people < 0 ? 0 : people;
 }
 
 /* the whole game first (its length and whether it is over), then the session up to step */
@@ -241,7 +235,8 @@ static void *review_thread(void *arg) {
   return NULL;
 }
 
-/* the decisions of both sides with a choice */
+/* the decisions with a choice of the sides the review judges: both in a finished game, in one
+ * in progress the side its person plays (sim/review.c) */
 static int decisions_of(const char *path) {
   Scen *sc = malloc(sizeof *sc);
   GameRec g;
@@ -250,9 +245,10 @@ static int decisions_of(const char *path) {
   int k = 0;
   ActList *L = malloc(sizeof *L);
   if (sc && L && !game_load(sc, scen_default_dir(), path, &g, &fin, err, sizeof err)) {
+    int people = unfinished_people(sc, &g, gs_over(&fin)), sides = people ? people : 3;
     gamerec_position(sc, &g, 0, &s);
     for (int i = 0; i < g.n; i++) {
-      k += gs_legal(sc, &s, L) > 1;
+      k += ((sides >> gs_decider(&s)) & 1) && gs_legal(sc, &s, L) > 1;
       gs_apply(sc, &s, g.acts[i]);
     }
     gamerec_free(&g);
@@ -299,7 +295,7 @@ cJSON *review_start(const char *saves, const cJSON *b, int *code) {
   snprintf(j->name, sizeof j->name, "%s", name);
   snprintf(j->save, sizeof j->save, "%s", path);
   snprintf(j->out, sizeof j->out, "%s/%s-review", saves, name);
-  j->o = (ReviewOpts){.save = j->save, .out = j->out, .sides = 3, .seed = 1, .threads = 1,
+  j->o = (ReviewOpts){.save = j->save, .out = j->out, .sides = 0, .seed = 1, .threads = 1,
                       .evals = 256, .resume = 1, .quiet = 1};
   snprintf(j->o.spec, sizeof j->o.spec, "mcts:%s", level);
   snprintf(j->o.command, sizeof j->o.command, "./waterloo review %.400s --level %s --out %.400s", j->save,

@@ -137,5 +137,10 @@ int session_view_side(const Session *S);
  * French), then gs_event_text, a new turn, the result.  Returns 0 when there is nothing. */
 int action_events(const Scen *sc, const State *before, Action a, const State *after, int viewer,
                   char *buf, size_t len);
+/* why the game s ended, one clause from the victory rule (R-12): the castles and Mont St. Jean
+ * the French hold in the short game, the VP of squares and of units eliminated in the long one,
+ * then the condition's name as `replay` prints it ("... (allied-hold)"); "" while not over.
+ * Returns the length written. */
+int game_end_reason(const Scen *sc, const State *s, char *buf, size_t len);
 
 #endif

@@ -118,6 +118,35 @@ static uint32_t review_fp(const Rv *R) {
   return (uint32_t)(h ^ (h >> 32));
 }
 
+/* the sides reviewed.  A finished game: those asked for (both by default).  A game in
+ * progress shows a side only what that side may see (docs/RULINGS.md, Information), as the
+ * page's replay does: its decisions are judged from the side's own observation, but a report on
+ * the other side's would name its hidden cards; so only the side a person plays in it (its
+ * saved seats) is reviewed, and the review is refused when the save does not say who that is or
+ * people play both sides (each may not see the other's report).  0, or 2 with one line. */
+static int review_sides(Rv *R) {
+  const ReviewOpts *o = R->o;
+  R->sides = o->sides ? o->sides : 3;
+  if (gs_over(&R->fin)) return 0;
+  int people = gamerec_people(R->sc, &R->rec);
+  const char *why = people <= 0 ? "its save does not say which side a person plays"
+                    : people == 3 ? "people play both sides, and neither may see the other's"
+                                  : NULL;
+  if (why) {
+    fprintf(stderr, "review: %s: the game is not over and %s: it is reviewed when it is over\n",
+            o->save, why);
+    return 2;
+  }
+  if (o->sides && o->sides != people) {
+    fprintf(stderr, "review: %s: the game is not over: only the %s side, the one its person plays, "
+                    "is reviewed until it ends (--side %s)\n",
+            o->save, side_name(people == 1 ? FRENCH : ALLIED), people == 1 ? "french" : "allied");
+    return 2;
+  }
+  R->sides = people;
+  return 0;
+}
+
 /* the game, its positions and the decisions to review */
 static int review_load(Rv *R) {
   char err[1024];
@@ -127,6 +156,7 @@ static int review_load(Rv *R) {
     fprintf(stderr, "review: %s\n", err);
     return 2;
   }
+  if (review_sides(R)) return 2;
   R->pos = malloc(sizeof(State) * (size_t)(R->rec.n + 1));
   R->d = calloc((size_t)R->rec.n + 1, sizeof *R->d);
   if (!R->pos || !R->d) { fprintf(stderr, "review: out of memory\n"); return 2; }
@@ -136,7 +166,7 @@ static int review_load(Rv *R) {
     const State *s = &R->pos[i];
     R->pos[i + 1] = *s;
     gs_apply(R->sc, &R->pos[i + 1], R->rec.acts[i]);
-    if (!(R->o->sides & (1 << gs_decider(s)))) continue;
+    if (!(R->sides & (1 << gs_decider(s)))) continue;
     if (gs_legal(R->sc, s, &L) <= 1) { R->forced[gs_decider(s)]++; continue; }
     R->d[R->nd++].idx = i;
   }

@@ -48,7 +48,8 @@ typedef struct {
   const char *save;   /* the saved game                                           */
   const char *out;    /* DIR, or NULL: the Markdown report on stdout only           */
   char spec[200];     /* the player whose search judges                             */
-  int sides;          /* bit per side reviewed                                      */
+  int sides;          /* bit per side reviewed; 0: both in a finished game, in one in   *
+                       * progress the side its person plays (else refused: review_run) */
   uint64_t seed;
   int threads;        /* 0: OpenMP's default                                        */
   int evals;          /* worlds of the paired judge                                 */

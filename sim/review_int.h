@@ -12,6 +12,7 @@ typedef struct {
   State *pos;          /* pos[i]: the position before action i (rec.n + 1 of them)  */
   RvDec *d;            /* the decisions reviewed, in game order                      */
   int nd;
+  int sides;           /* bit per side reviewed: o->sides, or its default (review_sides)   */
   long forced[2];      /* decisions with one legal action (not searched)             */
   uint32_t fp;         /* the journal fingerprint                                   */
   FILE *jf;

@@ -72,8 +72,12 @@ static void md_head(FILE *f, const Rv *R) {
              "(%ld + %ld with one legal action skipped).  Judge: `%s`, %d paired worlds.\n\n",
           R->rec.scenario, R->rec.variants, (unsigned long long)R->rec.seed, R->rec.n,
           gs_over(&last) ? result_name(last.score.result) : "unfinished",
-          o->sides & 1 ? "French" : "", o->sides == 3 ? " and " : "", o->sides & 2 ? "Allied" : "",
+          R->sides & 1 ? "French" : "", R->sides == 3 ? " and " : "", R->sides & 2 ? "Allied" : "",
           R->nd, R->forced[0], R->forced[1], o->spec, o->evals);
+  if (!gs_over(&last))
+    fprintf(f, "The game is not over: only the %s side, the one its person plays, is reviewed, and "
+               "only from what that side saw (the other side's cards stay hidden until the "
+               "end).\n\n", side_name(R->sides == 1 ? FRENCH : ALLIED));
   fprintf(f, "How to read it: every decision is searched again from the observation its side had "
              "then (never the hidden cards).  The **loss** is the search's estimated win probability "
              "of its own choice minus the played action's, in points: from the played action's own "
@@ -113,7 +117,7 @@ static void md_phases(FILE *f, const Rv *R) {
   fprintf(f, "## By phase\n\n| side | phase | decisions | same as the search | inaccuracies | "
              "mistakes | blunders | mean loss (points) | total loss |\n|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
   for (int side = 0; side < 2; side++) {
-    if (!(R->o->sides & (1 << side))) continue;
+    if (!(R->sides & (1 << side))) continue;
     for (int g = 0; g < G_COUNT; g++) {
       long n = 0, same = 0, m[4] = {0};
       double tot = 0;

@@ -30,6 +30,20 @@ static int is_card_play(int t) {
          t == A_RESTORE || t == A_HEALTH || t == A_BCARD;
 }
 
+int game_cond(const Scen *sc, const State *s) {
+  if (!gs_over(s)) return COND_NONE;
+  if (sc->scenario == SC_LONG)
+    return s->score.result == RES_FRENCH   ? COND_VP_FR
+           : s->score.result == RES_ALLIED ? COND_VP_AL
+           : s->score.result == RES_DRAW   ? COND_VP_DRAW
+                                           : COND_NONE;
+  int castles = 0;
+  for (int c = 0; c < MAX_CASTLES; c++)
+    if (s->turn.owner & (1u << (V_HOUGOUMONT + c))) castles++;
+  if (s->score.result == RES_FRENCH) return castles >= MAX_CASTLES ? COND_3CASTLES : COND_2CASTLES_MSJ;
+  return s->score.result == RES_ALLIED ? COND_HOLD : COND_NONE;
+}
+
 static void finish_facts(const Scen *sc, const State *s, GameFacts *f) {
   f->result = s->score.result;
   f->turns = s->turn.number;
@@ -47,21 +61,9 @@ static void finish_facts(const Scen *sc, const State *s, GameFacts *f) {
       f->vp_elim[i] = (int16_t)s->score.elim_vp[i];
       f->vp_sq[i] = (int16_t)(vp[i] - s->score.elim_vp[i]);
     }
-    f->cond = s->score.result == RES_FRENCH   ? COND_VP_FR
-              : s->score.result == RES_ALLIED ? COND_VP_AL
-              : s->score.result == RES_DRAW   ? COND_VP_DRAW
-                                              : COND_NONE;
-  } else {
-    int castles = 0;
-    for (int c = 0; c < MAX_CASTLES; c++)
-      if (s->turn.owner & (1u << (V_HOUGOUMONT + c))) castles++;
-    if (s->score.result == RES_FRENCH)
-      f->cond = castles >= MAX_CASTLES ? COND_3CASTLES : COND_2CASTLES_MSJ;
-    else if (s->score.result == RES_ALLIED) f->cond = COND_HOLD;
-    else
-      f->cond = COND_NONE;
   }
-  if (!gs_over(s)) { f->result = 0; f->cond = COND_NONE; }
+  f->cond = (uint8_t)game_cond(sc, s);
+  if (!gs_over(s)) f->result = 0;
 }
 
 /* the simulator's hooks on the game driver: log, record and game facts */

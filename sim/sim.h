@@ -157,6 +157,9 @@ enum {
   COND_COUNT
 };
 const char *cond_name(int cond);
+/* how the game s ended, COND_* (COND_NONE while it is not over): a game's `cond` fact, the
+ * reason `replay` and the end of `play` name */
+int game_cond(const Scen *sc, const State *s);
 
 /* Everything the simulator records about one finished game (one CSV row). */
 typedef struct {

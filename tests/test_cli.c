@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 
 #include "helpers.h"
+#include "../front/session.h"
 
 static int count_lines(const char *s) {
   int n = 0;
@@ -58,7 +59,14 @@ Test(cli, solo_play_from_a_script) {
   cr_assert_eq(rc, 0);
   cr_assert_not_null(strstr(out, "You play the French"));
   cr_assert_not_null(strstr(out, "French hand:"));
-  cr_assert_not_null(strstr(out, "  1  pass"), "legal should number the actions");
+  /* the pass is numbered last, so that 1 plays the first card (and undo takes it back)
+   * instead of giving the round away */
+  cr_assert_not_null(strstr(out, "    1  play F01 move\n"), "legal should number the actions: %s", out);
+  cr_assert_not_null(strstr(out, "   16  pass   (no card this round"), "the pass last: %s", out);
+  cr_assert_null(strstr(out, "   17  "), "the pass last: %s", out);
+  cr_assert_not_null(strstr(out, "French (you): play F01 move\n"), "1 is the first card: %s", out);
+  cr_assert_not_null(strstr(out, "undone to action 0"), "%s", out);
+  cr_assert_null(strstr(out, "(you): pass"), "%s", out);
   /* a village is V, never the facing v: A3 is a village with a British unit facing south */
   cr_assert_not_null(strstr(out, "  3  VB4v "), "%s", out);
   cr_assert_not_null(strstr(out, "V village"));
@@ -200,4 +208,45 @@ Test(cli, show_data_lists_counters_setup_cards_reference_and_map_in_order) {
   rc = th_sh("./waterloo show --data --variant historical-garrisons", out, sizeof out);
   cr_assert_eq(rc, 0);
   cr_assert_not_null(strstr(out, "   C7     br-hougoumont    S"), "the variant's garrison in the castle");
+}
+
+/* the end of the game says why it ended (R-12): the castles and Mont St. Jean the French hold,
+ * or the VP, and the condition as `replay` names it */
+static void ended(const Scen *sc, State *s, unsigned owner, int result) {
+  th_empty(sc, s, 1);
+  s->turn.number = (uint8_t)sc->p.turns;
+  s->turn.owner = (uint8_t)owner;
+  s->turn.phase = PH_OVER;
+  s->score.result = (uint8_t)result;
+}
+
+Test(cli, the_game_over_line_gives_the_reason) {
+  Scen *sc = th_load("short", "base");
+  State s;
+  char why[300];
+  ended(sc, &s, 1u << V_FRISCHERMONT, RES_ALLIED);
+  game_end_reason(sc, &s, why, sizeof why);
+  cr_assert_str_eq(why, "the French hold one castle (Frischermont) but not Mont St. Jean: they "
+                        "needed three castles, or two and Mont St. Jean (allied-hold)");
+  ended(sc, &s, (1u << V_HOUGOUMONT) | (1u << V_LHS) | (1u << V_MSJ), RES_FRENCH);
+  game_end_reason(sc, &s, why, sizeof why);
+  cr_assert_str_eq(why, "the French hold two castles (Hougoumont and La Haye Sainte) and Mont St. "
+                        "Jean (2-castles+msj)");
+  ended(sc, &s, 0, RES_ALLIED);
+  game_end_reason(sc, &s, why, sizeof why);
+  cr_assert(strstr(why, "the French hold no castle nor Mont St. Jean: ") && strstr(why, "(allied-hold)"),
+            "%s", why);
+  s.turn.phase = PH_ROUND;
+  cr_assert_eq(game_end_reason(sc, &s, why, sizeof why), 0);
+  cr_assert_str_eq(why, "");
+  free(sc);
+  /* a whole game at the terminal: its last line before the verdict is the reason */
+  static char out[4096];
+  int rc = th_sh("for i in $(seq 300); do echo pass; echo 1; done | ./waterloo play --side allied "
+                 "--level heuristic --no-color --seed 5 | tail -n 3", out, sizeof out);
+  cr_assert_eq(rc, 0, "%s", out);
+  char *line = strstr(out, "\ngame over after turn 4: ");
+  cr_assert_not_null(line, "%s", out);
+  cr_assert(strstr(line, " win \xe2\x80\x94 the French hold ") && strstr(line, " Mont St. Jean") &&
+            (strstr(line, ")\nYou won.") || strstr(line, ")\nYou lost.")), "%s", line);
 }

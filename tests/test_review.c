@@ -192,3 +192,64 @@ Test(review, a_review_is_reproducible_for_any_thread_count_and_after_resume) {
   free(c);
   th_rmdir(dir);
 }
+
+/* a game in progress (saved mid-battle from `play`, the computer's battle cards committed and
+ * secret) is reviewed only for the side its person plays, and nothing of the computer's
+ * hidden cards reaches the report; a save that cannot say who that is, or one where people
+ * play both sides, is refused in one line (docs/RULINGS.md, Information) */
+Test(review, a_game_in_progress_is_reviewed_only_for_its_persons_side) {
+  char dir[64], cmd[1024], res[4096], path[600];
+  snprintf(dir, sizeof dir, "/tmp/waterloo-test-XXXXXX");
+  cr_assert(mkdtemp(dir));
+  snprintf(cmd, sizeof cmd, "printf 'battle B04\\nsave %s/x.json\\nquit\\n' | ./waterloo play --side "
+                            "allied --level easy --no-color --seed 5 >/dev/null", dir);
+  cr_assert_eq(th_sh(cmd, res, sizeof res), 0, "%s", res);
+  snprintf(path, sizeof path, "%s/x.json", dir);
+  Scen *sc = malloc(sizeof *sc);
+  GameRec g;
+  State fin;
+  char err[600];
+  cr_assert_eq(game_load(sc, scen_default_dir(), path, &g, &fin, err, sizeof err), 0, "%s", err);
+  cr_assert(!gs_over(&fin) && fin.cards.pend & sc->army_cards[ARMY_FR] & ~fin.cards.seen,
+            "the save is not in a battle with secret French cards");
+  snprintf(cmd, sizeof cmd, "./waterloo review %s/x.json --level sim --evals 16 --out %s/r --quiet",
+           dir, dir);
+  cr_assert_eq(th_sh(cmd, res, sizeof res), 0, "%s: %s", cmd, res);
+  static const char *files[] = {"review.md", "review.json", "winprob.svg"};
+  for (int f = 0; f < 3; f++) {
+    snprintf(path, sizeof path, "%s/r/%s", dir, files[f]);
+    char *t = th_slurp(path, NULL);
+    cr_assert_not_null(t, "%s", path);
+    uint64_t hidden = (fin.cards.hand | fin.cards.pend) & sc->army_cards[ARMY_FR] & ~fin.cards.seen;
+    for (int c = 0; c < sc->ncards; c++)
+      if ((hidden >> c & 1) && scen_square(sc, sc->card[c].id) < 0)
+        cr_assert_null(strstr(t, sc->card[c].id), "%s names %s, a hidden French card:\n%s",
+                       files[f], sc->card[c].id, t);
+    cr_assert_null(strstr(t, "French,"), "%s reviews a French decision:\n%s", files[f], t);
+    cr_assert_null(strstr(t, "\"French\""), "%s reviews a French decision:\n%s", files[f], t);
+    if (f == 0) cr_assert_not_null(strstr(t, "Reviewed: Allied,"), "%s", t);
+    if (f == 1) cr_assert_not_null(strstr(t, "\"battle B04\""), "the person's decision: %s", t);
+    free(t);
+  }
+  /* the other side, or both, asked for: refused, naming the side that is reviewed */
+  static const char *sides[] = {"french", "both"};
+  for (int i = 0; i < 2; i++) {
+    snprintf(cmd, sizeof cmd, "./waterloo review %s/x.json --level sim --side %s", dir, sides[i]);
+    cr_assert_eq(th_sh(cmd, res, sizeof res), 2, "%s: %s", cmd, res);
+    cr_assert(strstr(res, "not over: only the Allied side") && !strchr(res, '\n')[1], "%s", res);
+  }
+  /* the seats not saved, or people on both sides: refused */
+  static const struct { const char *sed, *want; } cases[] = {
+      {"/\"seats\":/d", "does not say which side a person plays"},
+      {"s/\"french=easy,british=human\"/\"french=human,british=human\"/", "people play both sides"},
+  };
+  for (int i = 0; i < 2; i++) {
+    snprintf(cmd, sizeof cmd, "sed '%s' %s/x.json > %s/y.json && ./waterloo review %s/y.json "
+                              "--level sim", cases[i].sed, dir, dir, dir);
+    cr_assert_eq(th_sh(cmd, res, sizeof res), 2, "%s: %s", cmd, res);
+    cr_assert(strstr(res, cases[i].want) && !strchr(res, '\n')[1], "%s", res);
+  }
+  gamerec_free(&g);
+  free(sc);
+  th_rmdir(dir);
+}

@@ -85,6 +85,17 @@ def api_tests(srv, saves):
           'the French seat sees no Allied card in hand (%s)' % sorted(seen & allied_hand))
     code, e = srv.req('GET', '/api/replay?name=half&side=allied')
     check(code == 403, 'an unfinished game is not replayed as the computer\'s side (%d)' % code)
+    # its review, started through the API, judges the person's decisions only (never the
+    # computer's, whose reasons would name its hidden cards)
+    code, st = srv.req('POST', '/api/review', {'name': 'half', 'level': 'sim'})
+    end = time.time() + 60
+    while code == 200 and st['state'] == 'running' and time.time() < end:
+        time.sleep(0.3)
+        code, st = srv.req('GET', '/api/review?name=half')
+    with open(os.path.join(saves, 'half-review', 'review.json')) as f:
+        sides = {d['side'] for d in json.load(f)['decisions']}
+    check(st['state'] == 'done' and st['done'] == st['of'] > 0 and sides == {'French'},
+          'an unfinished game\'s review is the French person\'s only: %s, %s' % (st, sides))
     # a game of a sim run, by its seed and index
     code, r = srv.req('POST', '/api/replay/sim', {'players': 'heuristic,light', 'seed': '11', 'index': 5})
     check(code == 201 and r.get('name', '').startswith('sim-'), 'a sim game played again (%d)' % code)

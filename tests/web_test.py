@@ -407,19 +407,30 @@ def browser_test(srv):
 
     def sizes(tag):
         """the page at a laptop's and a desktop's size: no horizontal scrollbar, the hand and the
-        battle panel (when there is one) in view"""
+        battle panel (when there is one) in view; when battle cards are to be committed, every
+        card that may be committed whole in view without scrolling (at 1280x720 the hand was
+        below the battle panels)"""
         for w, hgt in ((1280, 720), (1920, 1080)):
             d.execute_cdp_cmd('Emulation.setDeviceMetricsOverride', {'width': w, 'height': hgt, 'deviceScaleFactor': 1, 'mobile': False})
             time.sleep(0.4)
             m = d.execute_script('''const r = (id) => { const e = document.getElementById(id); if (!e || e.hidden) return null; const b = e.getBoundingClientRect(); return [b.top, b.bottom]; };
                 return {sw: document.documentElement.scrollWidth, cw: document.documentElement.clientWidth, ih: innerHeight,
-                        hand: r('hand'), battle: r('battle-panel'), board: document.getElementById('board').getBoundingClientRect().right};''')
+                        hand: r('hand'), battle: r('battle-panel'), board: document.getElementById('board').getBoundingClientRect().right,
+                        cards: [...document.querySelectorAll('#hand .card.playable')].map((e) => { const b = e.getBoundingClientRect(); return [b.top, b.bottom]; }),
+                        phase: document.getElementById('st-phase').textContent, prompt: document.getElementById('prompt-text').textContent};''')
             check(m['sw'] <= m['cw'], '%dx%d: no horizontal scrollbar (%d > %d)' % (w, hgt, m['sw'], m['cw']))
             check(m['board'] <= m['cw'], '%dx%d: the board fits the width' % (w, hgt))
             if not tag.startswith('06'):      # at the end the result and the summary come first
                 check(m['hand'] and 0 <= m['hand'][0] < m['ih'] - 40, '%dx%d: the hand in view %s' % (w, hgt, m['hand']))
-            if m['battle'] and tag.startswith('05'):
+            if m['phase'] in ('you: attack-cards', 'you: defence-cards'):
+                # the hand comes first; the prompt says the totals so far, the battle panel follows
+                check('So far: attack ' in m['prompt'], '%dx%d: the prompt gives the totals so far: %s' % (w, hgt, m['prompt']))
+                check(not m['battle'] or m['battle'][0] >= m['hand'][1], '%dx%d: the battle panel below the hand %s %s' % (w, hgt, m['battle'], m['hand']))
+            elif m['battle'] and tag.startswith('05'):
                 check(0 <= m['battle'][0] < m['ih'] - 60, '%dx%d: the battle panel in view %s' % (w, hgt, m['battle']))
+            if m['phase'] in ('you: attack-cards', 'you: defence-cards'):
+                check(all(0 <= t and b <= m['ih'] for t, b in m['cards']),
+                      '%dx%d %s: every card to commit in view without scrolling %s (height %d)' % (w, hgt, tag, m['cards'], m['ih']))
             shot('%s-%dx%d' % (tag, w, hgt))
         d.execute_cdp_cmd('Emulation.clearDeviceMetricsOverride', {})
         time.sleep(0.2)
@@ -681,11 +692,57 @@ def browser_test(srv):
         if not any(e['by'] == 'computer' for e in fresh['log']):
             check(not q('#news')[0].is_displayed(), 'a new game shows no news of the last')
         print('browser: %d clicks, %d attacks by the human, result: %s' % (clicks, attacked, res.text), flush=True)
+        later_battle_cards(srv, d, sizes, shot)
         for what, t in timings:
             if t is not None:
                 print('  %-45s %.3f s wall' % (what, t))
     finally:
         d.quit()
+
+
+def later_battle_cards(srv, d, sizes, shot):
+    """a later battle of a game played through the API (the last battle's table on the panel
+    too, as a new player met it): at 1280x720 and 1920x1080 the cards to commit are in view
+    without scrolling (sizes), and a card picked shows its uses and Confirm in view"""
+    import random
+    rnd = random.Random(1)
+    code, g = srv.req('POST', '/api/games', {'side': 'french', 'level': 'heuristic', 'seed': 4})
+    gid, v = g['id'], None
+    for _ in range(600):
+        v = wait_turn(srv, gid)
+        o = v['observation']
+        if o['over'] or (o['phase'] == 'attack-cards' and v['last_battle'] and not o['committed']):
+            break
+        kinds = [a['kind'] for a in v['legal']]
+        pick = 0     # attack when it can, march, play a movement card; commit no battle card
+        if o['phase'] == 'declare' and 'declare' in kinds:
+            pick = kinds.index('declare')
+        elif o['phase'] == 'round':
+            pick = kinds.index('play_move') if 'play_move' in kinds else 0
+        elif o['phase'] == 'move':
+            steps = [k for k, x in enumerate(kinds) if x in ('step', 'enter')]
+            pick = rnd.choice(steps) if steps and rnd.random() < 0.85 else kinds.index('done') if 'done' in kinds else 0
+        elif 'battle_done' in kinds:
+            pick = kinds.index('battle_done')
+        srv.req('POST', '/api/games/%s/play' % gid, {'index': pick, 'at': v['actions']})
+    o = v['observation']
+    if not check(o['phase'] == 'attack-cards' and v['last_battle'] and len(o['hand']) >= 8,
+                 'a later battle with cards to commit reached (%s, %d cards)' % (o['phase'], len(o['hand']))):
+        return
+    d.get('about:blank')
+    d.get(srv.base + '/#' + gid)
+    end = time.time() + 20
+    while not d.execute_script("return document.querySelectorAll('#hand .card.playable').length && !!document.getElementById('last-battle')") and time.time() < end:
+        time.sleep(0.05)
+    sizes('05b-later-battle')
+    d.execute_cdp_cmd('Emulation.setDeviceMetricsOverride', {'width': 1280, 'height': 720, 'deviceScaleFactor': 1, 'mobile': False})
+    time.sleep(0.4)
+    last = d.execute_script("const c = document.querySelectorAll('#hand .card.playable'); c[c.length - 1].click(); return c.length")
+    time.sleep(0.6)
+    m = d.execute_script('''const b = document.getElementById('card-confirm'); if (!b) return null; const r = b.getBoundingClientRect(); return [r.top, r.bottom, innerHeight];''')
+    check(m and 0 <= m[0] and m[1] <= m[2], '1280x720: the last of %d cards picked: its Confirm in view %s' % (last, m))
+    shot('05c-later-battle-picked-1280x720')
+    d.execute_cdp_cmd('Emulation.clearDeviceMetricsOverride', {})
 
 
 def main():

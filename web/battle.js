@@ -1,13 +1,22 @@
 /* The battle panel: the odds of a chosen attack, the battle in progress, the last battle */
 'use strict';
 
+/* the human commits battle cards now: the side panel puts the hand right under the prompt
+ * (style.css, aside.cards-phase) and the battle panel below it, so that at 1280x720 the cards
+ * to commit are in view without scrolling; the prompt says the totals so far */
+const choosingCards = () => view.your_turn && !view.observation.over &&
+  (view.observation.phase === 'attack-cards' || view.observation.phase === 'defence-cards');
+
 function renderBattle() {
   const obs = view.observation, p = $('battle-panel'), body = $('battle-body');
   const b = obs.battle, lb = view.last_battle;
   const m = obs.phase === 'declare' ? matchingDeclare() : null;
+  const cards = choosingCards();
+  $('aside').classList.toggle('cards-phase', cards);
   if (!b && !lb && !m) { p.hidden = true; return; }
   const key = b ? `${b.defender_square}:${b.attackers.join(',')}` : m ? 'odds' : `last:${lb.log_index}`;
-  if ((p.hidden || p.dataset.key !== key) && !obs.over) requestAnimationFrame(() => p.scrollIntoView({ block: 'nearest' }));
+  if ((p.hidden || p.dataset.key !== key) && !obs.over)
+    requestAnimationFrame(() => (cards ? $('hand-panel') : p).scrollIntoView({ block: 'nearest' }));
   p.dataset.key = key;
   p.hidden = false;
   body.innerHTML = '';
@@ -28,8 +37,10 @@ function renderBattle() {
   }
   if (lb) {
     const cards = (cs) => cs.length ? cs.map((c) => `${c.card} "${c.name}" ${c.purpose === 'points' ? '+' + c.bp : c.purpose === 'command' ? 'command +' + c.command_attack + '/+' + c.command_defence : 'elite'}`).join('<br>') : 'none';
-    const div = h('div', { id: 'last-battle' });
-    div.innerHTML = `<h3 style="font-size:13px;margin:6px 0 2px">Last battle: ${lb.attacker} ${lb.kind === 'charge' ? 'charge' : 'attack'} ${unitName(lb.defender)} on ${lb.defender_square}</h3>` +
+    /* while another battle is fought the last one is folded (its title says which it was) */
+    const div = h(b ? 'details' : 'div', { id: 'last-battle' });
+    const title = `Last battle: ${lb.attacker} ${lb.kind === 'charge' ? 'charge' : 'attack'} ${unitName(lb.defender)} on ${lb.defender_square}`;
+    div.innerHTML = (b ? `<summary>${title} · ${lb.outcome}</summary>` : `<h3>${title}</h3>`) +
       table([['', `attack (${lb.attacker})`, `defence (${lb.attacker === 'French' ? 'Allied' : 'French'})`]]
         .concat(breakdown(lb.attacker_values, lb.defender, lb.defender_bp, lb.base_defence, lb.defender_why)).concat([
         ['total before cards', lb.base_attack, lb.base_defence],

@@ -72,8 +72,12 @@ function renderCardDetail(byCard, whys) {
   const box = $('card-detail');
   box.innerHTML = '';
   const id = sel.card;
-  if (!id || !cardDef(id)) { box.hidden = true; return; }
+  if (!id || !cardDef(id)) { box.hidden = true; delete box.dataset.card; return; }
   box.hidden = false;
+  /* a card just picked: its uses and Confirm scrolled into view (at 1280x720 the detail of a
+   * hand of three rows opens below the screen's edge) */
+  if (box.dataset.card !== id) requestAnimationFrame(() => box.scrollIntoView({ block: 'nearest' }));
+  box.dataset.card = id;
   const c = cardDef(id), opts = byCard[id] || [];
   box.appendChild(h('h3', {}, `${c.id} "${c.name}" \u00b7 ${c.army}`));
   box.appendChild(rulesText(c.text));
@@ -105,7 +109,11 @@ function renderHand() {
   $('opp-cards').textContent = `\u00b7 the computer holds ${obs.opponent.hand} card${obs.opponent.hand === 1 ? '' : 's'}` +
     (obs.opponent.committed ? `, ${obs.opponent.committed} committed in secret` : '');
   const byCard = cardOptions(), whys = {};
-  const cards = obs.hand.map((id) => ({ id, committed: false })).concat(obs.committed.map((c) => ({ id: c.card, committed: true, purpose: c.purpose })));
+  let mine = obs.hand;
+  /* battle cards to commit: those that may be played first (the others of the army not fighting,
+   * or not elite in a charge, after them), so they are the rows in view (battle.js, choosingCards) */
+  if (choosingCards()) mine = mine.filter((id) => byCard[id]).concat(mine.filter((id) => !byCard[id]));
+  const cards = mine.map((id) => ({ id, committed: false })).concat(obs.committed.map((c) => ({ id: c.card, committed: true, purpose: c.purpose })));
   if (sel.card && !cards.some((it) => it.id === sel.card)) sel = {};
   for (const it of cards) {
     const opts = byCard[it.id] || [];

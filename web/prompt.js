@@ -79,6 +79,12 @@ function renderPrompt() {
   let extra = '';
   if (obs.phase === 'move') extra = ` ${obs.mp} MP left on ${obs.card || 'the card'}.`;
   if (sel.defender) extra = ` Defender ${sel.defender}; attackers: ${[...sel.attackers].join(', ') || 'click your units'}.`;
+  const b = obs.battle;   /* the totals so far, the battle panel being below the hand now */
+  if (choosingCards() && b) {
+    const att = b.seen_attack !== undefined ? b.seen_attack : b.base_attack, def = b.seen_defence !== undefined ? b.seen_defence : b.base_defence;
+    const secret = b.opponent_cards_committed || 0;
+    extra = ` So far: attack ${att}, defence ${def} with your cards${secret ? `; the other side has committed ${secret} secret card${secret === 1 ? '' : 's'}` : ''}.`;
+  }
   $('prompt-text').textContent = text + extra;
   /* what happened since the human last decided: bids and cards revealed, battles, losses */
   const since = log.filter((e) => e && e.n >= lastHumanLog);
