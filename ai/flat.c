@@ -47,7 +47,6 @@ void flat_free(Flat *f) { free(f); }
 
 int flat_root(const Flat *f, RootStat *out, int max) { return ai_root_copy(f->root, f->nroot, out, max); }
 
-/* a rollout from w to the end (or the cut-off): French win probability */
 int ai_roll_pick(const AiCtx *ctx, const State *w, const ActList *L, Rng *r, int policy,
                  double eps) {
   if (policy == ROLL_LIGHT) return light_pick(ctx, w, L, r, eps);
@@ -55,6 +54,7 @@ int ai_roll_pick(const AiCtx *ctx, const State *w, const ActList *L, Rng *r, int
   return (int)rng_below(r, (uint32_t)L->n);
 }
 
+/* a rollout from w to the end (or the cut-off): French win probability */
 double ai_rollout(const Scen *sc, const AiCtx *ctx, State *w, Rng *r, int policy, double eps,
                   int cut, int max_roll) {
   ActList L;

@@ -394,6 +394,11 @@ static int ruled_step(const MctsOpts *o, int root_turn, int root_card, const Sta
          !(o->tmove == 1 && w->turn.number == root_turn && w->play.card == root_card);
 }
 
+/* tmove: the movement card a decision of obs belongs to, -1 when obs is not a movement decision */
+static int root_card_of(const State *obs) {
+  return obs->turn.phase == PH_MOVE ? obs->play.card : -1;
+}
+
 /* tmove: the walk's rounds start counting at the root (obs) */
 static void rounds_start(Descent *D, const State *obs) {
   D->rounds = 0;
@@ -908,7 +913,7 @@ static int run_trees(Mcts *m, const State *obs, int me, const ActList *L, uint64
     rng_seed(&wk[k].r, seed[tk], 0x15c75ULL);
     wk[k].D = (Descent){.m = m, .t = &m->trees[tk], .r = &wk[k].r, .w = &wk[k].w, .me = me,
                         .root_turn = obs->turn.number,
-                        .root_card = obs->turn.phase == PH_MOVE ? obs->play.card : -1};
+                        .root_card = root_card_of(obs)};
     ok = (wk[k].D.prior = calloc(1, sizeof(Prior))) != NULL;
   }
   if (ok && m->o.root == ROOT_SH) {
@@ -998,8 +1003,7 @@ static void plan_reuse(Mcts *m, const State *obs, int me, Action a) {
   expect_start(m, &o2);
   if (!expect_after(m, &o2, a, me, &h)) return;
   /* tmove: a movement step the tree left to the rollout policy has no nodes to reuse */
-  if (ruled_step(&m->o, obs->turn.number, obs->turn.phase == PH_MOVE ? obs->play.card : -1, &o2))
-    return;
+  if (ruled_step(&m->o, obs->turn.number, root_card_of(obs), &o2)) return;
   for (int k = 0; k < m->o.trees; k++) {
     Tree *t = &m->trees[k];
     t->next_root = find_child(t, t->root, ai_act_key(a));
