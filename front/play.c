@@ -206,7 +206,7 @@ static char *read_cmd(const char *prompt) {
 
 static void help(void) {
   printf("Type an action as `legal` prints it (or its number), or:\n"
-         "  legal        list your legal actions, numbered (a pass last: type `pass` or its number)\n"
+         "  legal        list your legal actions, numbered (a pass or `done` last: its word or number)\n"
          "  board        the board, the position and your hand\n"
          "  hint         the AI's top candidates for you (visit share, estimated win rate)\n"
          "  odds         battle totals before cards for each attack you may declare\n"
@@ -227,15 +227,27 @@ static int c_odds(void *ctx, char *args) { return odds(ctx), 0; }
 static int c_units(void *ctx, char *args) { return units(ctx), 0; }
 static int c_quit(void *ctx, char *args) { return 1; }
 
-/* the legal actions at the prompt as `legal` numbers them: gs_legal's order, but the round's
- * pass (or end, once cards are played) last, so that a 1 typed for the first card never gives
- * the round away (a pass answered by a pass ends the turn, R-4.5, and undo stops at the
- * computer's reply); the word `pass` plays it as before */
+/* the actions that end or decline a step of play: the round's pass or end, a movement card's
+ * `done`, no battle, no more battle cards, no fire, no evasion, one unit rallied only */
+static int ends_or_declines(Action a) {
+  switch (a.t) {
+  case A_END: case A_DONE: case A_NOBATTLE: case A_BDONE: case A_NOFIRE: case A_NOEVADE: case A_RALLY_DONE:
+    return 1;
+  default:
+    return 0;
+  }
+}
+
+/* the legal actions at the prompt as `legal` numbers them: gs_legal's order, but the action
+ * that ends or declines (the round's pass or end, `done`, `battle done`, no battle, no fire ...)
+ * last, so that a 1 typed for the first choice never gives the round away (a pass answered by
+ * a pass ends the turn, R-4.5, and undo stops at the computer's reply) nor commits a battle
+ * with no card; the words (`pass`, `battle done` ...) play them as before */
 static void legal_numbered(Play *P) {
   ActList *L = P->L;
   gs_legal(P->sc, &P->S.s, L);
   for (int i = 0; i + 1 < L->n; i++)
-    if (L->a[i].t == A_END) {
+    if (ends_or_declines(L->a[i])) {
       Action end = L->a[i];
       memmove(&L->a[i], &L->a[i + 1], sizeof L->a[0] * (size_t)(L->n - 1 - i));
       L->a[L->n - 1] = end;
@@ -251,8 +263,11 @@ static int c_legal(void *ctx, char *args) {
     action_format(P->sc, &P->S.s, a, t, sizeof t);
     int pass = a.t == A_END && P->S.s.turn.ncards == 0;
     printf("  %3d  %s%s\n", i + 1, t,
-           a.t != A_END ? "" : pass ? "   (no card this round; a pass answered by a pass ends the turn)"
-                                    : "   (ends your round)");
+           a.t == A_BDONE ? "   (commits no more battle cards)"
+           : a.t == A_DONE ? "   (ends this card's movement)"
+           : a.t != A_END  ? ""
+           : pass          ? "   (no card this round; a pass answered by a pass ends the turn)"
+                           : "   (ends your round)");
   }
   return 0;
 }

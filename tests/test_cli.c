@@ -73,6 +73,60 @@ Test(cli, solo_play_from_a_script) {
   cr_assert_not_null(strstr(out, "is not a legal action"));
 }
 
+/* every `legal` listing numbers the action that ends or declines last (pass, done, noattack,
+ * battle done ...), so that typing 1 through a whole hot-seat game never gives a round away nor
+ * commits a battle with no card: checked on each listing of a scripted game that reaches battles */
+static int declines(const char *line) {
+  static const char *w[] = {"  pass", "  end", "  done", "  noattack", "  battle done", "  nofire", "  noevade"};
+  for (size_t i = 0; i < sizeof w / sizeof *w; i++) {
+    const char *p = strstr(line, w[i]);
+    size_t n = strlen(w[i]);
+    if (p && (p[n] == '\n' || p[n] == ' ' || p[n] == 0)) return 1;
+  }
+  return 0;
+}
+
+Test(cli, legal_numbers_the_action_that_ends_or_declines_last) {
+  static char out[1 << 20];
+  int rc = th_sh("(for i in $(seq 200); do echo legal; echo 1; done; echo quit)"
+               " | ./waterloo play --seats french=human,british=human --seed 5 --no-color", out, sizeof out);
+  cr_assert_eq(rc, 0);
+  int listings = 0, bdone_after_cards = 0;
+  for (char *l = out; *l;) {
+    char *e = strchr(l, '\n');
+    if (!e) break;
+    int k;
+    if (sscanf(l, " %d  ", &k) == 1 && l[0] == ' ' && k >= 1) {
+      /* a listing: the last numbered line is the one before a line that is not numbered */
+      int declined_before_last = 0;
+      char *p = l;
+      for (;;) {
+        char *q = strchr(p, '\n');
+        int j;
+        if (!q || p[0] != ' ' || sscanf(p, " %d  ", &j) != 1) break;
+        *q = 0;
+        int d = declines(p);
+        if (d && strstr(p, "battle done") && j > 1) bdone_after_cards = 1;
+        char *nx = q + 1;
+        int j2;
+        int more = nx[0] == ' ' && sscanf(nx, " %d  ", &j2) == 1;
+        if (d && more) declined_before_last = 1;
+        *q = '\n';
+        p = nx;
+        if (!more) break;
+      }
+      cr_assert_not(declined_before_last, "a declining action numbered before another: %.400s", l);
+      listings++;
+      l = p;
+      continue;
+    }
+    l = e + 1;
+  }
+  cr_assert_gt(listings, 100, "%d listings", listings);
+  cr_assert(bdone_after_cards, "the game should reach battle cards with `battle done` after them");
+  cr_assert_not_null(strstr(out, "Allied (you): attack "), "1 declares a battle, not noattack");
+}
+
 /* a saved game against the computer goes on as one: its side and level without options, its
  * level when --side changes sides, another level only when --level names it; never the
  * banner of seats that people share */
