@@ -60,14 +60,12 @@ $(BUILD)/test-runner: $(LIBOBJ) $(TESTOBJ)
 # (results/balance-search, read, not replayed), then a short live run of mcts:sim of this build
 # (base rules, RUN_GAMES games a scenario: 1.2 CPU s a short game and 2.5 a long one measured,
 # so ~1.5 minutes on 2 idle cores), each said for what it is.  The heuristic's table, whose long
-# game is an artefact of that player, stays one command away.  STALE_NOTE: say so while the
-# committed table was made by another build's player (empty it when the table is re-made).
+# game is an artefact of that player, stays one command away.  A committed table that another
+# build played (its report.md marked "As of build") is noted under it by `headline` itself.
 RUN_GAMES ?= 50
-STALE_NOTE := Note: the committed table was played before the rules fixes of stop 42 (R-9.3 leaders and charges, R-11.3 entry after an evasion, R-6.8 evasion before a displaced leader); rare cases, but its games would not all replay: the live run below is of today's rules.
 run: waterloo
 	@./waterloo headline --title "== COMMITTED: the game's balance at search level (results/balance-search: read, not replayed) ==" \
 	  results/balance-search/short results/balance-search/long
-	@$(if $(STALE_NOTE),echo "$(STALE_NOTE)",true)
 	@echo
 	@echo "== LIVE: mcts:sim of this build on this machine now, base rules, $(RUN_GAMES) games a scenario (~1.5 min on 2 cores) =="
 	@nice -n 10 ./waterloo sim --scenario short,long --variant base --players mcts:sim --games $(RUN_GAMES) \

@@ -19,8 +19,10 @@ static const char *HL_USAGE =
     "each scenario and variant the French win rate with its 95% Wilson interval and the games,\n"
     "a one-line reading of each scenario (which side base favours; which variants move it, by\n"
     "McNemar's test with Holm's adjustment as the report computes them) and the command that\n"
-    "made the report.  Nothing is played.  `make run` prints the committed search-level table\n"
-    "(results/balance-search) this way beside a short live run.\n";
+    "made the report, and a note when DIR/report.md says it was played by another build (its\n"
+    "caption \"As of build\": its games would not all replay today).  Nothing is played.\n"
+    "`make run` prints the committed search-level table (results/balance-search) this way beside\n"
+    "a short live run.\n";
 
 /* a whole file (NUL-terminated, the caller frees it), NULL when it cannot be read */
 static char *hl_read(const char *path) {
@@ -125,6 +127,27 @@ static int hl_summary(const char *dir, const cJSON *root) {
   return 0;
 }
 
+/* the note under a table that another build played: DIR/report.md's caption reads "*As of build:
+ * BUILD — not today's build ..." (tools/report-check --mark writes it, make report-check
+ * refuses a report of another build without it); nothing when the report is this build's or
+ * absent */
+static void hl_build_note(const char *dir) {
+  char path[1200], line[1024];
+  snprintf(path, sizeof path, "%s/report.md", dir);
+  FILE *f = fopen(path, "r");
+  if (!f) return;
+  static const char AS_OF[] = "*As of build: ";
+  for (int i = 0; i < 12 && fgets(line, sizeof line, f); i++) {
+    if (strncmp(line, AS_OF, sizeof AS_OF - 1)) continue;
+    char *build = line + sizeof AS_OF - 1, *end = strstr(build, " \xe2\x80\x94 "); /* " — " */
+    if (!end) end = build + strcspn(build, "*\n");
+    printf("  Note: played by another build (%.*s), not this one: its games would not all replay "
+           "today; the command above makes it again.\n", (int)(end - build), build);
+    break;
+  }
+  fclose(f);
+}
+
 static int hl_dir(const char *dir) {
   char path[1200];
   snprintf(path, sizeof path, "%s/summary.json", dir);
@@ -142,6 +165,7 @@ static int hl_dir(const char *dir) {
   }
   int rc = hl_summary(dir, root);
   cJSON_Delete(root);
+  if (!rc) hl_build_note(dir);
   return rc;
 }
 

@@ -236,6 +236,18 @@ Test(headline, rows_reading_and_command, .init = mk, .fini = rm) {
                                  "against base, no-bidding +20.0 points [+5.0, +35.0] (Holm p 0.01).\n"), "%s", out);
   cr_assert_null(strstr(out, "strong-hougoumont +"), "a variant Holm does not keep named: %s", out);
   cr_assert_not_null(strstr(out, "  Made by: ./waterloo sim --scenario short --games 40\n"), "%s", out);
+  cr_assert_null(strstr(out, "Note: played by another build"), "no report.md, no note: %s", out);
+  /* a report of this build says nothing more; one marked as of another build is noted, once */
+  th_write(dir, "report.md", "# Waterloo balance report\n\n*Build: waterloo 1.0, play fingerprint short a, long b.*\n");
+  cr_assert_eq(th_sh(cmd, out, sizeof out), 0, "%s", out);
+  cr_assert_null(strstr(out, "Note: "), "%s", out);
+  th_write(dir, "report.md", "# Waterloo balance report\n\n*As of build: waterloo 1.0, play fingerprint short "
+                             "92516a3e, long 333f430f, search fingerprint 8d227f94 \xe2\x80\x94 not today's build: "
+                             "run the command of this report again to bring it up to date.*\n");
+  cr_assert_eq(th_sh(cmd, out, sizeof out), 0, "%s", out);
+  cr_assert_not_null(strstr(out, "  Made by: ./waterloo sim --scenario short --games 40\n  Note: played by another build "
+                                 "(waterloo 1.0, play fingerprint short 92516a3e, long 333f430f, search fingerprint "
+                                 "8d227f94), not this one: its games would not all replay today"), "%s", out);
   /* the committed search-level tables that make run prints: every cell of each shown */
   cr_assert_eq(th_sh("./waterloo headline results/balance-search/short results/balance-search/long", out, sizeof out), 0, "%s", out);
   cr_assert_not_null(strstr(out, "  short game, "), "%s", out);
