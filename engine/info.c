@@ -54,8 +54,11 @@ static void lay_out(const Scen *sc, State *o, int army, Pool p, Rng *r) {
         o->cards.pend |= bit;
         if (r) {                      /* a plausible purpose for a card committed in secret */
           int act = sc->card[c].action;
-          if (act == ACT_COMMAND && rng_below(r, 2)) o->cards.pend_cmd |= bit;
-          if (act == ACT_ELITE && !(o->cards.pend_elite & all)) o->cards.pend_elite |= bit;
+          /* only a battle card has one: a bid card (R-4.2) has none, and a purpose left on it
+           * would outlive the bid (gs_check); the draws stay the same either way */
+          int battle = o->turn.phase != PH_BID;
+          if (act == ACT_COMMAND && rng_below(r, 2) && battle) o->cards.pend_cmd |= bit;
+          if (act == ACT_ELITE && !(o->cards.pend_elite & all) && battle) o->cards.pend_elite |= bit;
         }
       } else o->cards.discard |= bit;
     }

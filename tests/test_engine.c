@@ -407,6 +407,15 @@ static void det_checks(const Scen *sc, const State *s, void *arg) {
   if (L1->n != L2->n || memcmp(L1->a, L2->a, (size_t)L1->n * sizeof L1->a[0]))
     cr_assert_fail("the decider's legal actions differ in a determinization (phase %s)",
                    phase_name(s->turn.phase));
+  /* a sampled world plays on like a real one: every action of the decider keeps the invariants
+   * (a secret card's sampled purpose must not outlive its commitment) */
+  for (int i = 0; i < L2->n; i++) {
+    State w = d1;
+    gs_apply(sc, &w, L2->a[i]);
+    if (gs_check(sc, &w, why, sizeof why))
+      cr_assert_fail("a determinized world after the decider's action (phase %s): %s",
+                     phase_name(s->turn.phase), why);
+  }
   free(L1);
   free(L2);
   /* hidden cards of the other side: observation and determinization do not see them */
