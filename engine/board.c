@@ -427,6 +427,16 @@ int gs_check(const Scen *sc, const State *s, char *why, size_t len) {
       BAD("leader with an enemy unit (R-6.7)");
     if (s->units.leader[0] == s->units.leader[1]) BAD("both leaders on one square");
   }
+  /* a unit on a victory square moved into it, so its side holds it */
+  for (int sq = 0; sq < NSQ; sq++) {
+    int v = sc->vsq_of[sq], u = s->occ[sq];
+    if (v < 0 || u == UNIT_NONE) continue;
+    char q[4];
+    sq_name(sq, q);
+    if (((s->turn.owner >> v) & 1) != (unit_side(sc, u) == FRENCH))
+      BAD("victory square %s is held by the %s with %s on it (R-12.3)", q,
+          (s->turn.owner >> v) & 1 ? "French" : "Allies", sc->unit[u].name);
+  }
   for (int c = 0; c < MAX_CASTLES; c++)
     if (s->turn.cdp[c] > sc->p.cdp[c])
       BAD("castle points went below 0 or above the start (R-10.3)");

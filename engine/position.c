@@ -305,6 +305,17 @@ int position_parse(const Scen *sc, const char *text, State *s, char *err, size_t
         goto out;
       }
   gs_rebuild_occ(sc, s);
+  /* R-12.3 ruling: without owner= a victory square with a unit on it is its side's (the unit
+   * moved in); an owner= that names the other side is refused by gs_check below */
+  int owner_given = 0;
+  for (int i = 2; i < nt; i++) owner_given |= !strcmp(tok[i], "owner");
+  if (!owner_given)
+    for (int sq = 0; sq < NSQ; sq++) {
+      int v = sc->vsq_of[sq], u = s->occ[sq];
+      if (v < 0 || u == UNIT_NONE) continue;
+      if (unit_side(sc, u) == FRENCH) s->turn.owner |= (uint8_t)(1u << v);
+      else s->turn.owner &= (uint8_t) ~(1u << v);
+    }
   char why[256];
   if (gs_check(sc, s, why, sizeof why)) { snprintf(err, errlen, "position: impossible: %s", why); goto out; }
   rc = 0;

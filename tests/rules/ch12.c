@@ -80,3 +80,34 @@ Test(rules, R_12_3_holder_changes_when_an_enemy_unit_enters) {
 }
 
 /* ================================================================ more cases */
+
+/* The ruling of R-12.3 for built positions (docs/RULINGS.md): a unit on a victory square moved
+ * into it, so its side holds it.  A position text without owner= takes the holder from the
+ * units standing on the squares; an owner= that gives such a square to the other side is
+ * refused with the square and the rule named; every reachable position keeps it (gs_check). */
+Test(rules, R_12_3_a_unit_on_a_victory_square_holds_it_in_a_built_position) {
+  Scen *sc = th_load("long", "base");
+  State s;
+  char err[300];
+  const char *lhs = "long base board=empty turn=7 units=fr-1/I=F5:N,br-3/I=E2:S";
+  cr_assert_eq(position_parse(sc, lhs, &s, err, sizeof err), 0, "%s", err);
+  cr_assert(s.turn.owner & (1u << V_LHS), "the French unit on La Haye Sainte holds it");
+  cr_assert_eq(s.turn.owner & (1u << V_MSJ), 0, "the British unit on Mont St. Jean holds it");
+  int vp[2];
+  gs_score(sc, &s, vp);
+  cr_assert_eq(vp[FRENCH], 5, "La Haye Sainte's 5 VP score for its holder");
+  /* owner= gives the markers, an empty square's too */
+  cr_assert_eq(position_parse(sc, "long base board=empty owner=6 units=fr-1/I=F5:N", &s, err, sizeof err), 0,
+               "%s", err);
+  cr_assert_eq(s.turn.owner, (1u << V_HOUGOUMONT) | (1u << V_LHS));
+  /* a marker that contradicts the unit on the square is refused */
+  cr_assert_eq(position_parse(sc, "long base board=empty owner=0 units=fr-1/I=F5:N", &s, err, sizeof err), -1);
+  cr_assert(strstr(err, "F5") && strstr(err, "R-12.3") && strstr(err, "fr-1/I"), "%s", err);
+  cr_assert_eq(position_parse(sc, "long base board=empty owner=1 units=br-3/I=E2:S", &s, err, sizeof err), -1);
+  cr_assert(strstr(err, "E2") && strstr(err, "Allies") == NULL && strstr(err, "French"), "%s", err);
+  /* the invariant of every reachable position */
+  cr_assert_eq(position_parse(sc, lhs, &s, err, sizeof err), 0, "%s", err);
+  s.turn.owner &= (uint8_t) ~(1u << V_LHS);
+  cr_assert_eq(gs_check(sc, &s, err, sizeof err), -1);
+  free(sc);
+}
