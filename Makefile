@@ -145,6 +145,8 @@ FUZZ_TARGETS := save scen action protocol http
 FUZZ_SECONDS ?= 120
 FUZZ_SHORT  ?= 8
 SOAK_GAMES  ?= 100000
+# games a cell of the search players in the soak (their sampled worlds are checked too)
+SOAK_SEARCH ?= 20
 # the sanitizer, fuzz, debug and MPI builds are sub-makes: -j2 unless make already runs with -j
 # (then they share its job slots)
 SUBJ         = $(if $(filter -j%,$(MAKEFLAGS)),,-j2)
@@ -218,7 +220,12 @@ soak: $(STAMP)
 	    --threads 2 --out build-debug/soak/$$sc-$$p > build-debug/soak-$$sc-$$p.log 2>&1 \
 	    || { tail -5 build-debug/soak-$$sc-$$p.log; echo "soak: FAILED in $$sc $$p"; exit 1; }; \
 	  grep 'games played' build-debug/soak-$$sc-$$p.log | sed "s/^sim:/soak: $$sc $$p:/"; \
-	done; done; echo "soak: $(SOAK_GAMES) games in $$(( $$(date +%s) - t0 )) s wall, 0 violations"
+	done; done; \
+	build-debug/waterloo sim --scenario short,long --variant base,three-player --players mcts:sim,flat:sim \
+	  --games $(SOAK_SEARCH) --seed 12 --threads 2 --out build-debug/soak/search \
+	  > build-debug/soak-search.log 2>&1 || { tail -5 build-debug/soak-search.log; echo "soak: FAILED in the search games"; exit 1; }; \
+	grep 'games played' build-debug/soak-search.log | sed "s/^sim:/soak: search:/"; \
+	echo "soak: $(SOAK_GAMES) rule-player games and the search games in $$(( $$(date +%s) - t0 )) s wall, 0 violations"
 
 # multi-machine build: Open MPI
 mpi: $(STAMP)
