@@ -22,6 +22,15 @@ Judge *judge_new(const Scen *sc) {
   return j;
 }
 
+Judge *judge_new_end(const Scen *sc) {
+  Judge *j = calloc(1, sizeof *j);
+  if (!j) return NULL;
+  j->sc = sc;
+  ai_ctx_init(&j->ctx, sc); /* no fitted evaluation: every rollout reaches the game's end */
+  j->rc = (RollCfg){ROLL_HEUR, 0.1, 0, 5000};
+  return j;
+}
+
 void judge_free(Judge *j) { free(j); }
 
 double review_se(double p, int n) {

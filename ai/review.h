@@ -17,6 +17,9 @@ typedef struct Judge Judge;
 /* light rollouts cut after 6 rounds and scored by the fitted evaluation when the scenario has
  * one (the estimator of the flat levels); NULL when out of memory */
 Judge *judge_new(const Scen *sc);
+/* a judge independent of the search's walks: the heuristic with 10% random moves plays every
+ * world to the game's end (no cut-off, no evaluation); slower, for diagnosis (review --judge end) */
+Judge *judge_new_end(const Scen *sc);
 void judge_free(Judge *j);
 /* v(a) - v(b) for side gs_decider(s), the mean over n worlds sampled from that side's
  * observation of s (never the hidden cards), each world played on after a and after b with the

@@ -9,7 +9,8 @@
 
 #define REVIEW_USAGE \
   "usage: waterloo review SAVE [--level L] [--side french|allied|both] [--out DIR] [--seed N]\n" \
-  "                            [--threads N] [--evals N] [--resume | --overwrite] [--quiet]\n" \
+  "                            [--threads N] [--evals N] [--judge walks|end] [--resume | --overwrite]\n" \
+  "                            [--quiet]\n" \
   "Reviews a saved game: every decision of the chosen side(s) with more than one legal action is\n" \
   "searched again from that side's observation at that moment (never the hidden cards); the\n" \
   "win probability the played action lost against the search's choice, with its standard\n" \
@@ -27,6 +28,11 @@
   "                change\n" \
   "  --evals N     sampled worlds on which the played action and the search's choice are both\n" \
   "                played when the played action has too few visits of its own (default 256)\n" \
+  "  --judge J     walks (default): the loss from the search's root statistics, else paired on\n" \
+  "                light rollouts cut after 6 rounds and the fitted evaluation, as the search's\n" \
+  "                walks measure; end: every decision where the two differ judged paired by the\n" \
+  "                heuristic played to the game's end (a measure independent of the search;\n" \
+  "                slower: for diagnosis)\n" \
   "  --resume      reuse the decisions of DIR/review.journal (same game, judge and seed)\n" \
   "  --overwrite   discard DIR/review.journal\n"
 
@@ -52,7 +58,7 @@ static void review_command(ReviewOpts *o, int argc, char **argv) {
 
 static int review_options(ReviewOpts *o, int argc, char **argv) {
   int rc = cli_args(argc, argv, "review",
-                    "--level --side --out --seed --threads --evals --resume! --overwrite! --quiet!", REVIEW_USAGE);
+                    "--level --side --out --seed --threads --evals --judge --resume! --overwrite! --quiet!", REVIEW_USAGE);
   if (rc >= 0) return rc;
   char err[300];
   player_level_spec(opt_get(argc, argv, "--level", "normal*4"), o->spec, sizeof o->spec);
@@ -71,6 +77,12 @@ static int review_options(ReviewOpts *o, int argc, char **argv) {
       opt_long("review", "--evals", opt_get(argc, argv, "--evals", "256"), 2, 1000000, &ev))
     return 2;
   o->evals = (int)ev;
+  const char *judge = opt_get(argc, argv, "--judge", "walks");
+  if (!strcmp(judge, "end")) o->judge = REVIEW_JUDGE_END;
+  else if (strcmp(judge, "walks")) {
+    fprintf(stderr, "waterloo review: --judge must be walks or end, not '%s'\n", judge);
+    return 2;
+  }
   o->out = opt_get(argc, argv, "--out", NULL);
   o->resume = opt_has(argc, argv, "--resume");
   o->overwrite = opt_has(argc, argv, "--overwrite");

@@ -49,7 +49,7 @@ static int same_action(Action a, Action b) {
 /* the loss of the played action against the search's choice c[0]: its own statistics when it
  * has enough visits, else both judged on the same worlds */
 static void review_loss(const Scen *sc, const State *s, const Candidate *c, int n, int evals,
-                        uint64_t seed, RvDec *d) {
+                        int judge, uint64_t seed, RvDec *d) {
   int k = -1;
   for (int i = 0; i < n; i++)
     if (same_action(c[i].a, d->played)) k = i;
@@ -57,14 +57,14 @@ static void review_loss(const Scen *sc, const State *s, const Candidate *c, int 
     d->how = HOW_SAME;
     d->loss = 0;
     d->se = review_se(c[0].winrate, c[0].visits);
-  } else if (k > 0 && c[k].visits >= REVIEW_MIN_VISITS) {
+  } else if (k > 0 && c[k].visits >= REVIEW_MIN_VISITS && judge == REVIEW_JUDGE_WALKS) {
     d->how = HOW_ROOT;
     d->loss = c[0].winrate - c[k].winrate;
     double a = review_se(c[0].winrate, c[0].visits), b = review_se(c[k].winrate, c[k].visits);
     d->se = sqrt(a * a + b * b);
   } else {
     d->how = HOW_PAIRED;
-    Judge *j = judge_new(sc);
+    Judge *j = judge == REVIEW_JUDGE_END ? judge_new_end(sc) : judge_new(sc);
     d->loss = j ? judge_pair(j, s, c[0].a, d->played, evals, splitmix64(seed ^ 0x6a09e667ULL),
                              &d->se)
                 : 0;
@@ -74,7 +74,7 @@ static void review_loss(const Scen *sc, const State *s, const Candidate *c, int 
 }
 
 int review_decision(const Scen *sc, const char *spec, const State *s, Action played, int evals,
-                    uint64_t seed, RvDec *d, char *err, size_t errlen) {
+                    int judge, uint64_t seed, RvDec *d, char *err, size_t errlen) {
   Player *p = player_new(sc, spec, splitmix64(seed), err, errlen);
   if (!p) return -1;
   Candidate c[64];
@@ -94,7 +94,7 @@ int review_decision(const Scen *sc, const char *spec, const State *s, Action pla
   }
   d->best = c[0].a;
   d->wp = c[0].winrate;
-  review_loss(sc, s, c, n, evals, seed, d);
+  review_loss(sc, s, c, n, evals, judge, seed, d);
   /* the precision of the journal, so that a resumed review is the same to the last digit */
   d->wp = round(d->wp * 1e6) / 1e6;
   d->loss = round(d->loss * 1e6) / 1e6;
@@ -113,6 +113,7 @@ static uint32_t review_fp(const Rv *R) {
   h = hash_fnv1a(R->o->spec, strlen(R->o->spec), h);
   h = hash_fnv1a_word(h, R->o->seed);
   h = hash_fnv1a_word(h, (uint64_t)R->o->evals);
+  if (R->o->judge) h = hash_fnv1a_word(h, (uint64_t)R->o->judge); /* the journals of before stay good */
   h = hash_fnv1a_word(h, play_fingerprint(R->sc));
   h = hash_fnv1a_word(h, spec_fingerprint(R->sc, R->o->spec));
   return (uint32_t)(h ^ (h >> 32));
@@ -266,7 +267,7 @@ static int review_search(Rv *R) {
     int idx = d->idx;
     uint64_t seed = splitmix64(R->o->seed ^ splitmix64((uint64_t)idx + 1));
     int rc = review_decision(R->sc, R->o->spec, &R->pos[idx], R->rec.acts[idx], R->o->evals,
-                             seed, d, e, sizeof e);
+                             R->o->judge, seed, d, e, sizeof e);
     d->idx = idx;
 #pragma omp critical(review_journal)
     {

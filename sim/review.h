@@ -28,6 +28,10 @@ int review_mark(double loss, double se);
 
 /* how a decision's loss was measured */
 enum { HOW_SAME = 0, HOW_ROOT = 1, HOW_PAIRED = 2 };
+/* the judge of a loss: the search's root statistics, else the paired judge of light rollouts cut
+ * after 6 rounds and scored by the fitted evaluation (walks); or every differing decision judged
+ * paired by heuristic rollouts played to the game's end (end: independent of the search) */
+enum { REVIEW_JUDGE_WALKS = 0, REVIEW_JUDGE_END = 1 };
 /* the phase groups of the summary */
 enum { G_CARDS = 0, G_MOVE, G_BATTLE, G_BID, G_BCARDS, G_COUNT };
 const char *group_name(int g);
@@ -53,6 +57,7 @@ typedef struct {
   uint64_t seed;
   int threads;        /* 0: OpenMP's default                                        */
   int evals;          /* worlds of the paired judge                                 */
+  int judge;          /* REVIEW_JUDGE_*: how a loss is judged                        */
   int resume, overwrite, quiet;
   char command[1024]; /* the command that reproduces the report                    */
 } ReviewOpts;
@@ -63,5 +68,5 @@ int review_run(const ReviewOpts *o);
 /* one decision: s the position before it, played the action taken there; fills d (all but
  * idx); seed seeds the search player and the judge.  0, or -1 with the player's error. */
 int review_decision(const Scen *sc, const char *spec, const State *s, Action played,
-                    int evals, uint64_t seed, RvDec *d, char *err, size_t errlen);
+                    int evals, int judge, uint64_t seed, RvDec *d, char *err, size_t errlen);
 #endif

@@ -78,6 +78,12 @@ static void md_head(FILE *f, const Rv *R) {
     fprintf(f, "The game is not over: only the %s side, the one its person plays, is reviewed, and "
                "only from what that side saw (the other side's cards stay hidden until the "
                "end).\n\n", side_name(R->sides == 1 ? FRENCH : ALLIED));
+  if (o->judge == REVIEW_JUDGE_END)
+    fprintf(f, "**Judged by the game's end** (`--judge end`): every loss below is the difference, over "
+               "the same %d sampled worlds, between the search's choice and the played action each "
+               "followed by the heuristic (10%% random moves) to the game's end, with no evaluation: "
+               "a measure independent of what the search's walks measure; the search's own root "
+               "statistics choose the action only.\n\n", o->evals);
   fprintf(f, "How to read it: every decision is searched again from the observation its side had "
              "then (never the hidden cards).  The **loss** is the search's estimated win probability "
              "of its own choice minus the played action's, in points: from the played action's own "

@@ -29,6 +29,8 @@ static void lhs_loss(const Scen *sc, State *s) {
   cr_assert_eq(gs_decider(s), ALLIED);
 }
 
+static int same_act(Action a, Action b) { return !memcmp(&a, &b, sizeof a); }
+
 static Action first_of_kind(const Scen *sc, const State *s, int t) {
   ActList *L = malloc(sizeof *L);
   gs_legal(sc, s, L);
@@ -46,12 +48,31 @@ Test(review, giving_up_an_objective_for_nothing_is_a_blunder) {
   lhs_loss(sc, &s);
   RvDec d;
   char err[300];
-  cr_assert_eq(review_decision(sc, JUDGE, &s, first_of_kind(sc, &s, A_RETREAT), 64, 11, &d, err,
+  cr_assert_eq(review_decision(sc, JUDGE, &s, first_of_kind(sc, &s, A_RETREAT), 64, REVIEW_JUDGE_WALKS, 11, &d, err,
                                sizeof err), 0, "%s", err);
   cr_assert_eq(d.mark, MARK_BLUNDER, "retreat lost %.3f ± %.3f (how %d), mark %s", d.loss, d.se,
                d.how, mark_name(d.mark));
   cr_assert(d.best.t == A_REDUCE || d.best.t == A_CDP, "the search keeps the square");
   cr_assert_gt(d.loss, 0.5, "the game is thrown away: %.3f", d.loss);
+  free(sc);
+}
+
+/* --judge end: the loss judged by the game's end, paired on the same worlds whatever the root's
+ * statistics say; here the last turn's retreat hands the French their third square, which the
+ * heuristic's play to the end finds in every world */
+Test(review, judged_by_the_games_end_the_retreat_loses_the_game_in_every_world) {
+  Scen *sc = th_load("short", "base");
+  State s;
+  lhs_loss(sc, &s);
+  RvDec w, e;
+  char err[300];
+  Action retreat = first_of_kind(sc, &s, A_RETREAT);
+  cr_assert_eq(review_decision(sc, JUDGE, &s, retreat, 64, REVIEW_JUDGE_WALKS, 11, &w, err, sizeof err), 0, "%s", err);
+  cr_assert_eq(review_decision(sc, JUDGE, &s, retreat, 64, REVIEW_JUDGE_END, 11, &e, err, sizeof err), 0, "%s", err);
+  cr_assert(same_act(w.best, e.best), "the same search chooses");
+  cr_assert_eq(e.how, HOW_PAIRED, "the end judge plays both actions on the same worlds");
+  cr_assert_gt(e.loss, 0.95, "the retreat loses the game: %.3f ± %.3f", e.loss, e.se);
+  cr_assert_eq(e.mark, MARK_BLUNDER);
   free(sc);
 }
 
@@ -62,7 +83,7 @@ Test(review, the_right_move_and_a_forced_move_are_not_marked) {
   RvDec d;
   char err[300];
   Action keep = first_of_kind(sc, &s, A_CDP);
-  cr_assert_eq(review_decision(sc, JUDGE, &s, keep, 64, 11, &d, err, sizeof err), 0, "%s", err);
+  cr_assert_eq(review_decision(sc, JUDGE, &s, keep, 64, REVIEW_JUDGE_WALKS, 11, &d, err, sizeof err), 0, "%s", err);
   cr_assert_eq(d.mark, MARK_NONE, "castle point marked %s: %.3f ± %.3f", mark_name(d.mark), d.loss, d.se);
   /* after the castle point nothing is left but to end the round: one legal action */
   gs_apply(sc, &s, keep);
@@ -70,7 +91,7 @@ Test(review, the_right_move_and_a_forced_move_are_not_marked) {
   while (!gs_over(&s) && gs_legal(sc, &s, L) > 1) gs_apply(sc, &s, L->a[0]);
   cr_assert(!gs_over(&s));
   cr_assert_eq(gs_legal(sc, &s, L), 1);
-  cr_assert_eq(review_decision(sc, JUDGE, &s, L->a[0], 64, 11, &d, err, sizeof err), 0, "%s", err);
+  cr_assert_eq(review_decision(sc, JUDGE, &s, L->a[0], 64, REVIEW_JUDGE_WALKS, 11, &d, err, sizeof err), 0, "%s", err);
   cr_assert_eq(d.how, HOW_SAME);
   cr_assert_eq(d.mark, MARK_NONE);
   cr_assert_eq(d.loss, 0);
