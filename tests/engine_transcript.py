@@ -249,7 +249,10 @@ def main():
     exe = "./waterloo"
     if len(args) >= 2 and args[0] == "--waterloo":
         exe, args = args[1], args[2:]
-    if len(args) != 1:
+    if args in (["-h"], ["--help"]):
+        print(__doc__)
+        return
+    if len(args) != 1 or args[0].startswith("-"):
         sys.exit("usage: engine_transcript.py [--waterloo ./waterloo] OUTDIR")
     out = args[0]
     exe = os.path.abspath(exe)
