@@ -11,25 +11,24 @@ struct Judge {
   RollCfg rc;
 };
 
-Judge *judge_new(const Scen *sc) {
+static Judge *judge_make(const Scen *sc, RollCfg rc) {
   Judge *j = calloc(1, sizeof *j);
   if (!j) return NULL;
   j->sc = sc;
   ai_ctx_init(&j->ctx, sc);
-  char why[600];
-  if (fit_load(sc, 0, j->ctx.fit_w, why, sizeof why) == 0) j->ctx.use_fit = 1;
-  j->rc = (RollCfg){ROLL_LIGHT, 0.1, 6, 5000};
+  j->rc = rc;
   return j;
 }
 
-Judge *judge_new_end(const Scen *sc) {
-  Judge *j = calloc(1, sizeof *j);
-  if (!j) return NULL;
-  j->sc = sc;
-  ai_ctx_init(&j->ctx, sc); /* no fitted evaluation: every rollout reaches the game's end */
-  j->rc = (RollCfg){ROLL_HEUR, 0.1, 0, 5000};
+Judge *judge_new(const Scen *sc) {
+  Judge *j = judge_make(sc, (RollCfg){ROLL_LIGHT, 0.1, 6, 5000});
+  char why[600];
+  if (j && fit_load(sc, 0, j->ctx.fit_w, why, sizeof why) == 0) j->ctx.use_fit = 1;
   return j;
 }
+
+/* no fitted evaluation: every rollout reaches the game's end */
+Judge *judge_new_end(const Scen *sc) { return judge_make(sc, (RollCfg){ROLL_HEUR, 0.1, 0, 5000}); }
 
 void judge_free(Judge *j) { free(j); }
 

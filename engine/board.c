@@ -55,6 +55,13 @@ static uint64_t evaders_of(const Scen *sc, const State *s, int u) {
   return ev;
 }
 
+void gs_set_holder(const Scen *sc, State *s, int sq, int side) {
+  int v = sq < NSQ ? sc->vsq_of[sq] : -1;
+  if (v < 0) return;
+  if (side == FRENCH) s->turn.owner |= (uint8_t)(1u << v);
+  else s->turn.owner &= (uint8_t) ~(1u << v);
+}
+
 /* R-6.10: what entering a square sets off, the same for every square of every move (a step, a
  * square of a charge, an entry, a retreat, an advance, an evasion): the square changes holder
  * (R-10.1, R-12.3), a lone enemy leader next to it is displaced (R-11.1), and when infantry
@@ -63,11 +70,7 @@ static uint64_t evaders_of(const Scen *sc, const State *s, int u) {
 static void on_arrive(const Scen *sc, State *s, int u, int how) {
   int sq = s->units.sq[u];
   int side = unit_side(sc, u);
-  int v = sc->vsq_of[sq];
-  if (v >= 0) {                                         /* */
-    if (side == FRENCH) s->turn.owner |= (uint8_t)(1u << v);
-    else s->turn.owner &= (uint8_t) ~(1u << v);
-  }
+  gs_set_holder(sc, s, sq, side);                       /* */
   /* an enemy leader alone next to the arriving unit is displaced */
   int l = side == FRENCH ? 1 : 0;
   int lsq = s->units.leader[l];

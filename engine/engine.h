@@ -289,6 +289,8 @@ _Static_assert(offsetof(State, cards) == 16 && offsetof(State, units) == 64 &&
                    offsetof(State, occ) == 244 && sizeof(State) == 480,
                "State layout: the search's seeds hash these bytes");
 void gs_rebuild_occ(const Scen *sc, State *s);
+/* side now holds sq, when sq is a victory square (a unit of side moved in) */
+void gs_set_holder(const Scen *sc, State *s, int sq, int side);
 
 /* ---------------------------------------------------------------- actions */
 /* The kinds of action; the view of Action each one fills is named first in the comment. */

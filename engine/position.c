@@ -310,12 +310,8 @@ int position_parse(const Scen *sc, const char *text, State *s, char *err, size_t
   int owner_given = 0;
   for (int i = 2; i < nt; i++) owner_given |= !strcmp(tok[i], "owner");
   if (!owner_given)
-    for (int sq = 0; sq < NSQ; sq++) {
-      int v = sc->vsq_of[sq], u = s->occ[sq];
-      if (v < 0 || u == UNIT_NONE) continue;
-      if (unit_side(sc, u) == FRENCH) s->turn.owner |= (uint8_t)(1u << v);
-      else s->turn.owner &= (uint8_t) ~(1u << v);
-    }
+    for (int sq = 0; sq < NSQ; sq++)
+      if (s->occ[sq] != UNIT_NONE) gs_set_holder(sc, s, sq, unit_side(sc, s->occ[sq]));
   char why[256];
   if (gs_check(sc, s, why, sizeof why)) { snprintf(err, errlen, "position: impossible: %s", why); goto out; }
   rc = 0;

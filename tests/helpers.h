@@ -279,9 +279,7 @@ static inline int th_put(const Scen *sc, State *s, const char *unit, const char 
   s->units.sq[u] = (uint8_t)th_sq(sc, sq);
   s->units.flag[u] = (uint8_t)(facing & 3);
   gs_rebuild_occ(sc, s);
-  int v = s->units.sq[u] < NSQ ? sc->vsq_of[s->units.sq[u]] : -1; /* ruling: it holds it */
-  if (v >= 0 && unit_side(sc, u) == FRENCH) s->turn.owner |= (uint8_t)(1u << v);
-  else if (v >= 0) s->turn.owner &= (uint8_t) ~(1u << v);
+  gs_set_holder(sc, s, s->units.sq[u], unit_side(sc, u)); /* ruling: it holds it */
   return u;
 }
 
