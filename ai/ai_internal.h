@@ -169,6 +169,8 @@ typedef struct {
   int eval;           /* cut-off rollouts scored by 0 the hand-written, 1 the fitted evaluation */
   char evalfile[FIT_NAME_MAX]; /* "" or a weights file in the scenario folder (evalfile=NAME) */
   double mscale, sscale; /* budget share of a movement step / of a small decision           */
+  double fscale;      /* budget share of a full decision (1: iters; below 1 moves budget from
+                       * the cards and battles to the movement steps at the same iters)      */
   int reuse;          /* 1: keep the chosen subtree for the same side's next decision        */
   double dest;        /* > 0: the searcher's own movement decided by destination (a unit's
                        * whole move, engine/reach.c) at this share of a full decision's

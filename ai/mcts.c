@@ -14,8 +14,8 @@
  *     1 + pwc * n^pwa children; the prior orders every legal action (the heuristic's scores;
  *     in the movement phase interleaved with the light rule's), so given time every legal
  *     action is tried — nothing is cut to a fixed few.
- *   - Budget: `iters` per full decision (cards, battles, bids, battle cards, artillery), a
- *     movement step `mscale` of it, a small decision (loss, advance, evasion, leader, rally)
+ *   - Budget: `iters` (times `fscale`, 1 in every level) per full decision (cards, battles,
+ *     bids, battle cards, artillery), a movement step `mscale` of `iters`, a small decision (loss, advance, evasion, leader, rally)
  *     `sscale`; forced moves are not searched.
  *   - Tree reuse: when the next decision is the same side's and nothing it could not foresee
  *     happened in between (its expected next observation is the real one), the subtree of the
@@ -93,6 +93,7 @@ void mcts_default_opts(MctsOpts *o) {
   o->eval = 1;
   o->mscale = 0.4;
   o->sscale = 0.25;
+  o->fscale = 1.0;
   o->reuse = 1;
   o->mem_mb = 256;
 }
@@ -1013,7 +1014,7 @@ static void plan_reuse(Mcts *m, const State *obs, int me, Action a) {
 
 /* the share of a full decision's budget a decision of this phase gets */
 static double phase_share(const MctsOpts *o, int phase) {
-  return phase == PH_MOVE ? o->mscale : ai_small_phase(phase) ? o->sscale : 1.0;
+  return phase == PH_MOVE ? o->mscale : ai_small_phase(phase) ? o->sscale : o->fscale;
 }
 
 /* the halving's survivor made the most visited root action (the choice): one more visit than

@@ -86,6 +86,7 @@ static const OptDef MCTS_OPTS[] = {
     {"evalfile", OPT_FILE, MO(evalfile), 0, 0, NULL, EVALFILE_HELP, 0},
     {"mscale", OPT_REAL, MO(mscale), 0, 1, NULL, "budget share of a movement step", 0},
     {"sscale", OPT_REAL, MO(sscale), 0, 1, NULL, "budget share of a small decision", 0},
+    {"fscale", OPT_REAL, MO(fscale), 0, 1, NULL, "budget share of a full decision (card, battle, bid, battle card)", 0},
     {"reuse", OPT_INT, MO(reuse), 0, 1, NULL, "1: keep the subtree for the same side's next decision", 0},
     {"dest", OPT_REAL, MO(dest), 0, 1, NULL, "> 0: own movement searched by destination, at this budget share (0: by steps)", 1},
     {"tmove", OPT_INT, MO(tmove), 0, 2, NULL, "movement steps below the root by the rollout policy, no node: 0 none, 1 but the root card's, 2 all", 1},

@@ -121,6 +121,47 @@ Test(ai, mcts_root_count_from_first_round_walks) {
   free(sc);
 }
 
+/* walks a search spent on its last decision: the visits of its root's candidates */
+static long walks_of(const Scen *sc, const char *spec, const State *s) {
+  char err[200];
+  Player *p = player_new(sc, spec, 3, err, sizeof err);
+  cr_assert(p, "%s", err);
+  Candidate c[MAX_ACTIONS];
+  int n = player_analyze(p, s, c, MAX_ACTIONS);
+  long w = 0;
+  for (int i = 0; i < n; i++) w += c[i].visits;
+  player_free(p);
+  return w;
+}
+
+/* the budget by phase: a full decision gets iters x fscale, a movement step iters x mscale
+ * (fscale leaves it alone) */
+Test(ai, mcts_budget_shares_by_phase) {
+  Scen *sc = th_load("long", "base");
+  State s;
+  gs_init(sc, &s, 12, 0);
+  ActList L;
+  Player *h = player_new(sc, "heuristic", 1, NULL, 0);
+  State round = s, move = s;
+  int have_round = 0, have_move = 0;
+  for (int k = 0; k < 5000 && !gs_over(&s) && !(have_round && have_move); k++) {
+    int n = gs_legal(sc, &s, &L);
+    if (!have_round && n > 4 && s.turn.phase == PH_ROUND) round = s, have_round = 1;
+    if (!have_move && n > 8 && s.turn.phase == PH_MOVE) move = s, have_move = 1;
+    gs_apply(sc, &s, player_act(h, &s));
+  }
+  player_free(h);
+  cr_assert(have_round && have_move);
+  const char *base = "mcts:iters=1000,trees=1,rmin=16", *half = "mcts:iters=1000,trees=1,rmin=16,fscale=0.5";
+  long full = walks_of(sc, base, &round), fhalf = walks_of(sc, half, &round);
+  cr_assert(full >= 950 && full <= 1050, "a full decision: %ld walks of 1000", full);
+  cr_assert(fhalf >= 475 && fhalf <= 525, "fscale=0.5: %ld walks of 500", fhalf);
+  long mv = walks_of(sc, base, &move), mhalf = walks_of(sc, half, &move);
+  cr_assert(mv >= 380 && mv <= 420, "a movement step at mscale 0.4: %ld walks of 400", mv);
+  cr_assert_eq(mhalf, mv, "fscale does not touch a movement step");
+  free(sc);
+}
+
 /* a time cap stops a search that has far more iterations than the time allows (the bound is
  * loose: sanitizer builds and a loaded machine; the bench measures the cap itself) */
 Test(ai, mcts_time_cap_is_kept) {
