@@ -97,16 +97,24 @@ Test(ai, mcts_widens_to_every_legal_action) {
 
 /* rmin: the halving root compares as many candidates as still get rmin walks each in the first
  * round - 8 on a small budget (the rest never tried), every legal action on a large one */
-Test(ai, mcts_root_count_from_first_round_walks) {
-  Scen *sc = th_load("short", "base");
+/* the first state of the heuristic's game (seed 12) in phase with more than n legal actions */
+static State heuristic_until(const Scen *sc, int phase, int n) {
   State s;
   gs_init(sc, &s, 12, 0);
   ActList L;
   Player *h = player_new(sc, "heuristic", 1, NULL, 0);
-  while (!gs_over(&s) && !(s.turn.phase == PH_ROUND && gs_legal(sc, &s, &L) > 12))
+  while (!gs_over(&s) && !(s.turn.phase == phase && gs_legal(sc, &s, &L) > n))
     gs_apply(sc, &s, player_act(h, &s));
   cr_assert(!gs_over(&s));
   player_free(h);
+  return s;
+}
+
+Test(ai, mcts_root_count_from_first_round_walks) {
+  Scen *sc = th_load("short", "base");
+  State s = heuristic_until(sc, PH_ROUND, 12);
+  ActList L;
+  gs_legal(sc, &s, &L);
   const char *spec[2] = {"mcts:iters=3000,trees=1,rmin=1000", "mcts:iters=3000,trees=1,rmin=4"};
   int want[2] = {8, L.n};
   for (int k = 0; k < 2; k++) {
@@ -138,20 +146,7 @@ static long walks_of(const Scen *sc, const char *spec, const State *s) {
  * (fscale leaves it alone) */
 Test(ai, mcts_budget_shares_by_phase) {
   Scen *sc = th_load("long", "base");
-  State s;
-  gs_init(sc, &s, 12, 0);
-  ActList L;
-  Player *h = player_new(sc, "heuristic", 1, NULL, 0);
-  State round = s, move = s;
-  int have_round = 0, have_move = 0;
-  for (int k = 0; k < 5000 && !gs_over(&s) && !(have_round && have_move); k++) {
-    int n = gs_legal(sc, &s, &L);
-    if (!have_round && n > 4 && s.turn.phase == PH_ROUND) round = s, have_round = 1;
-    if (!have_move && n > 8 && s.turn.phase == PH_MOVE) move = s, have_move = 1;
-    gs_apply(sc, &s, player_act(h, &s));
-  }
-  player_free(h);
-  cr_assert(have_round && have_move);
+  State round = heuristic_until(sc, PH_ROUND, 4), move = heuristic_until(sc, PH_MOVE, 8);
   const char *base = "mcts:iters=1000,trees=1,rmin=16", *half = "mcts:iters=1000,trees=1,rmin=16,fscale=0.5";
   long full = walks_of(sc, base, &round), fhalf = walks_of(sc, half, &round);
   cr_assert(full >= 950 && full <= 1050, "a full decision: %ld walks of 1000", full);
