@@ -15,8 +15,8 @@
  *     in the movement phase interleaved with the light rule's), so given time every legal
  *     action is tried — nothing is cut to a fixed few.
  *   - Budget: `iters` (times `fscale`, 1 in every level) per full decision (cards, battles,
- *     bids, battle cards, artillery), a movement step `mscale` of `iters`, a small decision (loss, advance, evasion, leader, rally)
- *     `sscale`; forced moves are not searched.
+ *     bids, battle cards, artillery), a movement step `mscale` of `iters`, a small decision
+ *     (loss, advance, evasion, leader, rally) `sscale`; forced moves are not searched.
  *   - Tree reuse: when the next decision is the same side's and nothing it could not foresee
  *     happened in between (its expected next observation is the real one), the subtree of the
  *     chosen action becomes the new root.

@@ -95,8 +95,6 @@ Test(ai, mcts_widens_to_every_legal_action) {
   free(sc);
 }
 
-/* rmin: the halving root compares as many candidates as still get rmin walks each in the first
- * round - 8 on a small budget (the rest never tried), every legal action on a large one */
 /* the first state of the heuristic's game (seed 12) in phase with more than n legal actions */
 static State heuristic_until(const Scen *sc, int phase, int n) {
   State s;
@@ -110,6 +108,8 @@ static State heuristic_until(const Scen *sc, int phase, int n) {
   return s;
 }
 
+/* rmin: the halving root compares as many candidates as still get rmin walks each in the first
+ * round - 8 on a small budget (the rest never tried), every legal action on a large one */
 Test(ai, mcts_root_count_from_first_round_walks) {
   Scen *sc = th_load("short", "base");
   State s = heuristic_until(sc, PH_ROUND, 12);
