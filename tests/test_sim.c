@@ -1110,8 +1110,11 @@ Test(sim_strength, refit_evaluation_is_not_reused, .init = mk_tmp, .fini = rm_tm
   cr_assert_null(strstr(log, "from the journal"), "%s", log);
   char *j = slurp(tmpbase, "s.md.journal", &n);
   int lines = 0;
-  for (char *p = j; (p = strstr(p, "M\tshort\theuristic\trandom\t")); p++) lines++;
+  /* each seed is journalled: the whole 4-game match once by each build */
+  for (char *p = j; (p = strstr(p, "M\tshort\theuristic\trandom\t4\t")); p++) lines++;
   cr_assert_eq(lines, 2, "the match was played again and journalled: %s", j);
+  /* and its first seed on its own: a killed run keeps every finished seed */
+  cr_assert_not_null(strstr(j, "M\tshort\theuristic\trandom\t2\t"), "%s", j);
   char *k = slurp(tmpbase, "klog.txt", &n);
   cr_assert_not_null(strstr(k, "short heuristic: 4 games (0 from the journal)"), "%s", k);
   free(log);
