@@ -173,8 +173,12 @@ int match_range(const Scen *sc, const char *A, const char *B, long from, long to
   failed = failed || R.stop;
   if (!failed) {
     *r = R.acc;
-    r->seconds = R.base.seconds + (clock_wall() - R.t0);
-    r->cpu = R.base.cpu + (clock_cpu() - R.c0); /* measured, not wall x threads */
+    /* measured, not wall x threads; with on_prefix, as its last call saw them (the whole
+     * range is its last prefix) */
+    if (!on_prefix) {
+      r->seconds = R.base.seconds + (clock_wall() - R.t0);
+      r->cpu = R.base.cpu + (clock_cpu() - R.c0);
+    }
   }
   free(R.res);
   free(R.mar);
@@ -628,7 +632,6 @@ typedef struct {
   const char *scen, *a, *b;
   uint32_t fp, sfp;
   int werr;                 /* a prefix could not be journalled: the match stopped */
-  long last;                /* games of the last prefix journalled (per_pair)       */
 } MatchKey;
 
 /* the times of r as the journal keeps them (3 decimals) */
@@ -687,7 +690,6 @@ static int mjournal_write(const MatchKey *k, const MatchRes *q) {
 static int mjournal_prefix(void *ctx, long seeds, const MatchRes *r) {
   MatchKey *k = ctx;
   if (mjournal_write(k, r)) k->werr = 1;
-  else k->last = r->games;
   return k->werr;
 }
 
@@ -715,7 +717,7 @@ static void mjournal_stale_note(const MatchKey *k) {
 
 int mjournal_match(MatchJournal *J, const char *scen, const Scen *sc, uint32_t fp, const char *a,
                    const char *b, long ng, MatchRes *r, char *err, size_t errlen) {
-  MatchKey key = {J, scen, a, b, fp, pair_fingerprint(sc, a, b), 0, 0};
+  MatchKey key = {J, scen, a, b, fp, pair_fingerprint(sc, a, b), 0};
   long have = journal_find(J->jr, J->njr, scen, a, b, ng, J->seed, fp, key.sfp, r);
   if (!have) {
     memset(r, 0, sizeof *r);
@@ -730,16 +732,15 @@ int mjournal_match(MatchJournal *J, const char *scen, const Scen *sc, uint32_t f
     fprintf(stderr, "  (from the journal %s)\n", J->path);
     return 0;
   }
-  if (match_range(sc, a, b, have / 2, ng / 2, J->seed, J->threads, r, 1,
-                  J->per_pair ? mjournal_prefix : NULL, &key, err, errlen)) {
+  if (match_range(sc, a, b, have / 2, ng / 2, J->seed, J->threads, r, 1, mjournal_prefix, &key,
+                  err, errlen)) {
     r->games = 0;
     return key.werr ? 2 : 1;
   }
-  /* the table uses what the journal keeps (3 decimals), so a table rebuilt from the journal
-   * by --resume is the same to the byte */
+  /* the whole match is its last prefix, journalled already; the table uses what the journal
+   * keeps (3 decimals), so a table rebuilt from the journal by --resume is the same to the byte */
   mres_round_times(r);
-  /* the whole match is the last prefix: journalled already */
-  return key.last == r->games ? 0 : mjournal_write(&key, r);
+  return 0;
 }
 
 /* the match of pair k in scenario si, from the journal and/or played: 0 with *r filled, 1 when
@@ -1060,7 +1061,6 @@ int strength_main(const StrengthOpts *o) {
     strength_preamble(S);
     S->J.seed = S->seed;
     S->J.threads = S->threads;
-    S->J.per_pair = 1;
     rc = mjournal_open(&S->J, "strength", S->out, S->resume, S->overwrite);
   }
   for (int si = 0; si < S->ns && rc == 0; si++) rc = strength_scenario(S, si);

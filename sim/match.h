@@ -43,14 +43,15 @@ typedef int (*MatchPrefixFn)(void *ctx, long seeds, const MatchRes *r);
 
 /* plays seeds [from, to): game j of the range has seed index from + j/2; even j: A French,
  * odd j: B French (sides swapped on the same seed).  Adds to *r; on_prefix (may be NULL) sees
- * each longer prefix; a non-zero return stops the match.  0, or -1 with err */
+ * each longer prefix, the last the whole range, whose times *r then keeps; a non-zero return
+ * stops the match.  0, or -1 with err */
 int match_range(const Scen *sc, const char *A, const char *B, long from, long to,
                 uint64_t seed, int threads, MatchRes *r, int progress, MatchPrefixFn on_prefix,
                 void *ctx, char *err, size_t errlen);
 
 /* ---------------------------------------------------------------- the journal
- * OUT.journal: one line per finished match (and, with per_pair, one per finished prefix of
- * seeds: a killed run loses only the games under way).  A shorter match is the start of a
+ * OUT.journal: one line per finished prefix of a match's seeds (the last is the whole match):
+ * a killed run loses only the games under way.  A shorter match is the start of a
  * longer one (seeds 0, 1, ... in order), so a longer match plays only the seeds the shorter
  * did not; a match of another play fingerprint is never reused. */
 typedef struct {
@@ -71,7 +72,6 @@ typedef struct {
   FILE *f;                  /* the journal, appended to                */
   uint64_t seed;
   int threads;
-  int per_pair;             /* journal every longer prefix of seeds    */
 } MatchJournal;
 
 /* out.journal next to the table out: the directory made, an existing journal kept unless

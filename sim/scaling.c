@@ -565,7 +565,6 @@ int scaling_main(const ScalingOpts *o) {
     scaling_preamble(S);
     S->J.seed = S->seed;
     S->J.threads = S->threads;
-    S->J.per_pair = 1;
     rc = mjournal_open(&S->J, "scaling", S->out, S->resume, S->overwrite);
   }
   for (int si = 0; si < S->ns && rc == 0; si++) rc = scaling_scenario(S, si);
