@@ -83,6 +83,7 @@ test: $(BUILD)/test-runner waterloo
 check: mpi waterloo
 	tests/mpi_check.sh
 	$(MAKE) func-length
+	$(MAKE) rule-coverage
 	$(MAKE) report-check
 	$(MAKE) $(SUBJ) test
 	$(MAKE) install-test
