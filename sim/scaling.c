@@ -25,6 +25,8 @@ typedef struct {
   double elo, elo_lo, elo_hi;  /* Elo of A over B and its 95% interval (+-inf: unbounded)     */
   int wilson;                  /* 1: the interval is over the games (Wilson), every pair equal */
   double los;                  /* likelihood of superiority from the pairs, NAN: no spread    */
+  double s, s_var;             /* mean pair score of A (a game's share) and the variance of
+                                  the mean (NAN: no spread)                                  */
   double p[2], holm[2];        /* one-sided p of "A is stronger": score (0), margin (1); NAN
                                   when unknown (no spread): Holm takes it as 1               */
   double m, m_lo, m_hi, m_var; /* mean paired margin, its 95% t interval and the variance of
@@ -153,6 +155,8 @@ static void step_elo(Step *st) {
   Interval iv = mean_t(sum, sum2, n, 0.95);
   double se = n > 1 ? (iv.hi - iv.lo) / 2 / t_quantile(0.975, (double)n - 1) : 0;
   st->wilson = !(se > 1e-12);
+  st->s = iv.p;
+  st->s_var = st->wilson ? NAN : se * se;
   PentaStats ps;
   penta_stats(r->penta, &ps);
   st->los = st->wilson ? NAN : ps.los;
@@ -307,6 +311,14 @@ static void scaling_preamble(Scaling *S) {
                 "step-down method over the steps of the scenario, for each measure separately "
                 "(an unknown p counts as 1). A step **gains** on a measure when its Holm-adjusted "
                 "p is below %.2f.\n\n"
+                "One gain a doubling: the steps' pair scores (and margins) pooled with weights "
+                "1/variance (fixed effect, normal approximation): the common gain a doubling if "
+                "every step gained alike, with its 95%% interval; Cochran's Q, whether the steps "
+                "differ more than their own intervals allow (chi-square, steps − 1 df; a small p: "
+                "they do, the gain is not one per doubling); and the weighted linear trend of the "
+                "gain over the steps (below 0: each doubling gains less than the one before), "
+                "two-sided p, and what is left of Q about that line (a small p: the steps differ "
+                "more than a steady trend and chance would make them).\n\n"
                 "Levels: the Elo and margin of each level over the first (= 0), the steps below it "
                 "added; the interval adds the steps' lower and upper deviations in quadrature, "
                 "each side apart (exact for the first step, an approximation beyond), the margin's "
@@ -370,6 +382,45 @@ static void scaling_verdicts(Scaling *S, int si, const char *unit) {
                       "margin %s %s\n",
                S->spec[0], S->budget[0], S->spec[S->doublings], S->budget[S->doublings],
                S->doublings, e, per, m, unit);
+}
+
+/* one gain a doubling?  The steps' scores and margins pooled (stats.c pool_estimates): the
+ * common gain, whether the steps differ more than chance would make them, and the trend */
+static void scaling_alike(Scaling *S, int si, const char *unit) {
+  const Step *st = S->steps[si];
+  for (int m = 0; m < 2; m++) {
+    double x[MAX_DOUBLINGS], v[MAX_DOUBLINGS];
+    for (int k = 0; k < S->doublings; k++) {
+      x[k] = !st[k].played ? NAN : m ? st[k].m : st[k].s;
+      v[k] = !st[k].played ? NAN : m ? st[k].m_var : st[k].s_var;
+    }
+    Pooled P;
+    pool_estimates(x, v, S->doublings, &P);
+    if (P.n < 2) continue;
+    double h = 1.959964 * sqrt(P.var), th = 1.959964 * sqrt(P.slope_var);
+    char c[160], t[224] = "";
+    if (m) {
+      char g[96];
+      fmt_iv(g, sizeof g, P.mean, P.mean - h, P.mean + h, 2);
+      snprintf(c, sizeof c, "%s %s", g, unit);
+    } else {
+      char e[96];
+      fmt_iv(e, sizeof e, elo_from_score(P.mean), elo_from_score(P.mean - h),
+             elo_from_score(P.mean + h), 1);
+      snprintf(c, sizeof c, "%.3f a game (%s Elo)", P.mean, e);
+    }
+    if (isfinite(P.slope)) {
+      char sl[96];
+      fmt_iv(sl, sizeof sl, P.slope, P.slope - th, P.slope + th, m ? 2 : 3);
+      snprintf(t, sizeof t, "; trend from step to step %s %s a step, p %.2g; about that line "
+               "Q %.1f on %d df, p %.2g", sl, m ? unit : "score", P.slope_p, P.q_line, P.n - 2,
+               P.q_line_p);
+    }
+    buf_printf(&S->b, "- one gain a doubling, %s: %s a doubling over the %d steps; the steps "
+                      "differ by Q %.1f on %d df, p %.2g (%s)%s\n",
+               m ? "margin" : "score", c, P.n, P.q, P.n - 1, P.q_p,
+               P.q_p < ALPHA ? "**more than chance**" : "no more than chance would make them", t);
+  }
 }
 
 /* where the named levels of --from's kind fall on this ladder */
@@ -441,6 +492,7 @@ static int scaling_scenario(Scaling *S, int si) {
     if (S->steps[si][k].played) scaling_step_row(S, si, k);
   if (notes[0]) buf_printf(&S->b, "\n%s", notes);
   scaling_verdicts(S, si, unit);
+  scaling_alike(S, si, unit);
   scaling_levels_table(S, si, unit);
   buf_printf(&S->b, "\n");
   return 0;

@@ -306,6 +306,16 @@ void penta_stats(const long pc[5], PentaStats *ps);
 double sprt_llr_penta(const long pc[5], double elo0, double elo1);
 /* Holm's step-down adjustment of n p-values (adj may not alias p) */
 void holm_adjust(const double *p, int n, double *adj);
+/* n estimates x[i] of one quantity with known variances v[i] (the steps of a scaling ladder):
+ * the inverse-variance (fixed-effect) pooled value and its variance; Cochran's Q, the weighted
+ * squared deviations from it, and its p on chi-square with n - 1 df (small: the estimates
+ * differ more than their variances allow; n >= 2, else NAN); the weighted least-squares slope
+ * of x over the index i, its variance and two-sided normal p (n >= 3, else NAN).  Estimates
+ * with an unknown or non-positive variance are left out (n counts the rest).  q_line: what
+ * is left of Q about the fitted line, and its p on n - 2 df (n >= 3): whether the estimates
+ * differ more than a steady trend and chance would make them. */
+typedef struct { int n; double mean, var, q, q_p, slope, slope_var, slope_p, q_line, q_line_p; } Pooled;
+void pool_estimates(const double *x, const double *v, int n, Pooled *o);
 /* games (pairs) needed to detect a paired difference delta in a proportion with McNemar's
  * test, given the share of discordant pairs (Connor 1987), two-sided alpha, power */
 double mcnemar_games_needed(double p_disc, double delta, double alpha, double power);

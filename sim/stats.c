@@ -280,6 +280,45 @@ void holm_adjust(const double *p, int n, double *adj) {
   }
 }
 
+/* fixed-effect pooling: weights 1/v, skipping estimates whose variance is unknown or not
+ * positive; the trend is the weighted least-squares slope of x on the index i */
+void pool_estimates(const double *x, const double *v, int n, Pooled *o) {
+  double sw = 0, sx = 0, si = 0;
+  o->n = 0;
+  for (int i = 0; i < n; i++)
+    if (v[i] > 0 && isfinite(v[i]) && isfinite(x[i])) {
+      double w = 1 / v[i];
+      sw += w;
+      sx += w * x[i];
+      si += w * i;
+      o->n++;
+    }
+  o->mean = o->var = o->q = o->q_p = o->slope = o->slope_var = o->slope_p = NAN;
+  o->q_line = o->q_line_p = NAN;
+  if (!o->n) return;
+  o->mean = sx / sw;
+  o->var = 1 / sw;
+  double ibar = si / sw, q = 0, sii = 0, sxi = 0;
+  for (int i = 0; i < n; i++)
+    if (v[i] > 0 && isfinite(v[i]) && isfinite(x[i])) {
+      double w = 1 / v[i], dx = x[i] - o->mean;
+      q += w * dx * dx;
+      sii += w * (i - ibar) * (i - ibar);
+      sxi += w * (i - ibar) * dx;
+    }
+  if (o->n >= 2) {
+    o->q = q;
+    o->q_p = gsl_cdf_chisq_Q(q, o->n - 1);
+  }
+  if (o->n >= 3 && sii > 0) {
+    o->slope = sxi / sii;
+    o->slope_var = 1 / sii;
+    o->slope_p = 2 * gsl_cdf_ugaussian_Q(fabs(o->slope) / sqrt(o->slope_var));
+    o->q_line = fmax(0, q - o->slope * o->slope * sii);
+    o->q_line_p = gsl_cdf_chisq_Q(o->q_line, o->n - 2);
+  }
+}
+
 double mcnemar_games_needed(double p_disc, double delta, double alpha, double power) {
   delta = fabs(delta);
   if (delta <= 0 || p_disc <= 0) return INFINITY;

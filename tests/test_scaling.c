@@ -86,7 +86,7 @@ static void holm_by_hand(const double *p, int m, double *adj) {
 /* the step rows of one scenario's section: p and Holm p of both measures checked; how many
  * p-values were known */
 static int check_section(char *sec, int steps, int *adjusted) {
-  double p[2][16], h[2][16];
+  double p[2][16], h[2][16], mx[16], mv[16];
   int known = 0;
   for (int k = 0; k < steps; k++) {
     char head[16];
@@ -106,6 +106,13 @@ static int check_section(char *sec, int steps, int *adjusted) {
     cr_assert(isnan(hand) == isnan(p[0][k]), "p %s against %f", c[9], hand);
     if (!isnan(hand)) cr_assert(fabs(hand - p[0][k]) <= 0.005 * hand + 1e-6, "p %s against %f", c[9], hand);
     known += !isnan(p[0][k]) + !isnan(p[1][k]);
+    /* the margin and its variance back from the printed interval (t over games / 2 pairs) */
+    double lo, hi;
+    mx[k] = NAN, mv[k] = NAN;
+    if (sscanf(c[11], " %lf [%lf, %lf]", &mx[k], &lo, &hi) == 3) {
+      double tq = t_quantile(0.975, atof(c[3]) / 2 - 1);
+      mv[k] = pow((hi - lo) / 2 / tq, 2);
+    }
     for (int m = 0; m < 2; m++) *adjusted += p[m][k] > 0 && p[m][k] < h[m][k] && h[m][k] < 1;
   }
   for (int m = 0; m < 2; m++) {
@@ -114,6 +121,17 @@ static int check_section(char *sec, int steps, int *adjusted) {
     for (int k = 0; k < steps; k++)
       cr_assert(fabs(adj[k] - h[m][k]) <= 0.01 * adj[k] + 1e-6, "measure %d step %d: Holm %g, by hand %g",
                 m, k + 1, h[m][k], adj[k]);
+  }
+  /* the pooled margin is the inverse-variance mean of the printed ones (to their rounding) */
+  Pooled P;
+  pool_estimates(mx, mv, steps, &P);
+  char *line = strstr(sec, "- one gain a doubling, margin: ");
+  cr_assert((P.n >= 2) == (line != NULL), "%d steps with a margin interval, pooled line %s:\n%s",
+            P.n, line ? "printed" : "missing", sec);
+  if (line) {
+    double got = strtod(line + strlen("- one gain a doubling, margin: "), NULL);
+    cr_assert(fabs(got - P.mean) <= 0.02 + 0.02 * fabs(P.mean), "pooled margin %g, from the rows %g:\n%s",
+              got, P.mean, sec);
   }
   return known;
 }
@@ -190,6 +208,51 @@ Test(scaling, table_chart_holm_resume_and_kill, .init = mk, .fini = rm, .timeout
   drop_cpu(b);
   cr_assert_str_eq(a, b);
   free(t1); free(t2); free(t3); free(g1); free(g2);
+}
+
+/* the pooling of the steps on an example worked by hand: x = 0.6, 0.5, 0.7 with variances
+ * 0.01, 0.04, 0.01 give weights 100, 25, 100, a common 142.5 / 225 = 0.6333 of variance 1/225,
+ * deviations -1/30, -4/30, 2/30 and so Q = 1 exactly (p on 2 df: exp(-1/2)); the weighted
+ * index mean is 1, the slope 10 / 200 = 0.05 of variance 1/200, the Q about the line
+ * 1 - 0.05^2 * 200 = 0.5 on 1 df; an unknown variance leaves its step out */
+Test(scaling, pooled_steps_by_hand) {
+  double x[] = {0.6, 0.5, 0.7, 0.9}, v[] = {0.01, 0.04, 0.01, NAN};
+  Pooled P;
+  pool_estimates(x, v, 4, &P);
+  cr_assert_eq(P.n, 3);
+  cr_assert_float_eq(P.mean, 142.5 / 225, 1e-12);
+  cr_assert_float_eq(P.var, 1.0 / 225, 1e-12);
+  cr_assert_float_eq(P.q, 1.0, 1e-12);
+  cr_assert_float_eq(P.q_p, exp(-0.5), 1e-12);
+  cr_assert_float_eq(P.slope, 0.05, 1e-12);
+  cr_assert_float_eq(P.slope_var, 0.005, 1e-12);
+  cr_assert_float_eq(P.slope_p, 2 * (1 - norm_cdf(0.05 / sqrt(0.005))), 1e-12);
+  cr_assert_float_eq(P.q_line, 0.5, 1e-12);
+  cr_assert_float_eq(P.q_line_p, 2 * (1 - norm_cdf(sqrt(0.5))), 1e-12); /* chi-square, 1 df */
+  pool_estimates(x, v, 2, &P); /* two: Q but no trend */
+  cr_assert(P.n == 2 && isfinite(P.q_p) && isnan(P.slope) && isnan(P.q_line));
+  pool_estimates(x + 3, v + 3, 1, &P);
+  cr_assert(P.n == 0 && isnan(P.mean));
+}
+
+/* the pooled lines printed with the rows they pool (budgets from 16: below it every decision
+ * gets 16 walks, so the steps of the main test above are too alike to have a spread) */
+Test(scaling, pooled_lines_match_the_rows, .init = mk, .fini = rm, .timeout = 300) {
+  static char out[65536];
+  char cmd[600];
+  snprintf(cmd, sizeof cmd, "nice -n 10 ./waterloo scaling --scenario short --from mcts:iters=16 "
+           "--doublings 3 --games 8 --seed 11 --threads 2 --out %s/p.md", dir);
+  cr_assert_eq(th_sh(cmd, out, sizeof out), 0, "%s", out);
+  size_t n;
+  char *t = file("p.md", &n);
+  cr_assert_not_null(t);
+  int adjusted = 0;
+  check_section(strstr(t, "## Short game"), 3, &adjusted);
+  /* the check above means something only if the line is there (a new search may need another
+   * --seed here) */
+  cr_assert_not_null(strstr(t, "- one gain a doubling, margin: "), "%s", t);
+  cr_assert_not_null(strstr(t, "- one gain a doubling, score: "), "%s", t);
+  free(t);
 }
 
 /* bad input: one line naming the option, nothing played */
