@@ -479,6 +479,20 @@ void player_level_spec(const char *level, char *spec, size_t len) {
     snprintf(spec, len, "mcts:%s", level);
 }
 
+int player_level_check(const char *level, char *err, size_t len) {
+  char spec[160];
+  player_level_spec(level, spec, sizeof spec);
+  if (!player_spec_check(spec, err, len)) return 0;
+  if (level && *level && !strpbrk(level, ":,*") && !player_is_kind(level) && err && len) {
+    char kinds[128] = "";
+    for (int i = 0; i < NKINDS; i++)
+      snprintf(kinds + strlen(kinds), sizeof kinds - strlen(kinds), "%s%s", i ? ", " : "", KINDS[i].name);
+    snprintf(err, len, "unknown level '%.40s' (a level: %s; or a player: %s; see `waterloo players`)", level,
+             player_kind_levels("mcts"), kinds);
+  }
+  return -1;
+}
+
 int player_spec_check(const char *spec, char *err, size_t errlen) {
   AnyOpts o;
   char e[256], a[256], b[256];

@@ -34,6 +34,9 @@ int player_is_kind(const char *spec);
 /* a difficulty level (easy normal hard expert; NULL or "" is normal) or a full player spec, as
  * a player spec ("mcts:easy", "heuristic") */
 void player_level_spec(const char *level, char *spec, size_t len);
+/* player_level_spec's spec checked: 0, or -1 with err saying why in the words the person
+ * typed (a bare word that is no level is named as such, with the levels and the players) */
+int player_level_check(const char *level, char *err, size_t len);
 /* the levels of the kind named `kind`, space-separated ("" when it has none), or NULL when no
  * kind has that name: what a front end offers as difficulty levels */
 const char *player_kind_levels(const char *kind);

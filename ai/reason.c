@@ -202,7 +202,9 @@ int reason_action(const Scen *sc, const State *s0, Action a, int pub, char *buf,
     if (a.t == A_PLAY_MOVE || a.t == A_ARTY || a.t == A_CHARGE || a.t == A_FORCE ||
         a.t == A_RALLY || a.t == A_RESTORE || a.t == A_HEALTH) {
       n += say_card(sc, s, a.play.card, a.t == A_PLAY_MOVE ? "for movement" : "for its action", buf, len);
-      if (a.t != A_PLAY_MOVE && a.play.unit < sc->nunits) ADD(" with %s", sc->unit[a.play.unit].name);
+      /* the health card takes no unit: its unit byte is 0, not a unit it names */
+      if (a.t != A_PLAY_MOVE && a.t != A_HEALTH && a.play.unit < sc->nunits)
+        ADD(" with %s", sc->unit[a.play.unit].name);
       if (!pub) n += say_kept(sc, s, a.play.card, buf + n, n < len ? len - n : 0);
     } else ADD("%s", t);
   }

@@ -29,10 +29,10 @@ static int play_load_conflict(int argc, char **argv, const PlayOpts *o) {
 }
 
 int cmd_play(int argc, char **argv) {
-  int rc = cli_args(argc, argv, "play", "--side --level --seats --scenario --variant --seed --load --log --no-color!",
+  int rc = cli_args(argc, argv, "play", "--side --level --seats --scenario --variant --seed --load --save --log --no-color!",
                     "usage: waterloo play [--side french|allied] [--level easy|normal|hard|expert|heuristic]\n"
                     "                     [--seats SEAT=WHO,...] [--scenario short|long] [--variant V[,V...]]\n"
-                    "                     [--seed S] [--load FILE] [--log FILE] [--no-color]\n"
+                    "                     [--seed S] [--load FILE] [--save FILE] [--log FILE] [--no-color]\n"
                     "A game against the computer. Type `help` at the prompt for the commands.\n"
                     "Defaults: the French against normal, the short game, a random seed (printed: --seed\n"
                     "replays the same deal).  --level takes a level or any player spec (waterloo players).\n"
@@ -41,13 +41,19 @@ int cmd_play(int argc, char **argv) {
                     "decision it is, after the others look away); the short game has no Prussian seat.\n"
                     "A saved game keeps its seats (--load restores them unless --side or --seats is given;\n"
                     "with --side alone, a game against the computer keeps the computer's level).\n"
-                    "The computer plays honestly: it never sees your hand or the deck.\n");
+                    "--save FILE saves the game when it ends or you leave (a new file, or the one\n"
+                    "--load goes on with): `waterloo review FILE` then shows what each decision cost;\n"
+                    "at a terminal, `save FILE` also works after the last move.  --log FILE appends\n"
+                    "the game's text (what the screen says of each action) to FILE.\n"
+                    "The computer plays honestly: it never sees your hand or the deck (only a\n"
+                    "`cheat:` player, which is said at the start, does).\n");
   if (rc >= 0) return rc;
   PlayOpts o = {.level = opt_get(argc, argv, "--level", "normal"),
                 .scenario = opt_get(argc, argv, "--scenario", "short"),
                 .variant = opt_get(argc, argv, "--variant", "base"),
                 .load = opt_get(argc, argv, "--load", NULL),
                 .log = opt_get(argc, argv, "--log", NULL),
+                .save = opt_get(argc, argv, "--save", NULL),
                 .seats = opt_get(argc, argv, "--seats", NULL),
                 .side_given = opt_has(argc, argv, "--side"),
                 .level_given = opt_has(argc, argv, "--level"),
@@ -107,7 +113,8 @@ int cmd_serve(int argc, char **argv) {
                     "usage: waterloo serve [--port 8815] [--host 127.0.0.1] [--saves DIR]\n"
                     "Serves the board in a web browser: open the address it prints and play against the\n"
                     "computer.  Loopback only unless --host says otherwise.  Saved games go to DIR/NAME.json\n"
-                    "(default ./saves).  The page comes from web/ (or $WATERLOO_WEB); the JSON API is in\n"
+                    "(default ./saves).  --port 0 takes a free port (the address printed names it).\n"
+                    "The page comes from web/ (or $WATERLOO_WEB); the JSON API is in\n"
                     "docs/API.md.  Stop it with Ctrl-C.\n"
                     "--host 0.0.0.0 (or this machine's address) lets other devices of a home network play\n"
                     "(friends at their own seat through its link): plain HTTP without a password, so anyone\n"

@@ -16,7 +16,8 @@
   "win probability the played action lost against the search's choice, with its standard\n" \
   "error, and a mark where the loss is larger than 2 standard errors: inaccuracy from 4\n" \
   "points, mistake from 8, blunder from 16.  Without --out the report goes to stdout.\n" \
-  "  --level L     the judge: a level (default normal*4: 4x the normal budget) or a player spec (mcts:hard, ...)\n" \
+  "  --level L     the judge: a level (default normal*4: 4x the normal budget, about 2 CPU minutes\n" \
+  "                a short game) or a player spec (mcts:hard, ...; sim: a few seconds, a rough look)\n" \
   "  --side S      french, allied or both (default both).  A game that is not over is\n" \
   "                reviewed only for the side its person plays (its saved seats), so that no\n" \
   "                hidden card of the other side is shown; it is refused when the save does not\n" \

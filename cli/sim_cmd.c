@@ -56,13 +56,13 @@ static void sim_usage(FILE *f) {
     , DEFAULT_GAMES, DEFAULT_SEED, DEFAULT_BATCH);
 }
 
-static const char *optval(int argc, char **argv, int *i, const char *name) {
+static const char *optval(const char *cmd, int argc, char **argv, int *i, const char *name) {
   const char *a = argv[*i];
   size_t k = strlen(name);
   if (strncmp(a, name, k)) return NULL;
   if (a[k] == '=') return a + k + 1;
   if (a[k] == 0) {
-    if (*i + 1 >= argc) { fprintf(stderr, "%s: missing value\n", name); exit(2); }
+    if (*i + 1 >= argc) { fprintf(stderr, "waterloo %s: %s needs a value\n", cmd, name); exit(2); }
     return argv[++*i];
   }
   return NULL;
@@ -125,10 +125,10 @@ static int sim_options(SimCfg *c, SimLists *L, int argc, char **argv) {
   for (int i = 1; i < argc; i++) {
     const char *v;
     if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) { sim_usage(stdout); return 1; }
-    else if ((v = optval(argc, argv, &i, "--scenario"))) L->scen = v;
-    else if ((v = optval(argc, argv, &i, "--variant"))) L->var = v;
-    else if ((v = optval(argc, argv, &i, "--set"))) { if (sim_opt_set(c, v)) return 2; }
-    else if ((v = optval(argc, argv, &i, "--players")) && seats_form(v)) {
+    else if ((v = optval("sim", argc, argv, &i, "--scenario"))) L->scen = v;
+    else if ((v = optval("sim", argc, argv, &i, "--variant"))) L->var = v;
+    else if ((v = optval("sim", argc, argv, &i, "--set"))) { if (sim_opt_set(c, v)) return 2; }
+    else if ((v = optval("sim", argc, argv, &i, "--players")) && seats_form(v)) {
       char seats[3][128], b[SPEC_LEN], e[256] = "";
       if (seats_parse(v, seats, e, sizeof e) || seats_allied_spec(seats, b, sizeof b) ||
           sim_add_pair(c, seats[SEAT_FRENCH], b)) {
@@ -141,34 +141,35 @@ static int sim_options(SimCfg *c, SimLists *L, int argc, char **argv) {
         fprintf(stderr, "sim: bad --players '%s' (A,B or A/B)\n", v);
         return 2;
       }
-    } else if ((v = optval(argc, argv, &i, "--budgets"))) L->budgets = v;
-    else if ((v = optval(argc, argv, &i, "--games"))) { if (opt_long("sim", "--games", v, 1, CLI_MAX_GAMES, &c->games)) return 2; }
-    else if ((v = optval(argc, argv, &i, "--seed"))) { if (opt_u64("sim", "--seed", v, &c->seed)) return 2; }
-    else if ((v = optval(argc, argv, &i, "--threads"))) { if (opt_int("sim", "--threads", v, 1, CLI_MAX_THREADS, &c->threads)) return 2; }
-    else if ((v = optval(argc, argv, &i, "--out"))) {
+    } else if ((v = optval("sim", argc, argv, &i, "--budgets"))) L->budgets = v;
+    else if ((v = optval("sim", argc, argv, &i, "--games"))) { if (opt_long("sim", "--games", v, 1, CLI_MAX_GAMES, &c->games)) return 2; }
+    else if ((v = optval("sim", argc, argv, &i, "--seed"))) { if (opt_u64("sim", "--seed", v, &c->seed)) return 2; }
+    else if ((v = optval("sim", argc, argv, &i, "--threads"))) { if (opt_int("sim", "--threads", v, 1, CLI_MAX_THREADS, &c->threads)) return 2; }
+    else if ((v = optval("sim", argc, argv, &i, "--out"))) {
       if (!*v) { fprintf(stderr, "sim: --out needs a folder name, not ''\n"); return 2; }
       snprintf(c->out, sizeof c->out, "%s", v);
     }
     else if (!strcmp(argv[i], "--resume")) c->resume = 1;
     else if (!strcmp(argv[i], "--overwrite")) c->overwrite = 1;
     else if (!strcmp(argv[i], "--quiet")) c->progress = 0;
-    else if ((v = optval(argc, argv, &i, "--until-ci"))) {
+    else if ((v = optval("sim", argc, argv, &i, "--until-ci"))) {
       has_until = 1;
-      if (opt_double("sim", "--until-ci", v, 0, 0.5, &c->until_ci)) return 2;
-      if (!(c->until_ci > 0 && c->until_ci < 0.5)) {
-        fprintf(stderr, "sim: --until-ci must be above 0 and below 0.5 (leave the option out to play --games in full)\n");
+      /* a half-width strictly between 0 and 0.5: said so whatever the value */
+      if (num_double(v, 0, 0.5, &c->until_ci) || !(c->until_ci > 0 && c->until_ci < 0.5)) {
+        fprintf(stderr, "waterloo sim: --until-ci is a half-width above 0 and below 0.5, not '%s' (leave the "
+                        "option out to play --games in full)\n", v);
         return 2;
       }
     }
-    else if ((v = optval(argc, argv, &i, "--batch"))) { if (opt_long("sim", "--batch", v, 1, CLI_MAX_GAMES, &c->batch)) return 2; }
-    else if ((v = optval(argc, argv, &i, "--detect"))) {
+    else if ((v = optval("sim", argc, argv, &i, "--batch"))) { if (opt_long("sim", "--batch", v, 1, CLI_MAX_GAMES, &c->batch)) return 2; }
+    else if ((v = optval("sim", argc, argv, &i, "--detect"))) {
       double x;
       if (opt_double("sim", "--detect", v, 0.1, 99, &x)) return 2;
       c->detect_pts = x / 100;
-    } else if ((v = optval(argc, argv, &i, "--detect-vp"))) {
+    } else if ((v = optval("sim", argc, argv, &i, "--detect-vp"))) {
       if (opt_double("sim", "--detect-vp", v, 0.01, 999, &c->detect_vp)) return 2;
     }
-    else if ((v = optval(argc, argv, &i, "--shard"))) { if (sim_opt_shard(c, v)) return 2; }
+    else if ((v = optval("sim", argc, argv, &i, "--shard"))) { if (sim_opt_shard(c, v)) return 2; }
     else {
       fprintf(stderr, "sim: unknown option '%s' (see --help)\n", argv[i]);
       return 2;
@@ -225,7 +226,7 @@ static int merge_options(MergeOpts *M, int argc, char **argv) {
   for (int i = 1; i < argc; i++) {
     const char *v;
     if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) { merge_usage(stdout); return 1; }
-    else if ((v = optval(argc, argv, &i, "--out"))) {
+    else if ((v = optval("merge", argc, argv, &i, "--out"))) {
       if (!*v) { fprintf(stderr, "merge: --out needs a folder name, not ''\n"); return 2; }
       M->out = v;
     }
@@ -263,7 +264,8 @@ static void replay_usage(FILE *f) {
     "round headers, then the result.  --row K is the K-th game row of the CSV (1 = the first\n"
     "row after the header).  With --csv the result is checked against the row.\n"
     "  --save FILE   also save the game as JSON (scenario, seed, actions, final position)\n"
-    "  --quiet       print only the result line\n");
+    "  --quiet       print only the game's header line and the result (and with --csv the\n"
+    "                check against the row), not the log\n");
 }
 
 /* --players A,B (or A/B; one name plays both sides) */

@@ -1009,7 +1009,8 @@ static void load_base_files(Loader *L, const char *dir, char *path, size_t plen)
     }
   defaults(&sc->p);
   snprintf(path, plen, "%s/map.ini", dir);
-  parse_file(L, path, map_handler, 1);
+  /* no map: no scenario folder at all, most likely (a wrong WATERLOO_DATA): one line, not four */
+  if (parse_file(L, path, map_handler, 1)) return;
   snprintf(path, plen, "%s/units.ini", dir);
   parse_file(L, path, units_handler, 1);
   snprintf(path, plen, "%s/cards.ini", dir);

@@ -257,9 +257,10 @@ void gs_describe(const Scen *sc, const State *s, char *buf, size_t len) {
     return;
   }
   snprintf(buf, len,
-           "turn %d/%d, %s round (%d cards played), phase %s, %s to decide; hands: "
+           "turn %d/%d, %s round (%d card%s played), phase %s, %s to decide; hands: "
            "French %d, British %d, Prussian %d",
            s->turn.number, sc->p.turns, side_name(s->turn.active), s->turn.ncards,
+           s->turn.ncards == 1 ? "" : "s",
            phase_name(s->turn.phase), side_name(s->turn.decider), hand_count(sc, s, ARMY_FR),
            hand_count(sc, s, ARMY_BR), hand_count(sc, s, ARMY_PR));
 }

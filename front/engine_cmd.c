@@ -138,8 +138,15 @@ static int c_play(void *ctx, char *args) {
   Session *S = ctx;
   char err[256], derr[256], ev[2048];
   int first = S->nlog;
+  /* `play F25 move` is the action `play F25 move` (the notation's own word said once): a card id
+   * after the command's `play` is never an action of its own, so nothing else is read so */
+  char twice[600], word[16] = "";
+  snprintf(twice, sizeof twice, "play %s", args);
+  sscanf(args, "%15s", word);
   if (gs_over(&S->s)) fail("the game is over");
-  else if (session_play_text(S, args, 0, err, sizeof err, derr, sizeof derr) >= 0) {
+  else if (session_play_text(S, args, 0, err, sizeof err, derr, sizeof derr) >= 0 ||
+           (scen_card(S->sc, word) >= 0 &&
+            session_play_text(S, twice, 0, err, sizeof err, derr, sizeof derr) >= 0)) {
     session_events(S, first, ev, sizeof ev);
     ok(ev);
   } else {

@@ -14,6 +14,7 @@ typedef struct {
   int seed_given;             /* 0: a fresh random seed (printed, to replay the game) */
   const char *load;           /* a saved game to go on with (scenario, variant, seed unused) */
   const char *log;            /* a file the game's text is appended to, or NULL */
+  const char *save;           /* a file the game is saved to when it ends or the player leaves */
   const char *seats;          /* who sits where (front/seats.h text form), or NULL */
   int side_given;             /* --side was given: a loaded game's own seats are not restored */
   int level_given;            /* --level was given: else a loaded classic game's level is kept */

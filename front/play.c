@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../ai/player.h"
@@ -30,6 +31,8 @@ typedef struct {
   StUnits seen;       /* the units as the board last shown drew them */
   int computer_acted; /* the computer has acted since the human's last prompt */
   ActList *L;         /* the legal actions at the prompt, as `legal` numbers them */
+  int cheat;          /* a cheat player sits at the table: said at the start */
+  int was_over;       /* a loaded game that had ended: nobody at this keyboard won or lost it */
 } Play;
 
 static void say(Play *P, const char *text) {
@@ -123,12 +126,13 @@ static void print_entries(Play *P, int first) {
     snprintf(line, sizeof line, "[t%d %s] %s (%s): %s", e->turn, phase_name(e->phase), side_name(e->side),
              e->by_human ? "you" : "AI", e->text);
     say(P, line);
-    if (e->events[0]) {
-      snprintf(line, sizeof line, "    %s", e->events);
-      say(P, line);
-    }
+    /* why the computer chose it, then what it caused (a reveal, a loss, the game's end) */
     if (e->why[0]) {
       snprintf(line, sizeof line, "    why: %s", e->why);
+      say(P, line);
+    }
+    if (e->events[0]) {
+      snprintf(line, sizeof line, "    %s", e->events);
       say(P, line);
     }
     int turn = i + 1 < P->S.nlog ? P->S.log[i + 1].turn : P->S.s.turn.number;
@@ -218,7 +222,7 @@ static void help(void) {
          "               every hand, the computer's too: read it after the game (`waterloo review`\n"
          "               of it judges only your side until the game is over)\n"
          "  log          the actions so far\n"
-         "  quit         leave (the game is not saved unless you saved it)\n");
+         "  quit         leave (the game is not saved unless you saved it or gave --save FILE)\n");
 }
 
 static int c_help(void *ctx, char *args) { return help(), 0; }
@@ -363,6 +367,30 @@ static int prompt_line(Play *P, const char *line) {
   return stop;
 }
 
+/* --save FILE is checked before the game, not found wrong after it: its folder must be
+ * writable, and a file already there is never overwritten unless it is the game --load goes on
+ * with (nothing already saved is lost); 1 (and the line said) when it is bad */
+static int save_target_bad(const PlayOpts *o) {
+  struct stat st, ld;
+  if (stat(o->save, &st) == 0) {
+    if (o->load && stat(o->load, &ld) == 0 && st.st_dev == ld.st_dev && st.st_ino == ld.st_ino) return 0;
+    fprintf(stderr, "waterloo play: --save %s: the file exists (name another, or --load it to go on "
+                    "with that game)\n", o->save);
+    return 1;
+  }
+  char dir[4096];
+  snprintf(dir, sizeof dir, "%s", o->save);
+  char *slash = strrchr(dir, '/');
+  if (!slash) snprintf(dir, sizeof dir, ".");
+  else if (slash == dir) dir[1] = 0;
+  else *slash = 0;
+  if (access(dir, W_OK) != 0) {
+    fprintf(stderr, "waterloo play: --save %s: cannot write in %s\n", o->save, dir);
+    return 1;
+  }
+  return 0;
+}
+
 /* the session from the command line: a new game or a saved one; 0 ok, 2 bad options */
 static int play_open(Play *P, const PlayOpts *o) {
   P->human = o->human;
@@ -400,6 +428,12 @@ static int play_open(Play *P, const PlayOpts *o) {
     return 2;
   }
   P->seated = seats != NULL;
+  if (o->save && save_target_bad(o)) {
+    session_free(&P->S);
+    return 2;
+  }
+  /* the labelled cheating player may be asked for, but never silently (README: players) */
+  P->cheat = strstr(level, "cheat") || (seats && strstr(seats, "cheat"));
   if (o->log && !(P->log = fopen(o->log, "a"))) {
     fprintf(stderr, "waterloo play: cannot open log %s\n", o->log);
     session_free(&P->S);
@@ -426,11 +460,13 @@ static void play_end(Play *P) {
   } else {
     snprintf(who, sizeof who, "--side %s --level %s", P->human == FRENCH ? "french" : "allied", P->S.level);
   }
-  const char *verdict = s->score.result == RES_DRAW                 ? "A draw."
-                        : P->S.human == SESSION_BOTH_SIDES          ? (s->score.result == RES_FRENCH ? "The French won."
-                                                                                                     : "The Allies won.")
-                        : won                                       ? "You won."
-                                                                    : "You lost.";
+  /* nobody at this keyboard alone won it: people on both sides, or a game that had ended */
+  int shared = P->S.human == SESSION_BOTH_SIDES || P->was_over;
+  const char *verdict = s->score.result == RES_DRAW     ? "A draw."
+                        : shared                        ? (s->score.result == RES_FRENCH ? "The French won."
+                                                                                         : "The Allies won.")
+                        : won                           ? "You won."
+                                                        : "You lost.";
   printf("%s Replay this game with: waterloo play --seed %" PRIu64 " --scenario %s --variant %s %s\n", verdict,
          P->S.seed, P->sc->scen_name, P->sc->variant_names, who);
 }
@@ -456,24 +492,67 @@ static void take_seat(Play *P) {
   if (first || side != was_side) show(P);
 }
 
+/* --save FILE: the game as it stands when the player leaves, finished or not; 1 if it failed */
+static int save_at_end(Play *P, const char *path, int over) {
+  char err[2048];
+  if (session_save(&P->S, path, err, sizeof err)) {
+    fprintf(stderr, "waterloo play: --save: %s\n", err);
+    return 1;
+  }
+  if (over) printf("Saved to %s: `waterloo review %s` shows what each decision cost.\n", path, path);
+  else printf("Saved to %s (unfinished): `waterloo play --load %s` goes on with it.\n", path, path);
+  return 0;
+}
+
+/* a finished game at the keyboard: the player may still keep it, for `waterloo review` */
+static void after_game(Play *P) {
+  static const CmdDef AFTER_CMDS[] = {{"quit", 0, c_quit}, {"board", 0, c_board}, {"units", 0, c_units},
+                                      {"log", 0, c_log},   {"save", CMD_ARGS, c_save}, {NULL, 0, NULL}};
+  printf("The game is over: `save FILE` keeps it for `waterloo review FILE` (what each decision "
+         "cost); `log`, `board`; Enter leaves.\n");
+  char *line;
+  while ((line = read_cmd("game over> "))) {
+    char *args, *word = cmd_split(line, &args);
+    const CmdDef *c = word ? cmd_find(AFTER_CMDS, word, args) : NULL;
+    int stop = !word || (c && c->run(P, args));
+    if (word && !c) printf("  the game is over: `save FILE`, `log`, `board`, `units`, or Enter to leave\n");
+    free(line);
+    if (stop) break;
+  }
+}
+
+static void cheat_note(void) {
+  printf("Note: a cheat player sees every hand and the deck: a yardstick for the laboratory, not a "
+         "difficulty level.\n");
+}
+
 int play_run(const PlayOpts *o) {
   Play P;
   memset(&P, 0, sizeof P);
   if (play_open(&P, o)) return 2;
-  if (P.seated) {
+  P.was_over = gs_over(&P.S.s);
+  if (P.was_over) {
+    printf("Waterloo, %s game, variants %s, seed %" PRIu64 ": this game is over (%d actions; "
+           "`waterloo review %s` judges its decisions).\n",
+           P.sc->scen_name, P.sc->variant_names, P.S.seed, P.S.nlog, o->load);
+    show(&P);
+  } else if (P.seated) {
     char st[200];
     seats_text(&P.S.seats, st, sizeof st);
     printf("Waterloo, %s game, variants %s, seed %" PRIu64 ". Seats: %s.\nType `help` for the commands.\n",
            P.sc->scen_name, P.sc->variant_names, P.S.seed, st);
+    if (P.cheat) cheat_note();
   } else {
     printf("Waterloo, %s game, variants %s, seed %" PRIu64 ". You play the %s; the computer (%s) the %s.\n"
            "Type `help` for the commands.\n",
            P.sc->scen_name, P.sc->variant_names, P.S.seed, side_name(P.human), P.S.level,
            side_name(!P.human));
+    if (P.cheat) cheat_note();
     show(&P);
   }
   P.L = malloc(sizeof *P.L);
   if (!P.L) abort();
+  int ended = 0; /* the input ran out (not `quit`) */
   while (!gs_over(&P.S.s)) {
     if (!session_humans_turn(&P.S)) {
       apply_computer(&P);
@@ -490,14 +569,23 @@ int play_run(const PlayOpts *o) {
              phase_name(P.S.s.turn.phase), mp,
              P.seated ? army_name(P.seat) : side_name(P.human));
     char *line = read_cmd(prompt);
-    if (!line) break;
+    if (!line) {
+      ended = 1;
+      break;
+    }
     int stop = prompt_line(&P, line);
     free(line);
     if (stop) break;
   }
-  if (gs_over(&P.S.s)) play_end(&P);
+  int over = gs_over(&P.S.s), rc = 0;
+  if (over) play_end(&P);
+  else if (ended)
+    fprintf(stderr, "waterloo play: the input ended at turn %d, before the game did%s\n", P.S.s.turn.number,
+            o->save ? "" : "; it is not saved (`save FILE` at the prompt, or --save FILE)");
+  if (o->save) rc = save_at_end(&P, o->save, over);
+  else if (over && isatty(0)) after_game(&P);
   if (P.log) fclose(P.log);
   free(P.L);
   session_free(&P.S);
-  return 0;
+  return rc;
 }

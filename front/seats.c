@@ -39,13 +39,12 @@ static int seats_one(Seats *t, const char *item, char *err, size_t len) {
              seat_name(k));
     return -1;
   }
-  char spec[96], perr[200];
+  char perr[240];
   if (!strcmp(who, "human")) {
     t->human[k] = 1;
     return 0;
   }
-  player_level_spec(who, spec, sizeof spec);
-  if (!*who || strlen(who) >= sizeof t->level[k] || player_spec_check(spec, perr, sizeof perr)) {
+  if (!*who || strlen(who) >= sizeof t->level[k] || player_level_check(who, perr, sizeof perr)) {
     snprintf(err, len, "seats: %s=%.40s: %s", seat_name(k), who,
              *who ? perr : "human, or a level (easy, normal, hard, expert, heuristic, random)");
     return -1;

@@ -1048,6 +1048,13 @@ static enum MHD_Result api_replay(struct MHD_Connection *c, const char *method, 
   else if (!strcmp(api, "replay/sim") && post) o = replay_sim(saves_dir, b, &code);
   else if (!strcmp(api, "review") && post) o = review_start(saves_dir, b, &code);
   else if (!strcmp(api, "review") && get) o = review_status(saves_dir, name ? name : "", &code);
+  /* front/replay.c says what went wrong; the answer names the request too, as every error does */
+  const cJSON *e = o && code >= 400 ? cJSON_GetObjectItemCaseSensitive(o, "error") : NULL;
+  if (cJSON_IsString(e) && !cJSON_HasObjectItem(o, "request")) {
+    cJSON *named = err_object(e->valuestring);
+    cJSON_Delete(o);
+    o = named;
+  }
   if (o) return send_json(c, (unsigned)code, o);
   const char *allow = !strcmp(api, "replay")       ? "GET, HEAD"
                       : !strcmp(api, "replay/sim") ? "POST"

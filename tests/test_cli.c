@@ -31,6 +31,13 @@ Test(cli, engine_protocol_answers_in_gtp_style) {
   cr_assert_not_null(strstr(out, "Allied round"), "the pass should hand the round over");
   /* every answer ends with a blank line */
   cr_assert_not_null(strstr(out, "= \n\n"));
+  /* a card play as `legal` prints it, after the command's own `play`, or with `play` said once */
+  rc = th_sh("printf 'new short seed 5\nplay play F01 move\nundo\nplay F01 move\nturn\nplay F99 move\nquit\n'"
+             " | ./waterloo engine", out, sizeof out);
+  cr_assert_eq(rc, 0);
+  cr_assert_null(strstr(out, "? 'F01 move'"), "%s", out);
+  cr_assert_not_null(strstr(out, "phase move, French to decide"), "the card was played: %s", out);
+  cr_assert_not_null(strstr(out, "? 'F99 move' is not a legal action"), "%s", out);
 }
 
 Test(cli, engine_genmove_plays_a_legal_action_and_save_load_round_trip) {
@@ -151,6 +158,65 @@ Test(cli, play_load_of_a_game_against_the_computer_keeps_its_level) {
   remove(save);
 }
 
+/* play --save FILE: a game played at the terminal is kept when it ends, whole, so that
+ * `waterloo review` judges both sides of it; a file already there is never overwritten (unless
+ * it is the game --load goes on with), and input that runs out before the end says so */
+Test(cli, play_save_keeps_the_finished_game_for_review) {
+  static char out[1 << 21];
+  char dir[256], cmd[2048], path[300], err[512];
+  th_tmpdir(dir, sizeof dir);
+  snprintf(path, sizeof path, "%s/game.json", dir);
+  snprintf(cmd, sizeof cmd, "for i in $(seq 300); do echo pass; echo 1; done | ./waterloo play --side allied "
+           "--level heuristic --no-color --seed 5 --save %s", path);
+  cr_assert_eq(th_sh(cmd, out, sizeof out), 0, "%s", out);
+  cr_assert_not_null(strstr(out, "`waterloo review "), "%s", out + (strlen(out) > 400 ? strlen(out) - 400 : 0));
+  Session S;
+  cr_assert_eq(session_load(&S, path, -1, "heuristic", err, sizeof err), 0, "%s", err);
+  cr_assert(gs_over(&S.s), "the saved game is the finished one");
+  session_free(&S);
+  /* the same name again: refused before the game, the finished game kept */
+  size_t before = 0;
+  char *was = th_slurp(path, &before);
+  snprintf(cmd, sizeof cmd, "printf 'pass\n' | ./waterloo play --level heuristic --seed 5 --no-color --save %s", path);
+  cr_assert_eq(th_sh(cmd, out, sizeof out), 2, "%s", out);
+  cr_assert(strstr(out, "the file exists") && count_lines(out) == 1, "%s", out);
+  size_t after_len;
+  char *now = th_slurp(path, &after_len);
+  cr_assert(now && was && after_len == before && !memcmp(now, was, after_len), "the save is untouched");
+  free(now), free(was);
+  /* an unfinished game: the input runs out, which is said, and the game is saved as it stands */
+  snprintf(path, sizeof path, "%s/part.json", dir);
+  snprintf(cmd, sizeof cmd, "printf 'pass\n' | ./waterloo play --level heuristic --seed 5 --no-color --save %s", path);
+  cr_assert_eq(th_sh(cmd, out, sizeof out), 0, "%s", out);
+  cr_assert(strstr(out, "the input ended at turn ") && strstr(out, "(unfinished)"), "%s", out);
+  cr_assert_eq(session_load(&S, path, -1, "heuristic", err, sizeof err), 0, "%s", err);
+  cr_assert(!gs_over(&S.s) && S.nlog > 0);
+  session_free(&S);
+  /* and going on with it may save over it */
+  snprintf(cmd, sizeof cmd, "printf 'quit\n' | ./waterloo play --load %s --save %s --no-color", path, path);
+  cr_assert_eq(th_sh(cmd, out, sizeof out), 0, "%s", out);
+  th_rmdir(dir);
+}
+
+/* a finished game loaded into play is shown as over, won by a side, not by "you"; a cheat
+ * player is said to be one before the game starts */
+Test(cli, play_says_what_a_loaded_game_and_a_cheat_player_are) {
+  static char out[1 << 17];
+  char dir[256], cmd[1024];
+  th_tmpdir(dir, sizeof dir);
+  snprintf(cmd, sizeof cmd, "./waterloo replay --seed 3 --index 2 --quiet --save %s/hh.json", dir);
+  cr_assert_eq(th_sh(cmd, out, sizeof out), 0, "%s", out);
+  snprintf(cmd, sizeof cmd, "printf 'quit\n' | ./waterloo play --load %s/hh.json --no-color", dir);
+  cr_assert_eq(th_sh(cmd, out, sizeof out), 0, "%s", out);
+  cr_assert(strstr(out, "this game is over") && strstr(out, "The Allies won.") && !strstr(out, "You "), "%s", out);
+  cr_assert_eq(th_sh("printf 'quit\n' | ./waterloo play --level cheat:easy --seed 2 --no-color | head -n 3", out,
+                     sizeof out), 0);
+  cr_assert_not_null(strstr(out, "a cheat player sees every hand"), "%s", out);
+  cr_assert_eq(th_sh("printf 'quit\n' | ./waterloo play --level easy --seed 2 --no-color", out, sizeof out), 0);
+  cr_assert_null(strstr(out, "cheat player"), "%s", out);
+  th_rmdir(dir);
+}
+
 /* bad input: one line, naming the command or file, and a non-zero exit */
 Test(cli, bad_input_gives_one_line_and_nonzero_exit) {
   static char out[4096];
@@ -161,6 +227,11 @@ Test(cli, bad_input_gives_one_line_and_nonzero_exit) {
       {"./waterloo sim --no-such-option 1", "no-such-option"},
       {"./waterloo frobnicate", "frobnicate"},
       {"./waterloo play --side prussian", "prussian"},
+      {"./waterloo play --level superhard </dev/null", "unknown level 'superhard' (a level: easy normal"},
+      {"./waterloo play --seats french=human,british=bogus </dev/null", "british=bogus: unknown level 'bogus'"},
+      {"./waterloo sim --games", "waterloo sim: --games needs a value"},
+      {"./waterloo sim --until-ci 0", "above 0 and below 0.5, not '0'"},
+      {"WATERLOO_DATA=/nonexistent ./waterloo show", "/nonexistent/map.ini: cannot open"},
       {"./waterloo engine --help >/dev/null; ./waterloo play --load /nonexistent/game.json", "/nonexistent/game.json"},
       {"./waterloo match --games 2 --games 4", "--games' given twice"},
       /* the words a new user typed, named; not "extra needs a value" nor a bare "--players A,B" */

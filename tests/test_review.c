@@ -126,6 +126,16 @@ Test(review, reasons_are_built_from_the_position) {
   cr_assert(gs_is_legal(sc, &s, a));
   reason_action(sc, &s, a, 0, why, sizeof why);
   cr_assert(strstr(why, "attacks br-1/I") && strstr(why, "5 against 4 before cards"), "%s", why);
+  /* Napoleon's health is played on no unit: its reason names the card and no unit */
+  th_empty(sc, &s, 3);
+  th_put(sc, &s, "br-1/I", "F5", DIR_S);
+  th_put(sc, &s, "fr-6/II", "F6", DIR_N);
+  th_give(sc, &s, "B19");
+  th_round(&s, ALLIED);
+  a = first_of_kind(sc, &s, A_HEALTH);
+  cr_assert_eq(a.t, A_HEALTH, "the health card can be played");
+  reason_action(sc, &s, a, 0, why, sizeof why);
+  cr_assert(strstr(why, "B19") && !strstr(why, " with "), "%s", why);
   free(sc);
 }
 
