@@ -73,8 +73,12 @@ run: waterloo
 	@./waterloo headline $(BUILD)/run-live
 	@echo
 	@echo "The live run plays the first $(RUN_GAMES) seeds of the committed table's seed (1815): a sample, its intervals wide."
-	@echo "Balance across skill (results/balance-skill): the short game's French rate holds from mcts:sim to normal;"
-	@echo "  the long game's rises with skill (sim 33%, easy 46.5%, normal 55% over 40 games): the tables above are sim's."
+	@echo
+	@echo "== COMMITTED: balance across skill (results/balance-skill: the same level on both sides; read, not replayed) =="
+	@awk -F' *[|] *' '/^## /{sc=$$0; sub(/^## /,"",sc)} /^[|] mcts:/{printf "  %-11s %-12s French %s over %s games\n", sc, $$2, $$5, $$3}' \
+	  results/balance-skill/report.md
+	@echo "  The tables above are mcts:sim's; where the rows here move with skill, the balance has not settled."
+	@echo
 	@echo "Full reports: results/balance-search/*/report.md, $(BUILD)/run-live/report.md."
 	@echo "The heuristic's table (not the game's balance: its long game is an artefact of that player):"
 	@echo "  ./waterloo sim --players heuristic"
