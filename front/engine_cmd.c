@@ -138,8 +138,8 @@ static int c_play(void *ctx, char *args) {
   Session *S = ctx;
   char err[256], derr[256], ev[2048];
   int first = S->nlog;
-  /* `play F25 move` is the action `play F25 move` (the notation's own word said once): a card id
-   * after the command's `play` is never an action of its own, so nothing else is read so */
+  /* `play F25 move` is the action `play F25 move` (the notation's word said once): no action
+   * starts with a card id, so no other text is read this way */
   char twice[600], word[16] = "";
   snprintf(twice, sizeof twice, "play %s", args);
   sscanf(args, "%15s", word);
