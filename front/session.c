@@ -15,9 +15,9 @@
 Player *session_player(const Session *S, const char *level, uint64_t seed, char *err, size_t len) {
   char spec[96];
   player_level_spec(level, spec, sizeof spec);
-  if (player_level_check(level, err, len)) return NULL; /* in the words typed */
   Player *p = player_new(S->sc, spec, seed, err, len);
-  if (p) player_set_interactive(p); /* a person waits: the level's time cap (ai/README.md) */
+  if (!p) player_level_check(level, err, len); /* why, in the words typed */
+  else player_set_interactive(p);              /* a person waits: the level's time cap (ai/README.md) */
   return p;
 }
 
